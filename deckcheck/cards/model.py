@@ -1,0 +1,122 @@
+"""The card model: everything deckcheck knows about one card.
+
+A `Card` is keyed by its passcode (the number printed on the card). Alternate artworks
+share one `Card` (their passcodes are in `alt_passcodes`). `rule_name` is the name the card
+counts as for the copy limit ("Harpie Lady 1" counts as "Harpie Lady").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Kind(str, Enum):
+    MONSTER = "monster"
+    SPELL = "spell"
+    TRAP = "trap"
+    TOKEN = "token"
+    SKILL = "skill"
+
+
+class Frame(str, Enum):
+    """The card frame, as YGOPRODeck's `frameType` names it. It decides the deck a card goes in."""
+
+    NORMAL = "normal"
+    EFFECT = "effect"
+    RITUAL = "ritual"
+    FUSION = "fusion"
+    SYNCHRO = "synchro"
+    XYZ = "xyz"
+    LINK = "link"
+    NORMAL_PENDULUM = "normal_pendulum"
+    EFFECT_PENDULUM = "effect_pendulum"
+    RITUAL_PENDULUM = "ritual_pendulum"
+    FUSION_PENDULUM = "fusion_pendulum"
+    SYNCHRO_PENDULUM = "synchro_pendulum"
+    XYZ_PENDULUM = "xyz_pendulum"
+    SPELL = "spell"
+    TRAP = "trap"
+    TOKEN = "token"
+    SKILL = "skill"
+
+    @property
+    def is_extra(self) -> bool:
+        return self.value.split("_")[0] in ("fusion", "synchro", "xyz", "link")
+
+    @property
+    def is_pendulum(self) -> bool:
+        return self.value.endswith("_pendulum")
+
+
+#: Scope flags: where a card exists.
+Scope = Literal["ocg_only", "tcg_only", "anime", "prerelease", "rush", "speed", "skill", "unofficial"]
+
+#: Languages deckcheck keeps names for. "zh-CN" is the official Simplified Chinese name;
+#: the community names of ygocdb are kept under their own keys.
+NAME_LANGUAGES = ("en", "ja", "zh-CN", "zh-TW", "ko", "de", "fr", "it", "es", "pt")
+COMMUNITY_NAME_KEYS = ("cn_name", "sc_name", "md_name", "nwbbs_n", "cnocg_n")
+
+DeckPlace = Literal["main", "extra"]
+
+
+class Card(BaseModel):
+    """One card, with every fact deckcheck needs to place it, count it and draw it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    passcode: int
+    alt_passcodes: tuple[int, ...] = ()
+    konami_id: int | None = None
+    name: str
+    names: dict[str, str] = Field(default_factory=dict)
+    kind: Kind
+    frame: Frame
+    #: Monster sub-types as printed on the type line: "Tuner", "Flip", "Gemini", "Spirit"…
+    monster_types: tuple[str, ...] = ()
+    level: int | None = None
+    rank: int | None = None
+    link_rating: int | None = None
+    link_arrows: tuple[str, ...] = ()
+    scale: int | None = None
+    attribute: str | None = None
+    #: Monster Type ("Spellcaster") or Spell/Trap property ("Quick-Play", "Counter", "Field").
+    race: str | None = None
+    atk: int | None = None
+    defense: int | None = None
+    archetypes: tuple[str, ...] = ()
+    #: Release dates by region: {"tcg": date, "ocg": date}.
+    released: dict[str, dt.date] = Field(default_factory=dict)
+    scopes: frozenset[str] = frozenset()
+    #: The name this card counts as for the copy limit (usually its own English name).
+    rule_name: str
+    #: Evidence for rule_name, by source ("ygoprodeck-text", "cdb-alias", "treated_as"…):
+    #: kept so `deckcheck cards show` can say when sources disagree.
+    rule_name_evidence: dict[str, str] = Field(default_factory=dict)
+    #: True when the card says it cannot be Normal Summoned/Set (sim core).
+    cannot_normal_summon: bool = False
+    text: str | None = None
+
+    @property
+    def deck(self) -> DeckPlace | None:
+        """Which deck the card is built into: "main", "extra", or None (tokens, skills)."""
+        if self.kind in (Kind.TOKEN, Kind.SKILL):
+            return None
+        return "extra" if self.frame.is_extra else "main"
+
+    @property
+    def all_passcodes(self) -> tuple[int, ...]:
+        return (self.passcode, *self.alt_passcodes)
+
+    @property
+    def stars(self) -> int | None:
+        """Level for Main Deck monsters (what Normal Summon tributes are counted by)."""
+        return self.level
+
+    def name_in(self, lang: str) -> str | None:
+        if lang == "en":
+            return self.names.get("en", self.name)
+        return self.names.get(lang)

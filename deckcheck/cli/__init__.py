@@ -1,0 +1,1 @@
+"""The command line: a thin click layer over the library. Only this package imports click."""

@@ -1,0 +1,110 @@
+"""The `Deck`: main, extra and side entries, each remembering where it came from.
+
+Readers never move a card to the section it "should" be in, and never drop what they cannot
+resolve: an unknown passcode stays an entry with `card=None`; a name that resolves to nothing
+becomes a `ReadProblem` (with suggestions) so the validator can report it with its location.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Section = Literal["main", "extra", "side"]
+SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
+
+
+class Location(BaseModel):
+    """Where an entry was written: `deck.ydk:12`, `Sheet1!B7`, `ydke://…#main[3]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str | None = None  # file name (or "-" / "<url>")
+    line: int | None = None
+    sheet: str | None = None
+    cell: str | None = None
+    part: str | None = None  # URL component, e.g. "main[3]"
+
+    def __str__(self) -> str:
+        src = self.source or ""
+        if self.sheet is not None:
+            where = f"{self.sheet}!{self.cell}" if self.cell else self.sheet
+            return f"{src}:{where}" if src else where
+        if self.line is not None:
+            return f"{src}:{self.line}" if src else f"line {self.line}"
+        if self.part is not None:
+            return f"{src}#{self.part}" if src else self.part
+        return src or "?"
+
+
+class Entry(BaseModel):
+    """`count` copies of one card in one section, as written at `location`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    passcode: int | None = None
+    """The passcode as written (or the resolved one for names); None if the name is unknown."""
+    written: str | None = None
+    """The text as written (a name, or the passcode's digits)."""
+    count: int = 1
+    location: Location = Field(default_factory=Location)
+
+
+class ReadProblem(BaseModel):
+    """Something a reader could not turn into an entry, kept so it is reported, not lost."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["unknown-name", "ambiguous-name", "bad-count", "bad-line", "unknown-passcode",
+                  "bad-part"]
+    message: str
+    section: Section | None = None
+    written: str | None = None
+    count: int | None = None
+    suggestions: tuple[str, ...] = ()
+    location: Location = Field(default_factory=Location)
+
+
+class Deck(BaseModel):
+    """A deck as read: entries per section, in the order written, plus what could not be read."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    source: str | None = None
+    main: list[Entry] = Field(default_factory=list)
+    extra: list[Entry] = Field(default_factory=list)
+    side: list[Entry] = Field(default_factory=list)
+    problems: list[ReadProblem] = Field(default_factory=list)
+    #: Free fields found in the file: player name, player id, event, "created by", format…
+    meta: dict[str, str] = Field(default_factory=dict)
+
+    def section(self, name: Section) -> list[Entry]:
+        return getattr(self, name)
+
+    def entries(self) -> Iterator[tuple[Section, Entry]]:
+        for s in SECTIONS:
+            for e in self.section(s):
+                yield s, e
+
+    def size(self, name: Section) -> int:
+        return sum(e.count for e in self.section(name))
+
+    def counts(self, name: Section) -> Counter[int]:
+        """Copies per passcode (as written) in one section; entries without a passcode skipped."""
+        c: Counter[int] = Counter()
+        for e in self.section(name):
+            if e.passcode is not None:
+                c[e.passcode] += e.count
+        return c
+
+    def passcodes(self, name: Section) -> list[int]:
+        """The section as a flat list of passcodes (one per copy), in order."""
+        out: list[int] = []
+        for e in self.section(name):
+            if e.passcode is not None:
+                out.extend([e.passcode] * e.count)
+        return out

@@ -1,0 +1,60 @@
+"""Errors a user can cause. Each is one sentence: what went wrong, where, and what to do.
+
+The library raises these; the CLI turns them into a one-line message and exit code 2.
+Every class's docstring is its default message.
+"""
+
+from __future__ import annotations
+
+
+class DeckcheckError(Exception):
+    """deckcheck could not do that."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or (self.__doc__ or "").strip())
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class CardPoolError(DeckcheckError):
+    """The card database could not be used."""
+
+
+class NoCardPool(CardPoolError):
+    """No card database has been imported yet: run `deckcheck cards update` (online) or
+    `deckcheck cards import FILE` (offline)."""
+
+
+class StoreVersionError(CardPoolError):
+    """The card database file was written by another version of deckcheck or is not a
+    deckcheck database."""
+
+
+class FailedDownload(DeckcheckError):
+    """A download failed; nothing was changed."""
+
+
+class ImportFailed(DeckcheckError):
+    """A card data file could not be imported; nothing was changed."""
+
+
+class DeckReadError(DeckcheckError):
+    """A deck file could not be read."""
+
+
+class DeckWriteError(DeckcheckError):
+    """A deck could not be written."""
+
+
+class FormatError(DeckcheckError):
+    """A format or banlist file is not valid."""
+
+
+class UnknownFormat(FormatError):
+    """No such format."""
+
+
+class ProfileError(DeckcheckError):
+    """A goldfishing profile is not valid."""

@@ -1,0 +1,1 @@
+"""Formats and banlists: the data files under `banlists/`, their models, and list import/export."""
