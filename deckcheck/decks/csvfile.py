@@ -1,0 +1,74 @@
+"""CSV decklists: read through the table layout detection of `deckcheck.decks.tabular`;
+written as `Section,Quantity,Card Name,Passcode` rows.
+
+The delimiter (comma, semicolon or tab) is detected; every entry is located at its line and
+cell (`deck.csv:12`, cell `C12`). Written names are guarded against formula injection (a
+value starting with =, +, -, @, tab or CR gets a leading `'`, which the reader removes).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from deckcheck.cards.pool import CardPool
+from deckcheck.decks.model import Deck
+from deckcheck.decks.source import MAX_COLS, MAX_ROWS, decode_text
+from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid
+from deckcheck.errors import DeckReadError
+
+_TITLES = {"main": "Main", "extra": "Extra", "side": "Side"}
+
+
+def _delimiter(text: str) -> str:
+    sample = [ln for ln in text.splitlines()[:30] if ln.strip()]
+    best, score = ",", -1
+    for d in (",", ";", "\t", "|"):
+        counts = [ln.count(d) for ln in sample]
+        hits = sum(1 for n in counts if n)
+        if hits > score and hits:
+            best, score = d, hits
+    return best
+
+
+def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
+             name: str | None = None) -> Deck:
+    """Read a CSV decklist. Raises DeckReadError when no table in it looks like a deck."""
+    where = source or "the CSV file"
+    text = decode_text(data, where) if isinstance(data, bytes) else data
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\x00", "")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
+    rows: list[list[object]] = []
+    lines: list[int] = []
+    start = 1
+    try:
+        for row in reader:
+            if len(rows) >= MAX_ROWS:
+                raise DeckReadError(f"{where} has more than {MAX_ROWS:,} rows, which is no "
+                                    "deck; check that it is the right file.")
+            rows.append([clean(v) for v in row[:MAX_COLS]])
+            lines.append(start)
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise DeckReadError(f"{where}:{reader.line_num}: is not valid CSV ({exc}); check "
+                            "the quoting.") from None
+    deck = read_grid(Grid(rows, source, lines=lines), pool, name)
+    if deck is None:
+        raise DeckReadError(f"{where} holds no table of cards (no quantity/name/passcode "
+                            "columns found); add a header row like 'Qty,Card Name'.")
+    return deck
+
+
+def write_csv(deck: Deck, pool: CardPool | None) -> str:
+    """The deck as CSV: one row per entry, `Section,Quantity,Card Name,Passcode`."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["Section", "Quantity", "Card Name", "Passcode"])
+    for sec, e in deck.entries():
+        card = pool.get(e.passcode) if pool is not None and e.passcode is not None else None
+        label = card.name if card is not None else (e.written if e.passcode is None else "")
+        w.writerow([_TITLES[sec], e.count, escape_cell(label or ""),
+                    "" if e.passcode is None else e.passcode])
+    return out.getvalue()

@@ -1,0 +1,247 @@
+"""Reading and writing decks in any format: `read_decks`, `read_deck`, `write_deck`,
+`dump_deck`, `detect_format`.
+
+Formats: "ydk", "ydke", "omega", "text", "csv", "xlsx". A source is a file path, "-" for
+standard input, or a `ydke://` URL / Omega deck code given directly as the string. The format
+is picked from the content first (a zip archive is xlsx, `ydke://` is a URL, `#main`/`!side`
+lines are ydk), then from the extension, then from softer hints (lines of digits are ydk, a
+table with a header row is CSV, a lone base64 word is an Omega code), else plain text.
+
+    >>> deck = read_deck("ydke://1xqfAQ==!!!", None)
+    >>> dump_deck(deck, "ydk", None)
+    b'#created by deckcheck\\n#main\\n27204311\\n#extra\\n!side\\n'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import IO, Any
+
+from deckcheck.cards.pool import CardPool
+from deckcheck.decks.model import Deck
+from deckcheck.decks.source import STDIN, read_bytes, source_label
+from deckcheck.errors import DeckReadError, DeckWriteError
+
+FORMATS = ("ydk", "ydke", "omega", "text", "csv", "xlsx")
+EXTENSIONS = {".ydk": "ydk", ".ydke": "ydke", ".omega": "omega", ".txt": "text",
+              ".text": "text", ".md": "text", ".csv": "csv", ".tsv": "csv", ".xlsx": "xlsx",
+              ".xlsm": "xlsx"}
+#: Formats whose reader needs the card pool (names, or the Main/Extra split of Omega codes).
+NEEDS_POOL_TO_READ = frozenset({"text", "csv", "xlsx", "omega"})
+#: Formats whose writer uses the card pool (names, card kinds).
+USES_POOL_TO_WRITE = frozenset({"text", "csv", "xlsx"})
+
+_YDK_HEADER = re.compile(rb"^\s*(#main|#extra|!side)\s*$", re.M | re.I)
+_DIGIT_LINE = re.compile(rb"^\s*\d{3,10}\s*$", re.M)
+_HEADER_HINT = re.compile(r"(qty|quantity|count|copies|name|card|passcode|code|id|section|"
+                          r"数量|枚数|卡名|カード名)", re.I)
+
+
+def _is_file(s: str) -> bool:
+    try:
+        return s != STDIN and len(s) < 4096 and Path(s).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _direct_format(s: str) -> str | None:
+    """"ydke" or "omega" when the source string is itself a deck, else None."""
+    from deckcheck.decks.omega import looks_like_omega
+    from deckcheck.decks.ydke import is_ydke
+
+    if is_ydke(s):
+        return "ydke"
+    if s != STDIN and not _is_file(s) and "\n" not in s and looks_like_omega(s):
+        return "omega"
+    return None
+
+
+def sniff(data: bytes, ext: str = "") -> str:
+    """The format of a file's content, using the extension where the content is not telling."""
+    if data.startswith(b"PK\x03\x04"):
+        return "xlsx"
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:7].lower() == b"ydke://":
+        return "ydke"
+    if _YDK_HEADER.search(data[:200_000]):
+        return "ydk"
+    if ext in EXTENSIONS:
+        return EXTENSIONS[ext]
+    lines = [ln for ln in data[:20_000].splitlines() if ln.strip()]
+    if lines and len(_DIGIT_LINE.findall(data[:20_000])) == len(lines):
+        return "ydk"
+    if len(lines) == 1:
+        from deckcheck.decks.omega import looks_like_omega
+
+        try:
+            if looks_like_omega(lines[0].decode("ascii").strip()):
+                return "omega"
+        except UnicodeDecodeError:
+            pass
+    if len(lines) >= 2:
+        first = lines[0].decode("utf-8", "replace")
+        for d in (",", ";", "\t"):
+            if first.count(d) >= 1 and _HEADER_HINT.search(first) and \
+                    all(ln.count(d.encode()) >= 1 for ln in lines[1:6]):
+                return "csv"
+    return "text"
+
+
+def detect_format(path_or_text: str | Path, data: bytes | None = None) -> str:
+    """The format of a source: a ydke:// URL or Omega code string, or a file (by content and
+    extension). Raises DeckReadError for a string that is neither a file nor a deck code."""
+    s = str(path_or_text)
+    direct = _direct_format(s) if isinstance(path_or_text, str) else None
+    if direct is not None:
+        return direct
+    ext = Path(s).suffix.lower() if s != STDIN else ""
+    if data is None:
+        data = read_bytes(path_or_text)
+    return sniff(data, ext)
+
+
+def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = None,
+               name: str | None = None) -> list[Deck]:
+    """Every deck in a source (a workbook gives one per sheet; anything else one).
+
+    Per-entry problems go into `deck.problems`; DeckReadError only when nothing can be read.
+    `pool` may be None for ydk and ydke sources (the readers that need no card names)."""
+    if fmt is not None and fmt not in FORMATS:
+        raise DeckReadError(f"Unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}.")
+    s = str(source)
+    if isinstance(source, str):
+        direct = _direct_format(s) if fmt in (None, "ydke", "omega") else None
+        if direct is not None:
+            return [_read_string(s, fmt or direct, pool, name)]
+    data = read_bytes(source)
+    ext = Path(s).suffix.lower() if s != STDIN else ""
+    fmt = fmt or sniff(data, ext)
+    label = source_label(source)
+    deck_name = name if name is not None else (Path(s).stem if s != STDIN else None)
+    if fmt in NEEDS_POOL_TO_READ and pool is None:
+        raise DeckReadError(f"Reading {label} as {fmt} needs the card database; run "
+                            "`deckcheck cards update`.")
+    if fmt == "ydk":
+        from deckcheck.decks.ydk import read_ydk
+
+        return [read_ydk(data, label, name=deck_name)]
+    if fmt == "xlsx":
+        from deckcheck.decks.xlsx import read_xlsx
+
+        decks = read_xlsx(data, pool, label)
+        if name is not None and len(decks) == 1:
+            decks[0].name = name
+        return decks
+    if fmt == "csv":
+        from deckcheck.decks.csvfile import read_csv
+
+        return [read_csv(data, pool, label, name=deck_name)]
+    if fmt == "text":
+        from deckcheck.decks.text import read_text
+
+        return [read_text(data, pool, label, name=deck_name)]
+    from deckcheck.decks.source import decode_text
+
+    text = decode_text(data, label).strip().lstrip("\ufeff")
+    deck = _read_string(text, fmt, pool, deck_name, label)
+    return [deck]
+
+
+def _read_string(s: str, fmt: str, pool: CardPool | None, name: str | None,
+                 label: str | None = None) -> Deck:
+    if fmt == "ydke":
+        from deckcheck.decks.ydke import read_ydke
+
+        return read_ydke(s, label or "<url>", name=name)
+    if fmt == "omega":
+        from deckcheck.decks.omega import read_omega
+
+        if pool is None:
+            raise DeckReadError("Reading an Omega deck code needs the card database (to tell "
+                                "Main from Extra Deck cards); run `deckcheck cards update`.")
+        return read_omega(s, pool, label or "<omega code>", name=name)
+    raise DeckReadError(f"A {fmt} deck cannot be given as a string; save it to a file.")
+
+
+def read_deck(source: str | Path, pool: CardPool | None, *, fmt: str | None = None,
+              name: str | None = None) -> Deck:
+    """Exactly one deck from a source (DeckReadError if a workbook holds several)."""
+    decks = read_decks(source, pool, fmt=fmt, name=name)
+    if len(decks) != 1:
+        names = ", ".join(d.name or "?" for d in decks)
+        raise DeckReadError(f"{source_label(source)} holds {len(decks)} decks (sheets {names}); "
+                            "pick one sheet.")
+    return decks[0]
+
+
+def format_for(dest: str | Path, fmt: str | None = None) -> str:
+    """The output format: `fmt`, else from the destination's extension."""
+    if fmt is not None:
+        if fmt not in FORMATS:
+            raise DeckWriteError(f"Unknown deck format {fmt!r}; use one of "
+                                 f"{', '.join(FORMATS)}.")
+        return fmt
+    ext = Path(str(dest)).suffix.lower()
+    if ext in EXTENSIONS:
+        return EXTENSIONS[ext]
+    raise DeckWriteError(f"Cannot tell the deck format from {str(dest)!r}; give the file an "
+                         f"extension (.ydk, .ydke, .omega, .txt, .csv, .xlsx) or name the "
+                         "format.")
+
+
+def dump_deck(deck: Deck, fmt: str, pool: CardPool | None, **opts: Any) -> bytes:
+    """The deck written in `fmt`, as bytes. `opts` are the registration-sheet fields (xlsx)."""
+    if fmt == "ydk":
+        from deckcheck.decks.ydk import write_ydk
+
+        return write_ydk(deck).encode("utf-8")
+    if fmt == "ydke":
+        from deckcheck.decks.ydke import to_ydke
+
+        return (to_ydke(deck) + "\n").encode("ascii")
+    if fmt == "omega":
+        from deckcheck.decks.omega import to_omega
+
+        return (to_omega(deck) + "\n").encode("ascii")
+    if fmt == "text":
+        from deckcheck.decks.text import write_text
+
+        return write_text(deck, pool).encode("utf-8")
+    if fmt == "csv":
+        from deckcheck.decks.csvfile import write_csv
+
+        return write_csv(deck, pool).encode("utf-8")
+    if fmt == "xlsx":
+        from deckcheck.decks.xlsx import write_xlsx
+
+        return write_xlsx(deck, pool, **{k: v for k, v in opts.items() if v is not None})
+    raise DeckWriteError(f"Unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}.")
+
+
+def write_deck(deck: Deck, dest: str | Path | IO[bytes], pool: CardPool | None, *,
+               fmt: str | None = None, **opts: Any) -> None:
+    """Write the deck to a file (atomically) or a binary stream. The format comes from `fmt`
+    or the file's extension."""
+    if not isinstance(dest, (str, Path)):
+        dest.write(dump_deck(deck, fmt or "ydk", pool, **opts))
+        return
+    save_bytes(dest, dump_deck(deck, format_for(dest, fmt), pool, **opts))
+
+
+def save_bytes(dest: str | Path, data: bytes) -> None:
+    """Write a file atomically (a temporary file in the same folder, then renamed)."""
+    path = Path(dest)
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise DeckWriteError(f"{path}: cannot be written ({exc.strerror}); check the folder "
+                             "and permissions.") from None

@@ -1,0 +1,117 @@
+"""Getting a deck source's bytes and text safely: size bounds, stdin, and text decoding.
+
+Every reader gets its input through here, so no reader ever loads a 2 GB file or chokes on a
+file saved by Notepad in cp1252 or by a Japanese editor in Shift-JIS.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from deckcheck.errors import DeckReadError
+
+#: Deck files larger than this are refused before reading them.
+MAX_BYTES = 20 * 1024 * 1024
+#: Text deck files with more lines than this are refused (a deck has at most a few hundred).
+MAX_LINES = 100_000
+#: Spreadsheets: at most this many rows and columns per sheet are looked at.
+MAX_ROWS = 10_000
+MAX_COLS = 60
+
+STDIN = "-"
+
+
+def source_label(source: str | Path) -> str:
+    """How a source is named in locations: the path as given, `<stdin>`, or `<url>`."""
+    s = str(source)
+    if s == STDIN:
+        return "<stdin>"
+    return s
+
+
+def read_bytes(source: str | Path) -> bytes:
+    """The bytes of a file (or stdin for "-"), refusing anything over `MAX_BYTES`."""
+    if str(source) == STDIN:
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise DeckReadError(f"Standard input holds more than {MAX_BYTES // 2**20} MB, which "
+                                "is no deck; pass a deck file instead.")
+        return data
+    path = Path(source)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise DeckReadError(f"{path}: no such file; check the path.") from None
+    except OSError as exc:
+        raise DeckReadError(f"{path}: cannot be read ({exc.strerror}).") from None
+    if path.is_dir():
+        raise DeckReadError(f"{path} is a folder, not a deck file; name a file inside it.")
+    if size > MAX_BYTES:
+        raise DeckReadError(f"{path} is {size / 2**20:.0f} MB, too large for a deck file "
+                            f"(limit {MAX_BYTES // 2**20} MB); check that it is the right file.")
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise DeckReadError(f"{path}: cannot be read ({exc.strerror}).") from None
+    if len(data) > MAX_BYTES:
+        raise DeckReadError(f"{path} is too large for a deck file (limit "
+                            f"{MAX_BYTES // 2**20} MB); check that it is the right file.")
+    return data
+
+
+def _has_kana(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u30ff" for ch in text)
+
+
+def _has_han(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def decode_text(data: bytes, where: str) -> str:
+    """Text from bytes: UTF-8 (with or without BOM), UTF-16 with BOM, else the legacy
+    encodings people's editors use: Shift-JIS (if it yields kana), GBK (if it yields Chinese
+    characters), then cp1252. Raises DeckReadError when none fits."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        try:
+            return data[3:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DeckReadError(f"{where}: starts with a UTF-8 mark but byte {exc.start + 3} "
+                                "is not UTF-8; save the file as UTF-8.") from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise DeckReadError(f"{where}: starts with a UTF-16 mark but is not valid UTF-16; "
+                                "save the file as UTF-8.") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    if b"\x00" in data:
+        raise DeckReadError(f"{where}: is binary data, not a text deck; check the file.")
+    candidates: list[tuple[str, str]] = []
+    for enc in ("shift_jis", "gbk", "cp1252"):
+        try:
+            candidates.append((enc, data.decode(enc)))
+        except UnicodeDecodeError:
+            continue
+    for enc, text in candidates:
+        if enc == "shift_jis" and _has_kana(text):
+            return text
+        if enc == "gbk" and _has_han(text):
+            return text
+    for enc, text in candidates:
+        if enc == "cp1252":
+            return text
+    raise DeckReadError(f"{where}: is not text in any encoding deckcheck knows (UTF-8, UTF-16, "
+                        "Shift-JIS, GBK, cp1252); save the file as UTF-8.")
+
+
+def split_lines(text: str, where: str) -> list[str]:
+    """Lines of a text (any line ending), refusing absurd line counts."""
+    if text.count("\n") > MAX_LINES or text.count("\r") > MAX_LINES:
+        raise DeckReadError(f"{where} has more than {MAX_LINES:,} lines, which is no deck; "
+                            "check that it is the right file.")
+    return text.splitlines()

@@ -1,0 +1,392 @@
+"""Decks in tables (CSV files and xlsx sheets): find the layout instead of demanding one.
+
+A table is a grid of cells. The reader looks for header rows: quantity, name and passcode
+columns in any order, with header words in several languages (`Qty`/`Quantity`/`Count`/
+`Copies`/`#`/`数量`/`枚数`, `Name`/`Card`/`Card Name`/`卡名`/`カード名`, `Passcode`/`ID`/
+`Password`/`Code`), and a `Section`/`Deck` column if there is one. One header row may hold
+several blocks side by side (Main | Extra | Side in parallel columns); a block's section comes
+from its header (`Extra Deck | Qty`), from a section title above it, from section rows inside
+it ("Monster Cards", "Extra Deck (15)", "サイドデッキ"), or from the section column
+(`main_deck`, `Side`…). Without any header row, the columns are guessed from their content
+(small numbers = quantities, long numbers = passcodes, text = names).
+
+Inside a block: empty rows, totals rows ("Total", "合计"), section rows and notes (text in the
+name column with no quantity that is no card) are skipped; a name that fits no card, or a
+quantity that is 0, negative, over 99 or not a number, becomes a `ReadProblem` located at its
+cell. When both a passcode and a name are given, the passcode wins (it keeps alternate
+artworks). Cards whose section is never stated are placed by their frame.
+
+Label cells such as "Player Name", "CARD GAME ID", "Event", "Date", "Country", "Deck Name"
+outside the blocks fill `Deck.meta` from the cell to their right (or after a colon).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from deckcheck.cards.names import normalize
+from deckcheck.cards.pool import CardPool
+from deckcheck.decks.model import Deck, Entry, Location, Section
+from deckcheck.decks.resolve import Resolver, bad_count, is_total, parse_count, place_by_frame, \
+    section_word
+
+_QTY = {normalize(w) for w in ("qty", "quantity", "count", "copies", "amount", "num", "no",
+                               "数量", "枚数", "张数", "張数", "數量", "anzahl", "quantité",
+                               "qté", "cantidad", "quantità")}
+_NAME = {normalize(w) for w in ("name", "card", "card name", "cards", "卡名", "卡片名称", "卡片名",
+                                "名称", "名稱", "カード名", "名前", "カード", "nom", "nombre",
+                                "kartenname", "nome", "card name (english)")}
+_CODE = {normalize(w) for w in ("passcode", "id", "password", "code", "card id", "卡密", "密码",
+                                "密碼", "パスワード", "card number", "card code")}
+_SECTION_COL = {normalize(w) for w in ("section", "deck", "part", "卡组", "牌組", "デッキ",
+                                       "区分")}
+_META_LABELS = {normalize(k): v for k, v in {
+    "player": "player", "player name": "player", "name": "player", "first name": "first_name",
+    "last name": "last_name", "family name": "last_name", "given name": "first_name",
+    "id": "player_id", "player id": "player_id", "card game id": "player_id",
+    "konami id": "player_id", "cossy id": "player_id", "konami card game id": "player_id",
+    "event": "event", "event name": "event", "tournament": "event", "date": "date",
+    "event date": "date", "country": "country", "country of residence": "country",
+    "deck name": "deck_name", "deck": "deck_name", "選手名": "player", "氏名": "player",
+    "玩家": "player", "姓名": "player", "选手": "player"}.items()}
+_DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def column_letter(col: int) -> str:
+    """0 -> "A", 25 -> "Z", 26 -> "AA"."""
+    out = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def clean(value: Any) -> Any:
+    """A cell value as the reader wants it: stripped text (a formula-guard `'` removed), ints
+    for whole numbers, None for empty."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()[:10] if isinstance(value, dt.datetime) else value.isoformat()
+    s = str(value).strip()
+    if s.startswith("'") and len(s) > 1 and s[1] in _DANGEROUS:
+        s = s[1:]
+    return s or None
+
+
+def _text(v: Any) -> str:
+    return "" if v is None else str(v)
+
+
+@dataclass
+class Grid:
+    """Cell values by row (row 0 is the table's first row), and how to name a cell."""
+
+    rows: list[list[Any]]
+    source: str
+    sheet: str | None = None
+    #: For CSV: the physical line where each row starts.
+    lines: list[int] | None = None
+
+    def loc(self, r: int, c: int) -> Location:
+        cell = f"{column_letter(c)}{r + 1}"
+        if self.sheet is not None:
+            return Location(source=self.source or None, sheet=self.sheet, cell=cell)
+        line = self.lines[r] if self.lines is not None else r + 1
+        return Location(source=self.source or None, line=line, cell=cell)
+
+    def get(self, r: int, c: int | None) -> Any:
+        if c is None:
+            return None
+        row = self.rows[r]
+        return row[c] if c < len(row) else None
+
+
+@dataclass
+class Block:
+    qty: int | None = None
+    name: int | None = None
+    code: int | None = None
+    section_col: int | None = None
+    section: Section | None = None
+    first: int = 0
+    last: int = 0
+
+    def roles(self) -> list[int]:
+        return [c for c in (self.qty, self.name, self.code, self.section_col) if c is not None]
+
+
+def _role(value: Any) -> tuple[str, Section | None] | None:
+    if not isinstance(value, str):
+        return None
+    t = value.strip()
+    if t == "#" or t.lower() in ("no.", "nr."):
+        return ("qty", None)
+    key = normalize(t)
+    if key in _QTY:
+        return ("qty", None)
+    if key in _SECTION_COL:
+        return ("section", None)
+    if key in _NAME:
+        return ("name", None)
+    if key in _CODE:
+        return ("code", None)
+    sec = section_word(t)
+    if sec is not None:
+        return ("name", sec[0])
+    return None
+
+
+def _header_blocks(row: list[Any]) -> list[Block]:
+    """The blocks a header row defines (empty if it is no header row)."""
+    blocks: list[Block] = []
+    cur = Block()
+    for c, value in enumerate(row):
+        role = _role(value)
+        if role is None:
+            continue
+        kind, sec = role
+        attr = "section_col" if kind == "section" else kind
+        if getattr(cur, attr) is not None or (sec is not None and cur.name is not None):
+            if cur.roles():
+                blocks.append(cur)
+            cur = Block()
+        setattr(cur, attr, c)
+        if sec is not None:
+            cur.section = sec
+    if cur.roles():
+        blocks.append(cur)
+    if not any(_role(v) is not None and _role(v)[1] is None  # type: ignore[index]
+               for v in row):
+        return []  # section words alone ("Spell Card | main_deck") are data, not headers
+    good = []
+    for b in blocks:
+        if b.name is None and b.code is None:
+            continue
+        if len(b.roles()) < 2 and b.section is None:
+            continue
+        b.first, b.last = min(b.roles()), max(b.roles())
+        good.append(b)
+    # a lone "Main Deck" title is a section title, not a header; a header needs two roles
+    # somewhere in the row (e.g. "Extra Deck | Qty", or "Qty | Name")
+    if sum(len(b.roles()) for b in good) < 2:
+        return []
+    return good
+
+
+def _infer_blocks(grid: Grid) -> list[Block]:
+    """Blocks for a table without header row, from the content of its columns."""
+    width = max((len(r) for r in grid.rows), default=0)
+    kinds: dict[int, str] = {}
+    for c in range(width):
+        small = big = text = 0
+        for r in range(len(grid.rows)):
+            v = grid.get(r, c)
+            if v is None:
+                continue
+            if isinstance(v, int) or (isinstance(v, str) and v.isascii() and v.isdigit()):
+                n = int(v)
+                if 1 <= n <= 99 and not (isinstance(v, str) and len(v) >= 5):
+                    small += 1
+                elif n >= 1000:
+                    big += 1
+            elif isinstance(v, str) and len(v) >= 2:
+                text += 1
+        best = max(small, big, text)
+        if best >= 1:
+            kinds[c] = "qty" if best == small else "code" if best == big else "name"
+    blocks = []
+    used: set[int] = set()
+    for c, kind in sorted(kinds.items()):
+        if kind not in ("name", "code") or c in used:
+            continue
+        b = Block(**{kind: c})
+        if kinds.get(c + 1) == "code" and kind == "name":
+            b.code = c + 1
+        if kinds.get(c - 1) == "qty" and c - 1 not in used:
+            b.qty = c - 1
+        elif kinds.get(c + 1) == "qty":
+            b.qty = c + 1
+        elif kinds.get(c + 2) == "qty" and b.code == c + 1:
+            b.qty = c + 2
+        if b.qty is None and b.code is None:
+            continue  # a lone column of text is notes, not a decklist
+        used.update(b.roles())
+        b.first, b.last = min(b.roles()), max(b.roles())
+        blocks.append(b)
+    return blocks
+
+
+@dataclass
+class _State:
+    section: Section | None
+    last: list[Any] | None = None
+
+
+@dataclass
+class TableReader:
+    grid: Grid
+    pool: CardPool | None
+    resolver: Resolver = field(init=False)
+    rows_out: dict[Section, list[list[Any]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.resolver = Resolver(self.pool)
+        self.rows_out = {"main": [], "extra": [], "side": []}
+
+    def read(self, name: str | None) -> Deck | None:
+        grid = self.grid
+        headers: list[tuple[int, list[Block]]] = []
+        for r, row in enumerate(grid.rows):
+            blocks = _header_blocks(row)
+            if blocks:
+                headers.append((r, blocks))
+        regions: list[tuple[int, int, list[Block]]] = []
+        if headers:
+            for i, (r, blocks) in enumerate(headers):
+                end = headers[i + 1][0] if i + 1 < len(headers) else len(grid.rows)
+                for b in blocks:
+                    if b.section is None:
+                        b.section = self._title_above(r, b)
+                regions.append((r + 1, end, blocks))
+        else:
+            blocks = _infer_blocks(grid)
+            if blocks:
+                regions.append((0, len(grid.rows), blocks))
+        if not regions:
+            return None
+        deck = Deck(name=name, source=grid.source or None)
+        for start, end, blocks in regions:
+            for b in blocks:
+                self._read_block(b, start, end, deck)
+        for sec, items in self.rows_out.items():
+            deck.section(sec).extend(
+                Entry(passcode=pc, written=w, count=n, location=loc) for pc, w, n, loc, _ in items)
+        deck.problems.extend(self.resolver.problems)
+        deck.meta.update(self._meta(headers, regions))
+        if not headers and not deck.problems and \
+                not any(deck.section(s) for s in ("main", "extra", "side")):
+            return None
+        return deck
+
+    def _title_above(self, r: int, b: Block) -> Section | None:
+        for rr in range(r - 1, max(-1, r - 4), -1):
+            for c in range(b.first, b.last + 1):
+                v = self.grid.get(rr, c)
+                if isinstance(v, str):
+                    sec = section_word(v)
+                    if sec is not None:
+                        return sec[0]
+        return None
+
+    def _read_block(self, b: Block, start: int, end: int, deck: Deck) -> None:
+        grid = self.grid
+        state = _State(section=b.section)
+        for r in range(start, end):
+            qty, nm, code = grid.get(r, b.qty), grid.get(r, b.name), grid.get(r, b.code)
+            sec_val = grid.get(r, b.section_col)
+            if qty is None and nm is None and code is None:
+                if isinstance(sec_val, str) and section_word(sec_val):
+                    state.section, state.last = section_word(sec_val)[0], None  # type: ignore
+                continue
+            name_s = _text(nm)
+            filled = [v for v in (qty, nm, code) if v is not None]
+            title = nm if isinstance(nm, str) else filled[0] if len(filled) == 1 else None
+            hit = section_word(title) if isinstance(title, str) else None
+            if hit is not None:
+                state.section, state.last = hit[0], None
+                continue
+            if (name_s and is_total(name_s)) or (isinstance(qty, str) and is_total(qty)) or \
+                    (isinstance(code, str) and is_total(code)):
+                continue
+            section = state.section
+            if sec_val is not None:
+                hit = section_word(_text(sec_val))
+                if hit is not None:
+                    section = hit[0]
+            where = grid.loc(r, b.name if nm is not None else b.code if code is not None
+                             else b.qty)  # type: ignore[arg-type]
+            pc = self.resolver.passcode_of(_text(code)) if code is not None else None
+            if pc is None and isinstance(nm, int) and nm >= 1000:
+                pc = nm
+            written = name_s or _text(code)
+            if pc is None:
+                if not name_s:
+                    continue
+                found = self.resolver.lookup(name_s)
+                if isinstance(found, int):
+                    pc = found
+                else:
+                    if b.qty is not None and qty is None:
+                        continue  # a note in the name column
+                    n = parse_count(qty) if b.qty is not None else 1
+                    self.resolver.problems.append(self.resolver.problem(
+                        name_s, n if isinstance(n, int) else 1, section, where,
+                        found if isinstance(found, list) else None))
+                    continue
+            if b.qty is not None and qty is None:
+                count: int | str = 1
+            else:
+                count = parse_count(qty) if b.qty is not None else 1
+            if isinstance(count, str):
+                deck.problems.append(bad_count(qty, written, section, count,
+                                               grid.loc(r, b.qty)))  # type: ignore[arg-type]
+                continue
+            sec = section if section is not None else place_by_frame(self.pool, pc)
+            if state.last is not None and state.last[0] == pc and state.last[4] == sec:
+                state.last[2] += count
+                continue
+            item = [pc, written, count, where, sec]
+            self.rows_out[sec].append(item)
+            state.last = item
+
+    def _meta(self, headers: list[tuple[int, list[Block]]],
+              regions: list[tuple[int, int, list[Block]]]) -> dict[str, str]:
+        header_rows = {r for r, _ in headers}
+        first_header = headers[0][0] if headers else 0
+        spans = [(s, e, b.first, b.last) for s, e, blocks in regions for b in blocks]
+        out: dict[str, str] = {}
+        for r, row in enumerate(self.grid.rows):
+            if r in header_rows:
+                continue
+            for c, v in enumerate(row):
+                if not isinstance(v, str) or len(v) > 60:
+                    continue
+                if r >= first_header and any(s <= r < e and f <= c <= la for s, e, f, la in spans):
+                    continue
+                label, _, after = v.partition(":") if ":" in v else v.partition("：")
+                key = _META_LABELS.get(normalize(label))
+                if key is None or key in out:
+                    continue
+                value = after.strip()
+                if not value:
+                    for v2 in row[c + 1:]:
+                        if v2 is not None:
+                            value = _text(v2)
+                            break
+                if value and not set(value) <= set("_.-— "):
+                    out[key] = value
+        if "player" not in out and ("first_name" in out or "last_name" in out):
+            out["player"] = " ".join(x for x in (out.get("first_name"), out.get("last_name")) if x)
+        return out
+
+
+def read_grid(grid: Grid, pool: CardPool | None, name: str | None = None) -> Deck | None:
+    """The deck in one table, or None if the table holds nothing deck-like."""
+    return TableReader(grid, pool).read(name)
+
+
+def escape_cell(value: str) -> str:
+    """Text safe for a spreadsheet cell: values that a spreadsheet would run as a formula
+    (starting with =, +, -, @, tab or CR) get a leading `'`."""
+    return "'" + value if value.startswith(_DANGEROUS) else value
+

@@ -1,0 +1,225 @@
+"""Plain-text decklists, as people paste them into chats, forums and e-mails.
+
+One card per line, with the count written any usual way: `3 Ash Blossom & Joyous Spring`,
+`3x …`, `3 x …`, `x3 …`, `… x3`, `… (x3)`, `… (3)`, `… - 3`, or no count (one copy). Every
+reading of a line is tried until its name is a card, so "7 Colored Fish" and "Harpie Lady 1"
+stay whole names. A passcode may
+stand instead of a name; names are looked up in every language the pool knows (English,
+Japanese, Chinese…), ignoring case, width and punctuation. Section headers (`Main Deck`,
+`Monsters (15)`, `Spell`, `Trap Cards:`, `Extra Deck`, `Side`, `主卡组`, `额外卡组`, `副卡组`,
+`メインデッキ`, `エクストラデッキ`, `サイドデッキ`, `モンスター`, `魔法`, `罠`…) switch sections;
+Monster/Spell/Trap headers are parts of the Main Deck. Cards listed before any header are
+placed by their frame (Fusion/Synchro/Xyz/Link monsters to the Extra Deck, the rest to the Main
+Deck), because such lists (e.g. copied from a game client) do not say.
+
+`Player: …`, `Deck name: …`, `Event: …` lines become `meta`; `#` and `//` lines are comments;
+"Total" lines are skipped. A name that fits no card becomes a `ReadProblem` with the closest
+names; a count of 0, below 0 or over 99 becomes a `bad-count` problem.
+
+Round trips through text canonicalise alternate artworks: the writer writes the card's name,
+and a name reads back as the card's own passcode. Cards the pool does not know (or whose
+name is shared by several cards) are written as passcodes, so nothing else is lost.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deckcheck.cards.model import Kind
+from deckcheck.cards.names import normalize
+from deckcheck.cards.pool import CardPool
+from deckcheck.decks.model import Deck, Entry, Location, ReadProblem, Section
+from deckcheck.decks.resolve import (
+    Resolver,
+    bad_count,
+    is_total,
+    parse_count,
+    place_by_frame,
+    section_word,
+)
+from deckcheck.decks.source import decode_text, split_lines
+from deckcheck.errors import DeckReadError
+
+#: Longer lines are no card line (the longest card names have about 70 characters).
+MAX_LINE = 200
+#: At most this many problems are listed one by one.
+MAX_PROBLEMS = 100
+
+_CANDIDATES = (
+    re.compile(r"([+-]?[0-9]{1,4})\s*[x×*]\s*(.+)", re.I),       # 3x Name, 3 x Name
+    re.compile(r"([+-]?[0-9]{1,4})\s+(.+)"),                    # 3 Name
+    re.compile(r"[x×*]\s*([+-]?[0-9]{1,4})\s+(.+)", re.I),       # x3 Name
+    re.compile(r"(.+?)\s*[x×*]\s*([+-]?[0-9]{1,4})", re.I),      # Name x3
+    re.compile(r"(.+?)\s*[(\[（]\s*[x×]?\s*([+-]?[0-9]{1,4})\s*[x×]?\s*[)\]）]", re.I),  # Name (x3)
+)
+_NAME_FIRST = (False, False, False, True, True)
+#: Tried only after the whole line failed as a name: "Ash Blossom & Joyous Spring - 3".
+_WEAK = re.compile(r"(.+?)\s*[-–—:=]\s*([0-9]{1,2})")
+_BULLET = re.compile(r"^(?:[-•*·>]|\d{1,3}[.)])\s+")
+_DECOR = re.compile(r"^[\s#=*\-_~\[\]【】<>|]+|[\s#=*\-_~\[\]【】<>|:：]+$")
+_META = re.compile(r"^(player name|player|name|deck name|deck|title|event|tournament|date|"
+                   r"country|format|author|created by|konami id|card game id|player id|id)"
+                   r"\s*[:：]\s*(.+)$", re.I)
+_META_KEYS = {"player name": "player", "player": "player", "name": "player",
+              "deck name": "deck_name", "deck": "deck_name", "title": "deck_name",
+              "event": "event", "tournament": "event", "date": "date", "country": "country",
+              "format": "format", "author": "author", "created by": "created_by",
+              "konami id": "player_id", "card game id": "player_id", "player id": "player_id",
+              "id": "player_id"}
+
+
+def read_text(data: bytes | str, pool: CardPool | None, source: str = "", *,
+              name: str | None = None) -> Deck:
+    """Read a plain-text decklist. Raises DeckReadError only when no line is a card."""
+    where = source or "the deck"
+    text = decode_text(data, where) if isinstance(data, bytes) else data
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = split_lines(text, where)
+    resolver = Resolver(pool)
+    deck = Deck(name=name, source=source or None)
+    section: Section | None = None
+    tried = 0
+    headers = 0
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        loc = Location(source=source or None, line=number)
+        header = section_word(_DECOR.sub("", line)) if len(line) <= 48 else None
+        if header is not None:
+            section = header[0]
+            headers += 1
+            continue
+        if line.startswith("#") or set(line) <= set("=-_*~#"):
+            continue
+        meta = _META.match(line)
+        if meta and not _resolves(resolver, line):
+            deck.meta.setdefault(_META_KEYS[meta.group(1).lower()], meta.group(2).strip())
+            continue
+        if is_total(line):
+            continue
+        line = _BULLET.sub("", line)
+        tried += 1
+        if len(line) > MAX_LINE:
+            deck.problems.append(ReadProblem(
+                kind="bad-line", section=section, written=line[:40] + "...", location=loc,
+                message=f"The line is {len(line):,} characters long, too long for a card "
+                        "name; it was skipped."))
+            continue
+        got = _parse_line(line, resolver)
+        if got is None:
+            first = _first_candidate(line)
+            resolver.problems.append(resolver.problem(
+                first[1], first[0] if isinstance(first[0], int) else 1, section, loc,
+                _ambiguous(resolver, first[1])))
+            continue
+        count, written, pc = got
+        if isinstance(count, str):
+            deck.problems.append(bad_count(written_count(line, written), written, section,
+                                           count, loc))
+            continue
+        sec = section if section is not None else place_by_frame(pool, pc)
+        deck.section(sec).append(Entry(passcode=pc, written=written, count=count,
+                                       location=loc))
+    deck.problems.extend(resolver.problems)
+    deck.problems.sort(key=lambda p: p.location.line or 0)
+    if len(deck.problems) > MAX_PROBLEMS:
+        more = len(deck.problems) - MAX_PROBLEMS
+        del deck.problems[MAX_PROBLEMS:]
+        deck.problems.append(ReadProblem(
+            kind="bad-line", location=Location(source=source or None),
+            message=f"{more} more lines could not be read as cards; is this a decklist?"))
+    if tried == 0 and headers == 0:
+        raise DeckReadError(f"{where} holds no card lines; write one card per line, like "
+                            "'3 Ash Blossom & Joyous Spring'.")
+    return deck
+
+
+def written_count(line: str, name: str) -> str:
+    """The count as written on a line (the line without the name)."""
+    rest = line.replace(name, " ", 1)
+    return rest.strip(" ()[]（）") or line
+
+
+def _resolves(resolver: Resolver, text: str) -> bool:
+    return resolver.pool is not None and bool(resolver.pool.find_name(text))
+
+
+def _ambiguous(resolver: Resolver, written: str) -> list[str] | None:
+    found = resolver.lookup(written)
+    return found if isinstance(found, list) else None
+
+
+def _first_candidate(line: str) -> tuple[int | str, str]:
+    for pattern, name_first in zip(_CANDIDATES, _NAME_FIRST):
+        m = pattern.fullmatch(line)
+        if m:
+            name, count = (m.group(1), m.group(2)) if name_first else (m.group(2), m.group(1))
+            return parse_count(count), name.strip()
+    return 1, line
+
+
+def _parse_line(line: str, resolver: Resolver) -> tuple[int | str, str, int] | None:
+    """(count or why-not, name as written, passcode) for the first reading of the line whose
+    name resolves to one card; None when no reading does."""
+    options: list[tuple[str, str]] = []
+    for pattern, name_first in zip(_CANDIDATES, _NAME_FIRST):
+        m = pattern.fullmatch(line)
+        if m:
+            name, count = (m.group(1), m.group(2)) if name_first else (m.group(2), m.group(1))
+            options.append((count, name.strip()))
+    options.append(("1", line))
+    weak = _WEAK.fullmatch(line)
+    if weak:
+        options.append((weak.group(2), weak.group(1).strip()))
+    for count, name in options:
+        if not name:
+            continue
+        found = resolver.lookup(name)
+        if isinstance(found, int):
+            return parse_count(count), name, found
+    return None
+
+
+def write_text(deck: Deck, pool: CardPool | None) -> str:
+    """A plain-text list grouped as Monster / Spell / Trap (Main Deck), Extra, Side, with
+    counts in the headers and names from the pool (passcodes where a name would not read
+    back as the same card)."""
+    out: list[str] = []
+    if deck.name:
+        out.append(f"# {deck.name}")
+    groups: dict[str, dict[int, int]] = {"Monster": {}, "Spell": {}, "Trap": {},
+                                         "Main Deck": {}, "Extra Deck": {}, "Side Deck": {}}
+    for sec, e in deck.entries():
+        if e.passcode is None:
+            continue
+        card = pool.get(e.passcode) if pool is not None else None
+        pc = card.passcode if card is not None else e.passcode
+        if sec == "main":
+            kind = card.kind if card is not None else None
+            group = {Kind.MONSTER: "Monster", Kind.SPELL: "Spell",
+                     Kind.TRAP: "Trap"}.get(kind, "Main Deck")  # type: ignore[arg-type]
+        else:
+            group = "Extra Deck" if sec == "extra" else "Side Deck"
+        groups[group][pc] = groups[group].get(pc, 0) + e.count
+    for title, cards in groups.items():
+        if not cards and title not in ("Extra Deck", "Side Deck"):
+            continue
+        if out:
+            out.append("")
+        out.append(f"{title} ({sum(cards.values())})")
+        for pc, count in cards.items():
+            out.append(f"{count} {_name_for(pc, pool)}")
+    return "\n".join(out) + "\n"
+
+
+def _name_for(passcode: int, pool: CardPool | None) -> str:
+    card = pool.get(passcode) if pool is not None else None
+    if card is None:
+        return str(passcode)
+    same = {c.passcode for c in pool.find_name(card.name)} if pool is not None else set()
+    if same != {card.passcode} or not normalize(card.name) or section_word(card.name) \
+            or is_total(card.name):
+        return str(passcode)
+    return card.name

@@ -1,0 +1,237 @@
+"""xlsx decklists: read every sheet through the table layout detection (one deck per sheet),
+and write a printable registration sheet.
+
+Reading checks the archive before openpyxl sees it (a zip bomb is refused by the sizes its
+entries declare and their compression ratio), reads cached values of formulas
+(`data_only=True`) in read-only mode, and locates every entry at `Sheet!B12`.
+
+The registration sheet (`write_xlsx`) is what a player prints and signs: player fields (blank
+lines when not given), the Main Deck split into Monster / Spell / Trap cards with quantities
+and totals, the Extra and Side Decks beside it, deck totals and a signature line, set up for A4
+(portrait, fit to width, print area, borders, bold headers). It reads back as the same deck
+(passcodes included, so alternate artworks survive).
+
+openpyxl is imported only here, and only when a workbook is read or written.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+import zipfile
+from typing import Any
+
+from deckcheck.cards.model import Kind
+from deckcheck.cards.pool import CardPool
+from deckcheck.decks.model import Deck
+from deckcheck.decks.source import MAX_COLS, MAX_ROWS
+from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid
+from deckcheck.errors import DeckReadError
+
+#: Refuse workbooks whose entries would inflate beyond this, or compress suspiciously well.
+MAX_UNZIPPED = 100 * 1024 * 1024
+MAX_RATIO = 200
+MAX_ENTRIES = 5000
+
+#: Player fields of the registration sheet: option name -> printed label.
+PLAYER_FIELDS = {
+    "player": "Player Name",
+    "player_id": "CARD GAME ID",
+    "event": "Event",
+    "date": "Date",
+    "country": "Country of Residence",
+    "deck_name": "Deck Name",
+}
+
+
+def check_archive(data: bytes, where: str) -> None:
+    """Refuse what is not a zip archive, or would inflate beyond the bounds (zip bombs)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
+        raise DeckReadError(f"{where} is not an xlsx workbook (not a zip archive); save it as "
+                            "Excel .xlsx or name its format.") from None
+    if len(infos) > MAX_ENTRIES:
+        raise DeckReadError(f"{where} holds {len(infos):,} archive entries, which is no deck "
+                            "workbook; refusing to open it.")
+    total = sum(i.file_size for i in infos)
+    packed = sum(i.compress_size for i in infos)
+    if total > MAX_UNZIPPED:
+        raise DeckReadError(f"{where} would inflate to {total / 2**20:.0f} MB (limit "
+                            f"{MAX_UNZIPPED // 2**20} MB); refusing to open it.")
+    for i in infos:
+        if i.file_size > 1_000_000 and i.file_size > MAX_RATIO * max(i.compress_size, 1):
+            raise DeckReadError(f"{where}: entry {i.filename!r} compresses {MAX_RATIO}+ to 1 "
+                                "(a zip bomb?); refusing to open it.")
+    if total > 1_000_000 and total > MAX_RATIO * max(packed, 1):
+        raise DeckReadError(f"{where} compresses {MAX_RATIO}+ to 1 (a zip bomb?); refusing to "
+                            "open it.")
+
+
+def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck]:
+    """One deck per sheet that holds one (Deck.name = sheet name); DeckReadError if none does."""
+    where = source or "the workbook"
+    check_archive(data, where)
+    from openpyxl import load_workbook
+
+    grids: list[Grid] = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+            try:
+                for ws in wb.worksheets:
+                    rows: list[list[Any]] = []
+                    for i, row in enumerate(ws.iter_rows(min_row=1, min_col=1, max_col=MAX_COLS,
+                                                         values_only=True)):
+                        if i >= MAX_ROWS:
+                            break
+                        rows.append([clean(v) for v in row])
+                    while rows and all(v is None for v in rows[-1]):
+                        rows.pop()
+                    grids.append(Grid(rows, source, sheet=ws.title))
+            finally:
+                wb.close()
+    except DeckReadError:
+        raise
+    except Exception as exc:  # openpyxl raises many kinds on damaged files
+        raise DeckReadError(f"{where} is not a readable xlsx workbook "
+                            f"({type(exc).__name__}); open and save it again in a "
+                            "spreadsheet program.") from None
+    decks = [d for g in grids if (d := read_grid(g, pool, g.sheet)) is not None]
+    full = [d for d in decks if d.problems or any(d.section(s) for s in ("main", "extra", "side"))]
+    if full:
+        decks = full  # sheets with a header row but no card (instructions, templates) are not decks
+    if not decks:
+        raise DeckReadError(f"{where}: no sheet holds a table of cards (no quantity/name/"
+                            "passcode columns found); add a header row like 'Qty | Card Name'.")
+    return decks
+
+
+def _groups(deck: Deck, pool: CardPool | None) -> dict[str, list[tuple[int, str, int | None]]]:
+    """Entries as (count, name, passcode) in sheet groups."""
+    groups: dict[str, list[tuple[int, str, int | None]]] = {
+        "Monster Cards": [], "Spell Cards": [], "Trap Cards": [], "Main Deck": [],
+        "Extra Deck": [], "Side Deck": []}
+    for sec, e in deck.entries():
+        card = pool.get(e.passcode) if pool is not None and e.passcode is not None else None
+        label = card.name if card is not None else (e.written or "")
+        if card is None and e.passcode is not None:
+            label = ""
+        if sec == "main":
+            kind = card.kind if card is not None else None
+            group = {Kind.MONSTER: "Monster Cards", Kind.SPELL: "Spell Cards",
+                     Kind.TRAP: "Trap Cards"}.get(kind, "Main Deck")  # type: ignore[arg-type]
+        else:
+            group = "Extra Deck" if sec == "extra" else "Side Deck"
+        groups[group].append((e.count, label, e.passcode))
+    return groups
+
+
+def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes:
+    """A printable, signable registration sheet for the deck (see the module docstring).
+    `fields`: player, player_id, event, date, country, deck_name (blank lines when missing)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+    from openpyxl.worksheet.properties import PageSetupProperties
+
+    unknown = set(fields) - set(PLAYER_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown registration sheet fields: {sorted(unknown)}")
+    values = {k: (fields.get(k) or deck.meta.get(k) or "") for k in PLAYER_FIELDS}
+    if not values["deck_name"] and deck.name:
+        values["deck_name"] = deck.name
+
+    wb = Workbook()
+    ws = wb.active
+    title = "".join(ch for ch in (deck.name or "Deck") if ch not in "[]:*?/\\")[:31].strip("'")
+    ws.title = title or "Deck"
+    thin = Side(style="thin")
+    box = Border(left=thin, right=thin, top=thin, bottom=thin)
+    underline = Border(bottom=thin)
+    bold = Font(bold=True)
+    shade = PatternFill("solid", fgColor="DDDDDD")
+    for col, width in zip("ABCDEFG", (6, 36, 11, 2, 6, 36, 11)):
+        ws.column_dimensions[col].width = width
+
+    ws["A1"] = "Yu-Gi-Oh! TRADING CARD GAME — Deck Registration Sheet"
+    ws["A1"].font = Font(bold=True, size=14)
+    ws["A1"].alignment = Alignment(horizontal="center")
+    ws.merge_cells("A1:G1")
+    row = 3
+    for key, label in PLAYER_FIELDS.items():
+        ws.cell(row, 1, label).font = bold
+        ws.merge_cells(start_row=row, start_column=1, end_row=row, end_column=2)
+        value = values[key]
+        if value:
+            ws.cell(row, 3, escape_cell(str(value)))
+        ws.merge_cells(start_row=row, start_column=3, end_row=row, end_column=7)
+        for c in range(3, 8):
+            ws.cell(row, c).border = underline
+        row += 1
+
+    header = row + 1
+    for start in (1, 5):
+        for i, text in enumerate(("Qty", "Card Name", "Passcode")):
+            cell = ws.cell(header, start + i, text)
+            cell.font, cell.fill, cell.border = bold, shade, box
+    groups = _groups(deck, pool)
+
+    def block(start_col: int, names: list[str], first_row: int) -> int:
+        r = first_row
+        for group in names:
+            items = groups[group]
+            if not items and group == "Main Deck":
+                continue
+            cell = ws.cell(r, start_col + 1, group)
+            cell.font, cell.fill = bold, shade
+            for c in range(start_col, start_col + 3):
+                ws.cell(r, c).border = box
+            r += 1
+            for count, label, pc in items:
+                ws.cell(r, start_col, count)
+                ws.cell(r, start_col + 1, escape_cell(label))
+                if pc is not None:
+                    ws.cell(r, start_col + 2, pc).number_format = "0"
+                for c in range(start_col, start_col + 3):
+                    ws.cell(r, c).border = box
+                r += 1
+            ws.cell(r, start_col, sum(n for n, _, _ in items)).font = bold
+            ws.cell(r, start_col + 1, f"Total {group}").font = bold
+            for c in range(start_col, start_col + 3):
+                ws.cell(r, c).border = box
+            r += 2
+        return r
+
+    left_end = block(1, ["Monster Cards", "Spell Cards", "Trap Cards", "Main Deck"], header + 1)
+    right_end = block(5, ["Extra Deck", "Side Deck"], header + 1)
+    row = max(left_end, right_end)
+    for sec, label in (("main", "Main Deck total"), ("extra", "Extra Deck total"),
+                       ("side", "Side Deck total")):
+        ws.cell(row, 1, deck.size(sec)).font = bold  # type: ignore[arg-type]
+        ws.cell(row, 2, label).font = bold
+        row += 1
+    row += 1
+    ws.cell(row, 1, "Player signature").font = bold
+    ws.merge_cells(start_row=row, start_column=1, end_row=row, end_column=2)
+    for c in range(3, 8):
+        ws.cell(row, c).border = underline
+    row += 2
+    ws.cell(row, 1, "Judge / staff initials").font = bold
+    ws.merge_cells(start_row=row, start_column=1, end_row=row, end_column=2)
+    for c in range(3, 5):
+        ws.cell(row, c).border = underline
+
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.orientation = "portrait"
+    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.print_area = f"A1:G{row}"
+    ws.print_options.horizontalCentered = True
+    ws.page_margins.left = ws.page_margins.right = 0.5
+    ws.print_title_rows = f"{header}:{header}"
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()

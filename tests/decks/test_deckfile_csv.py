@@ -1,0 +1,84 @@
+"""CSV decklists: layout detection, locations, problems, formula-safe writing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deckcheck.cards.pool import MemoryPool
+from deckcheck.decks.csvfile import read_csv, write_csv
+from deckcheck.decks.model import Deck, Entry
+from deckcheck.errors import DeckReadError
+
+
+def read(fixtures: Path, name: str, pool: MemoryPool) -> Deck:
+    path = fixtures / "csv" / name
+    return read_csv(path.read_bytes(), pool, path.name)
+
+
+def pairs(deck: Deck, section: str) -> list[tuple[int | None, int]]:
+    return [(e.passcode, e.count) for e in deck.section(section)]  # type: ignore[arg-type]
+
+
+def test_qty_name_with_section_rows_and_totals(fixtures: Path, pool: MemoryPool) -> None:
+    deck = read(fixtures, "qty_name.csv", pool)
+    assert pairs(deck, "main") == [(14558127, 3), (23434538, 2)]
+    assert pairs(deck, "extra") == [(86066372, 1)]
+    assert pairs(deck, "side") == [(27204311, 2)]
+    assert str(deck.main[1].location) == "qty_name.csv:3"
+    assert deck.main[1].location.cell == "B3"
+    assert deck.problems == []
+
+
+def test_one_row_per_copy_with_section_column(fixtures: Path, pool: MemoryPool) -> None:
+    deck = read(fixtures, "per_copy.csv", pool)
+    # the passcode column wins over the name (an alternate artwork row has no name)
+    assert pairs(deck, "main") == [(14558127, 2), (14558128, 1), (35261759, 1)]
+    assert pairs(deck, "extra") == [(86066372, 1)]
+    assert pairs(deck, "side") == [(27204311, 1)]
+
+
+def test_semicolons_other_languages_and_column_order(fixtures: Path, pool: MemoryPool) -> None:
+    deck = read(fixtures, "semicolon.csv", pool)
+    assert pairs(deck, "main") == [(14558127, 3), (23434538, 2)]
+    assert pairs(deck, "extra") == [(86066372, 1)]
+    ja = read(fixtures, "japanese.csv", pool)
+    assert pairs(ja, "main") == [(14558127, 3), (35261759, 2)]
+    assert pairs(ja, "side") == [(10045474, 1)]
+
+
+def test_headerless_columns_are_guessed(fixtures: Path, pool: MemoryPool) -> None:
+    deck = read(fixtures, "headerless.csv", pool)
+    assert pairs(deck, "main") == [(14558127, 3), (35261759, 2)]
+    assert pairs(deck, "extra") == [(86066372, 1)]
+
+
+def test_problems_with_cells(fixtures: Path, pool: MemoryPool) -> None:
+    deck = read(fixtures, "problems.csv", pool)
+    assert pairs(deck, "main") == [(24224830, 1)]   # the note row is skipped silently
+    got = [(p.kind, p.location.cell) for p in deck.problems]
+    assert got == [("bad-count", "A2"), ("bad-count", "A3"), ("unknown-name", "B4")]
+    assert deck.problems[0].message == ("The count 'three' for 'Ash Blossom & Joyous Spring' "
+                                        "is not a number; write 1 to 99 copies.")
+    assert deck.problems[2].suggestions == ("Pot of Desires",)
+
+
+def test_no_table(pool: MemoryPool) -> None:
+    with pytest.raises(DeckReadError, match="holds no table of cards"):
+        read_csv(b"", pool, "e.csv")
+
+
+def test_writer_escapes_formulas_and_reads_back(pool: MemoryPool) -> None:
+    deck = Deck(main=[Entry(passcode=14558128, count=2), Entry(passcode=None, written="x")],
+                extra=[Entry(passcode=86066372)], side=[Entry(passcode=777, count=3)])
+    evil = Deck(main=[Entry(passcode=None, written="=HYPERLINK(\"http://x\")")])
+    assert write_csv(evil, pool).splitlines()[1] == 'Main,1,"\'=HYPERLINK(""http://x"")",'
+    text = write_csv(deck, pool)
+    assert text.splitlines()[:2] == ["Section,Quantity,Card Name,Passcode",
+                                     "Main,2,Ash Blossom & Joyous Spring,14558128"]
+    again = read_csv(text, pool, "w.csv")
+    assert again.counts("main") == {14558128: 2}   # alternate artwork kept
+    assert again.counts("extra") == {86066372: 1}
+    assert again.counts("side") == {777: 3}
+    assert [p.written for p in again.problems] == ["x"]
