@@ -58,3 +58,37 @@ class UnknownFormat(FormatError):
 
 class ProfileError(DeckcheckError):
     """A goldfishing profile is not valid."""
+
+
+class SimError(DeckcheckError):
+    """The simulation could not be run on this deck."""
+
+
+class IllegalAction(SimError):
+    """That action is not allowed by the rules in this duel state."""
+
+
+class ExactTooLarge(SimError):
+    """The exact calculation would enumerate too many hands: use --hands N (Monte Carlo)."""
+
+
+class UnknownRule(DeckcheckError):
+    """No rule has that code or name."""
+
+
+class UnknownBanlist(FormatError):
+    """No such banlist: give a format id, a list name (`deckcheck banlist list`) or a file."""
+
+
+class BadDate(DeckcheckError):
+    """The date is not a valid YYYY-MM-DD date."""
+
+
+class UnknownCard(CardPoolError):
+    """No card has that name or passcode."""
+
+    @classmethod
+    def for_name(cls, query: str, suggestions: list[str]) -> "UnknownCard":
+        hint = (f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions
+                else "; check the spelling, or run `deckcheck cards update` for the full pool.")
+        return cls(f"No card named or numbered {query!r} is in the card pool{hint}")

@@ -1,0 +1,229 @@
+"""`deckcheck draw` (test hands) and `deckcheck odds` (how often the deck opens well).
+
+Each command only parses its flags into an options object; `execute_*` does the work with
+the library (`deckcheck.sim`) and returns the exit code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from deckcheck.cli.common import EXIT_OK, Ctx, echo_json, handle_errors
+from deckcheck.errors import ProfileError
+
+
+# -- draw ----------------------------------------------------------------------------------
+@dataclass
+class DrawOptions:
+    deck: str
+    second: bool = False
+    hands: int = 1
+    seed: int | None = None
+    turns: int = 1
+    as_json: bool = False
+
+
+def _names(cards: list[Any]) -> list[str]:
+    return [c.name for c in cards]
+
+
+def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
+    from deckcheck.decks.io import read_deck
+    from deckcheck.sim.draws import group_cards, new_seed, test_draws
+
+    pool = ctx.pool()
+    deck = read_deck(opts.deck, pool)
+    seed = opts.seed if opts.seed is not None else new_seed()
+    draws = test_draws(deck, pool, opts.hands, seed=seed, going_second=opts.second,
+                       turns=opts.turns)
+    going = "second" if opts.second else "first"
+    if opts.as_json:
+        echo_json({
+            "deck": opts.deck, "seed": seed, "going": going, "turns": opts.turns,
+            "hands": [{
+                "opening": _names(d.opening),
+                "groups": {g: [{"name": n, "count": c} for n, c in items]
+                           for g, items in group_cards(d.opening).items()},
+                "draws": {str(t): _names(cards) for t, cards in sorted(d.draws.items())},
+                "hand": _names(d.hand_at(opts.turns)),
+                "deck_out_turn": d.deck_out_turn,
+            } for d in draws]})
+        return EXIT_OK
+    click.echo(f"Deck: {opts.deck}, going {going}, seed {seed}")
+    for i, d in enumerate(draws, 1):
+        click.echo(f"Hand {i}:")
+        for group, items in group_cards(d.opening).items():
+            listed = ", ".join(n if c == 1 else f"{n} x{c}" for n, c in items)
+            click.echo(f"  {group} ({sum(c for _, c in items)}): {listed}")
+        for t, cards in sorted(d.draws.items()):
+            click.echo(f"  Turn {t} draw: {', '.join(_names(cards))}")
+        if d.deck_out_turn is not None:
+            click.echo(f"  Turn {d.deck_out_turn}: the Deck is empty; the duel is lost.")
+    return EXIT_OK
+
+
+@click.command("draw")
+@click.argument("deck")
+@click.option("--second", is_flag=True, help="Go second: the first turn draws a 6th card.")
+@click.option("-n", "--hands", type=click.IntRange(1, 10_000), default=1, show_default=True,
+              help="How many hands to deal.")
+@click.option("--seed", type=int, default=None,
+              help="Shuffle seed (default: a random one, printed so it can be repeated).")
+@click.option("--turns", type=click.IntRange(1, 30), default=1, show_default=True,
+              help="Also show the cards drawn up to this turn.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+@handle_errors
+def draw(obj: Ctx, deck: str, second: bool, hands: int, seed: int | None, turns: int,
+         as_json: bool) -> None:
+    """Deal test hands from DECK: the opening hand grouped by Monster/Spell/Trap, and the
+    cards drawn by turn T."""
+    code = execute_draw(obj, DrawOptions(deck, second, hands, seed, turns, as_json))
+    if code:
+        raise SystemExit(code)
+
+
+# -- odds ----------------------------------------------------------------------------------
+@dataclass
+class OddsOptions:
+    deck: str
+    profile: str | None = None
+    roles: list[str] = field(default_factory=list)
+    needs: list[str] = field(default_factory=list)
+    exact: bool = False
+    hands: int | None = None
+    first: bool = False
+    second: bool = False
+    turns: int = 1
+    seed: int | None = None
+    as_json: bool = False
+    chart: str | None = None
+    compare: str | None = None
+    compare_profile: str | None = None
+    sensitivity: bool = True
+
+
+def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[Any, str]:
+    from deckcheck.sim.goldfish.profile import (
+        find_profile,
+        inline_profile,
+        inline_roles,
+        load_profile_file,
+    )
+
+    if path is None and not opts.needs:
+        found = find_profile(deck_path)
+        if found is None:
+            raise ProfileError(f"No profile for {deck_path}: write a .profile.toml next to it, "
+                               f"or give --profile FILE or --need \"ROLE>=1\".")
+        path = str(found)
+    if path is None:
+        return inline_profile(opts.roles, opts.needs), "command line"
+    pf = load_profile_file(path)
+    if opts.roles or opts.needs:
+        pf.roles.update(inline_roles(opts.roles))
+        if opts.needs:
+            pf.conditions.update({n: n for n in opts.needs})
+            if pf.success is not None:
+                pf.success = {"all": [pf.success, *opts.needs]}
+    return pf, path
+
+
+def _compile(pf: Any, source: str, deck_path: str, pool: Any) -> Any:
+    from deckcheck.decks.io import read_deck
+    from deckcheck.sim.goldfish.profile import compile_profile
+    from deckcheck.sim.state import deal_cards
+
+    deck = read_deck(deck_path, pool)
+    main, _ = deal_cards(deck, pool)
+    return compile_profile(pf, main, pool, source)
+
+
+def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
+    from deckcheck.sim.draws import new_seed
+    from deckcheck.sim.goldfish.report import compare, render_text
+    from deckcheck.sim.goldfish.report import odds as goldfish_odds
+
+    if opts.exact and opts.hands is not None:
+        raise ProfileError("--exact and --hands exclude each other; give one of them.")
+    if opts.compare and opts.compare_profile:
+        raise ProfileError("--compare and --compare-profile exclude each other; give one.")
+    pool = ctx.pool()
+    pf, source = _profile_file(opts, opts.profile, opts.deck)
+    cp = _compile(pf, source, opts.deck, pool)
+    seed = opts.seed if opts.seed is not None else new_seed()
+    mode = "exact" if opts.exact else "mc" if opts.hands is not None else "auto"
+    seats = (False, True) if opts.first == opts.second else (opts.second,)
+    kw: dict[str, Any] = dict(mode=mode, hands=opts.hands, seed=seed, turns=opts.turns,
+                              seats=seats)
+    report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity, **kw)
+    if opts.compare or opts.compare_profile:
+        if opts.compare:
+            cp_b = _compile(pf, source, opts.compare, pool)
+            label_a, label_b, deck_b = opts.deck, opts.compare, opts.compare
+        else:
+            from deckcheck.sim.goldfish.profile import load_profile_file
+
+            assert opts.compare_profile is not None
+            cp_b = _compile(load_profile_file(opts.compare_profile), opts.compare_profile,
+                            opts.deck, pool)
+            label_a, label_b, deck_b = source, opts.compare_profile, opts.deck
+        other = goldfish_odds(cp_b, deck=deck_b, with_sensitivity=False, **kw)
+        report.compare = compare(report, other, label_a, label_b)
+    if opts.chart:
+        from deckcheck.sim.goldfish.chart import write_chart
+
+        write_chart(opts.chart, [[r.probability for r in res.goal().by_turn]
+                                 for res in report.results])
+    if opts.as_json:
+        echo_json(report)
+    else:
+        click.echo(render_text(report), nl=False)
+    return EXIT_OK
+
+
+@click.command("odds")
+@click.argument("deck")
+@click.option("--profile", "profile", default=None, metavar="FILE",
+              help="Profile TOML (default: DECK's .profile.toml or .toml next to it).")
+@click.option("--role", "roles", multiple=True, metavar='NAME="CARD,CARD"',
+              help="Tag cards with a role (repeatable; adds to the profile).")
+@click.option("--need", "needs", multiple=True, metavar='"ROLE>=N"',
+              help="A condition every good hand meets (repeatable; adds to the profile).")
+@click.option("--exact", is_flag=True, help="Exact maths only (error if it cannot be done).")
+@click.option("--hands", type=click.IntRange(1, 100_000_000), default=None, metavar="N",
+              help="Monte Carlo with N hands (default: exact where possible).")
+@click.option("--first", is_flag=True, help="Only going first (default: first and second).")
+@click.option("--second", is_flag=True, help="Only going second (default: first and second).")
+@click.option("--turns", type=click.IntRange(1, 10), default=1, show_default=True,
+              help="Report success by turn 1..T.")
+@click.option("--seed", type=int, default=None,
+              help="Monte Carlo seed (default: a random one, printed).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--chart", type=click.Path(dir_okay=False), default=None, metavar="PNG",
+              help="Write a bar chart of success by turn (PNG).")
+@click.option("--compare", default=None, metavar="DECK2",
+              help="A/B: the same profile on another deck (same seed).")
+@click.option("--compare-profile", default=None, metavar="P2",
+              help="A/B: another profile on the same deck (same seed).")
+@click.option("--no-sensitivity", "sensitivity", is_flag=True, flag_value=False, default=True,
+              help="Skip the +-1 copy table.")
+@click.pass_obj
+@handle_errors
+def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
+         needs: tuple[str, ...], exact: bool, hands: int | None, first: bool, second: bool,
+         turns: int, seed: int | None, as_json: bool, chart: str | None, compare: str | None,
+         compare_profile: str | None, sensitivity: bool) -> None:
+    """How often DECK opens with what its profile needs: exact where the maths allows,
+    Monte Carlo (with a 95% interval) otherwise; going first and second, by turn, failing
+    hands, +-1 copy of each card, and A/B comparisons."""
+    code = execute_odds(obj, OddsOptions(
+        deck=deck, profile=profile, roles=list(roles), needs=list(needs), exact=exact,
+        hands=hands, first=first, second=second, turns=turns, seed=seed, as_json=as_json,
+        chart=chart, compare=compare, compare_profile=compare_profile,
+        sensitivity=sensitivity))
+    if code:
+        raise SystemExit(code)

@@ -1,0 +1,162 @@
+"""Reports: engine choice, by-turn rows, +-1 copy effects, A/B comparison, the PNG chart."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from fractions import Fraction
+from math import comb
+
+import pytest
+from simkit import expand, fillers, make_pool, monster, spell
+
+from deckcheck.errors import ExactTooLarge, SimError
+from deckcheck.sim.goldfish.chart import SERIES, bar_chart
+from deckcheck.sim.goldfish.exact import exact_odds
+from deckcheck.sim.goldfish.montecarlo import wilson
+from deckcheck.sim.goldfish.profile import compile_profile, parse_profile
+from deckcheck.sim.goldfish.report import compare, exact_turn_ok, odds, render_text
+
+X = monster(1, "Card X")
+Y = monster(2, "Card Y")
+POT = spell(3, "Pot")
+FILL = fillers(35)
+SPEC = [(X, 3), (Y, 2), *[(c, 1) for c in FILL]]
+POOL = make_pool(X, Y, POT, FILL)
+
+
+def compiled(data: dict, spec: list = SPEC):  # type: ignore[no-untyped-def]
+    return compile_profile(parse_profile(data), expand(spec), POOL, "p.toml")
+
+
+def test_exact_rows_then_monte_carlo_after_the_hand_limit() -> None:
+    cp = compiled({"conditions": {"c": "Card X >= 1"}})
+    rep = odds(cp, mode="auto", turns=4, seed=1, hands=20_000, with_sensitivity=False)
+    first = rep.results[0].goal()
+    assert [r.method for r in first.by_turn] == ["exact", "exact", "exact", "monte-carlo"]
+    for r, n in zip(first.by_turn[:3], (5, 6, 7)):
+        assert r.fraction == str(1 - Fraction(comb(37, n), comb(40, n)))
+    second = rep.results[1].goal()
+    assert [r.method for r in second.by_turn] == ["exact", "exact", "monte-carlo",
+                                                  "monte-carlo"]
+    assert rep.engine == "exact + monte-carlo" and rep.seed == 1
+    last = first.by_turn[3]
+    assert last.low is not None and last.high is not None and last.low < last.probability
+    assert last.hands == 20_000
+
+
+def test_exact_turn_rules() -> None:
+    mono = compiled({"conditions": {"c": "Card X"}})
+    capped = compiled({"conditions": {"c": "Card X <= 1"}})
+    assert exact_turn_ok(mono, 3, False) and not exact_turn_ok(mono, 4, False)
+    assert exact_turn_ok(mono, 2, True) and not exact_turn_ok(mono, 3, True)
+    assert exact_turn_ok(capped, 1, False) and not exact_turn_ok(capped, 2, False)
+
+
+def test_exact_mode_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    cp = compiled({"conditions": {"c": "Card X <= 1"}})
+    with pytest.raises(SimError, match="Turn 2 cannot be computed exactly"):
+        odds(cp, mode="exact", turns=2, seed=1, with_sensitivity=False)
+    draws = compiled({"conditions": {"c": "Card X"}, "cards": {"Pot": {"draw": 2}}},
+                     [*SPEC[:-1], (POT, 1)])
+    with pytest.raises(SimError, match="Monte Carlo"):
+        odds(draws, mode="exact", seed=1, with_sensitivity=False)
+    big = compiled({"conditions": {"c": "Card X"}}, [(c, 1) for c in [X, Y, *FILL]])
+    monkeypatch.setattr("deckcheck.sim.goldfish.report.DEFAULT_BUDGET", 1)
+    with pytest.raises(ExactTooLarge, match="more than 1 hand vectors"):
+        odds(big, mode="exact", seed=1, with_sensitivity=False)
+    auto = odds(big, mode="auto", seed=1, hands=1000, with_sensitivity=False)
+    assert auto.engine == "monte-carlo"
+
+
+def test_monte_carlo_mode_everywhere() -> None:
+    cp = compiled({"conditions": {"c": "Card X"}})
+    rep = odds(cp, mode="mc", hands=50_000, seed=4, with_sensitivity=False)
+    assert rep.engine == "monte-carlo"
+    exact = 1 - comb(37, 5) / comb(40, 5)
+    r = rep.results[0].goal().by_turn[0]
+    assert r.low is not None and r.high is not None and r.low < r.probability < r.high
+    assert r.hands == 50_000 and r.fraction is None
+    lo, hi = wilson(round(r.probability * 50_000), 50_000, z=3.3)  # 99.9%: must not flake
+    assert lo <= exact <= hi
+
+
+def test_sensitivity_is_exact_plus_and_minus_one_copy() -> None:
+    cp = compiled({"conditions": {"c": {"all": ["Card X", "Card Y <= 0"]}}})
+    rep = odds(cp, seed=1, seats=(False,))
+    by_card = {d.card: d for d in rep.sensitivity}
+    base = float(exact_odds(cp, 5).probabilities["success"])
+    x = cp.class_of_name["Card X"]
+    K = list(cp.K)
+    K[x] -= 1
+    minus = float(exact_odds(cp, 5, K=tuple(K)).probabilities["success"])
+    assert by_card["Card X"].base == pytest.approx(base)
+    assert by_card["Card X"].minus_one == pytest.approx(minus)
+    assert by_card["Card X"].plus_one is None  # already 3 copies
+    assert by_card["Card Y"].plus_one is not None and by_card["Card Y"].plus_one < base
+    assert by_card["Card Y"].minus_one is not None and by_card["Card Y"].minus_one > base
+    assert by_card["Filler 0"].method == "exact"
+    assert len(rep.sensitivity) == 2 + len(FILL)
+
+
+def test_failing_hands_and_text() -> None:
+    cp = compiled({"conditions": {"c": "Card X"}})
+    rep = odds(cp, seed=1, with_sensitivity=False, failing=2)
+    fails = rep.results[0].failing
+    assert fails[0].cards == {"other": 5}
+    assert fails[0].probability == pytest.approx(comb(37, 5) / comb(40, 5))  # Y is "other"
+    text = render_text(rep)
+    assert "Engine: exact\n" in text
+    assert f"{(1 - comb(37, 5) / comb(40, 5)) * 100:6.2f}%" in text
+    assert "Most common failing hands (going first, turn 1):" in text
+
+
+def test_compare_rows() -> None:
+    a = odds(compiled({"conditions": {"c": "Card X"}}), seed=1, with_sensitivity=False)
+    b = odds(compiled({"conditions": {"c": "Card Y"}}), seed=1, with_sensitivity=False)
+    c = compare(a, b, "A", "B")
+    assert len(c.rows) == 2
+    row = c.rows[0]
+    assert row["going"] == "first" and row["turn"] == 1
+    assert row["difference"] == pytest.approx(float(row["b"]) - float(row["a"]))  # type: ignore
+    assert float(row["a"]) > float(row["b"])  # type: ignore[arg-type]
+
+
+def _png_pixels(data: bytes) -> tuple[int, int, bytes]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, w, h = 8, b"", 0, 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        tag = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        assert crc == zlib.crc32(tag + body) & 0xFFFFFFFF
+        if tag == b"IHDR":
+            w, h = struct.unpack(">II", body[:8])
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + length
+    return w, h, zlib.decompress(idat)
+
+
+def test_chart_is_a_valid_png_with_bars() -> None:
+    png = bar_chart([[0.5, 0.75], [0.25, 1.0]], width=200, height=120)
+    w, h, raw = _png_pixels(png)
+    assert (w, h) == (200, 120)
+    assert len(raw) == h * (1 + 3 * w)
+    rows = [raw[y * (1 + 3 * w) + 1:(y + 1) * (1 + 3 * w)] for y in range(h)]
+
+    def count(color: tuple[int, int, int]) -> int:
+        return sum(row.count(bytes(color)) for row in rows)
+
+    blue, orange = count(SERIES[0]), count(SERIES[1])
+    assert blue > 0 and orange > 0
+    # the blue bars (0.5 + 0.75) are taller in total than the orange ones (0.25 + 1.0)? equal
+    # heights sum, so compare one column each: the first blue bar is twice the first orange
+    col_heights = []
+    for color in SERIES[:2]:
+        heights = [sum(1 for row in rows if row[3 * x:3 * x + 3] == bytes(color))
+                   for x in range(w)]
+        col_heights.append([hgt for hgt in heights if hgt])
+    assert max(col_heights[1]) > max(col_heights[0])  # 100% beats 75%
+    assert min(col_heights[0]) == pytest.approx(2 * min(col_heights[1]), abs=2)
