@@ -41,7 +41,7 @@ class Report(BaseModel):
 
     deck: str  # the deck's source (file name) or name
     verdict: Verdict
-    format: str
+    format: str  # format id, e.g. "tcg"
     banlist: str | None = None
     date: str | None = None  # ISO date the deck was checked as of
     sizes: dict[str, int] = Field(default_factory=dict)  # main/extra/side
@@ -49,6 +49,8 @@ class Report(BaseModel):
     violations: list[Violation] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)  # e.g. "built-in card set in use"
     error: str | None = None  # when verdict == "unreadable": the one-sentence reason
+    format_name: str | None = None  # the format's name for people, e.g. "TCG Advanced"
+    cap: int | None = None  # the points cap the deck was checked against (points formats)
 
     @property
     def legal(self) -> bool:

@@ -1,0 +1,196 @@
+"""`deckcheck check DECK…`: the verdict on each deck under a format, list and date.
+
+The command only parses flags into `CheckOptions`; `execute()` builds the checker, reads the
+decks, renders the reports and returns the exit code (0 legal, 1 illegal, 2 could not check).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Ctx, handle_errors
+from deckcheck.errors import DeckcheckError
+
+OUTPUTS = ("text", "json", "parsable")
+
+_ROLES: dict[str, dict[str, Any]] = {
+    "legal": {"fg": "green", "bold": True},
+    "illegal": {"fg": "red", "bold": True},
+    "error": {"fg": "red"},
+    "warning": {"fg": "yellow"},
+    "info": {"fg": "cyan"},
+    "location": {"dim": True},
+}
+
+
+@dataclass
+class CheckOptions:
+    decks: list[str]
+    format: str = "tcg"
+    date: str | None = None
+    banlist: str | None = None
+    points_cap: int | None = None
+    output: str = "text"
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    strict: bool = False
+    hands: int = 0
+    seed: int | None = None
+    color: bool | None = None  # None: only on a terminal
+
+
+def _codes(values: tuple[str, ...]) -> list[str]:
+    return [c.strip() for v in values for c in v.split(",") if c.strip()]
+
+
+def _style(text: str, role: str) -> str:
+    return click.style(text, **_ROLES.get(role, {}))
+
+
+def _list_rules(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from deckcheck.rules.registry import RULES
+
+    for code, mod in RULES.items():
+        first = " ".join((mod.__doc__ or "").strip().split("\n\n")[0].split())
+        summary = first.split(":", 1)[1].strip() if ":" in first else first
+        click.echo(f"{code}  {mod.NAME:<22} {mod.SEVERITY:<8} {summary[:1].upper()}{summary[1:]}")
+    ctx.exit(EXIT_OK)
+
+
+@click.command("check")
+@click.argument("decks", nargs=-1, required=True)
+@click.option("-f", "--format", "format_", default="tcg", show_default=True,
+              help="Format id (tcg, ocg, traditional, genesys, speed, goat…).")
+@click.option("--date", default=None,
+              help="Check as of this day, YYYY-MM-DD (default: today): picks the list in force "
+                   "and the cards released by then.")
+@click.option("--banlist", default=None, metavar="NAME|FILE",
+              help="Use this list instead of the format's list at the date: a list name, a "
+                   "format id, or a .toml / .lflist.conf file.")
+@click.option("--points-cap", type=int, default=None, metavar="N",
+              help="Points cap for points formats (Genesys; default: the format's).")
+@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="text", show_default=True,
+              help="text for people, json (schema deckcheck.check/1), or parsable "
+                   "(path:line:col: CODE message).")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Run only these rules: codes, prefixes (DC2) or names, comma-separated.")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Skip these rules: codes, prefixes or names, comma-separated.")
+@click.option("--strict", is_flag=True, help="Warnings make a deck illegal too.")
+@click.option("--hands", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Show N sample opening hands under each deck's report.")
+@click.option("--seed", type=int, default=None, help="Random seed for --hands.")
+@click.option("--list-rules", is_flag=True, expose_value=False, is_eager=True,
+              callback=_list_rules, help="List every rule (code, name, severity) and exit.")
+@click.pass_obj
+@handle_errors
+def check(obj: Ctx, decks: tuple[str, ...], format_: str, date: str | None,
+          banlist: str | None, points_cap: int | None, output: str, select: tuple[str, ...],
+          ignore: tuple[str, ...], strict: bool, hands: int, seed: int | None) -> None:
+    """Check DECK files (.ydk, ydke:// URLs, Omega codes, text lists, CSV, xlsx; "-" for
+    stdin) against a format's list and report every problem.
+
+    Rules: DC1xx deck structure, DC2xx copies and list limits, DC3xx Genesys points and card
+    types, DC4xx unknown or unreleased cards (see --list-rules).
+
+    Exit code: 0 every deck legal, 1 any deck illegal, 2 a deck or option could not be used."""
+    opts = CheckOptions(
+        decks=list(decks), format=format_, date=date, banlist=banlist, points_cap=points_cap,
+        output=output, select=_codes(select) or None, ignore=_codes(ignore),
+        strict=strict, hands=hands, seed=seed, color=_want_color())
+    click.get_current_context().exit(execute(opts, obj))
+
+
+def _want_color() -> bool | None:
+    """False when NO_COLOR is set; else None: click colours a terminal and strips the rest."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    ctx = click.get_current_context(silent=True)
+    return ctx.color if ctx is not None else None
+
+
+def execute(opts: CheckOptions, obj: Ctx) -> int:
+    """Check every deck of `opts`, print the reports; return the exit code."""
+    from deckcheck.reports import get_reporter
+    from deckcheck.rules.violation import Report
+    from deckcheck.validate import Checker, parse_date, resolve_format
+
+    pool = obj.pool(quiet=True)
+    fmt = resolve_format(opts.format)
+    day = parse_date(opts.date)
+    banlist = None
+    if opts.banlist:
+        from deckcheck.formats.loader import find_banlist
+
+        banlist = find_banlist(opts.banlist, day, pool)
+    checker = Checker(fmt, day, pool=pool, banlist=banlist, points_cap=opts.points_cap,
+                      select=opts.select, ignore=opts.ignore, strict=opts.strict)
+    reports: list[Report] = []
+    decks: list[Any] = []
+    for source in opts.decks:
+        try:
+            read = _read(source, pool)
+        except (DeckcheckError, OSError) as exc:  # one unreadable deck must not stop the rest
+            reports.append(Report(
+                deck=source, verdict="unreadable", format=fmt.id, format_name=fmt.name,
+                banlist=checker.banlist.name if checker.banlist else None,
+                date=day.isoformat(), error=_sentence(exc)))
+            decks.append(None)
+            continue
+        for deck in read:
+            report = checker.check(deck)
+            if len(read) > 1 and deck.name:
+                report.deck = f"{report.deck} [{deck.name}]"
+            reports.append(report)
+            decks.append(deck)
+    hands = _hands(opts, decks, pool) if opts.hands else None
+    options: dict[str, Any] = {"style": _style} if opts.output == "text" else {}
+    text = get_reporter(opts.output, **options).render(reports, hands)
+    click.echo(text, nl=False, color=opts.color)
+    if any(r.verdict == "unreadable" for r in reports):
+        return EXIT_ERROR
+    return EXIT_ILLEGAL if any(r.verdict == "illegal" for r in reports) else EXIT_OK
+
+
+def _read(source: str, pool: Any) -> list[Any]:
+    from deckcheck.decks.io import read_decks
+
+    return list(read_decks(source, pool))
+
+
+def _sentence(exc: BaseException) -> str:
+    if isinstance(exc, DeckcheckError):
+        return exc.message
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        return f"{exc.strerror or exc}{where}."
+    return str(exc)
+
+
+def _hands(opts: CheckOptions, decks: list[Any], pool: Any) -> list[list[list[str]]] | None:
+    try:
+        from deckcheck.sim.draws import opening_hands
+    except ImportError:
+        click.echo("note: --hands needs deckcheck's simulation module, which is not "
+                   "available; no hands shown.", err=True)
+        return None
+    out: list[list[list[str]]] = []
+    for deck in decks:
+        if deck is None:
+            out.append([])
+            continue
+        try:
+            drawn = opening_hands(deck, pool, opts.hands, seed=opts.seed)
+        except DeckcheckError as exc:
+            click.echo(f"note: no hands for {deck.source or deck.name}: {exc.message}",
+                       err=True)
+            out.append([])
+            continue
+        out.append([[c.name for c in hand] for hand in drawn])
+    return out

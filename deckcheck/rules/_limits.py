@@ -1,0 +1,79 @@
+"""Shared by the list-limit rules (DC201–DC204): the limit that applies to each rule name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from deckcheck.rules.context import CheckContext, Item, elsewhere, going_over, make, paren
+from deckcheck.rules.violation import Violation
+
+
+@dataclass(frozen=True, slots=True)
+class GroupLimit:
+    key: str
+    items: list[Item]
+    total: int
+    listed: int | None  # strictest list limit of any card the deck uses in this group
+    effective: int | None  # after "Forbidden counts as Limited" (Traditional)
+    by: Item | None  # the entry whose card carries the strictest limit
+
+
+def group_limits(ctx: CheckContext) -> list[GroupLimit]:
+    """One `GroupLimit` per rule name in the deck (main + extra + side), computed once."""
+    cached = ctx.cache.get("group_limits")
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    out: list[GroupLimit] = []
+    as_limited = ctx.format.forbidden_as_limited
+    for key, items in ctx.by_key().items():
+        listed: int | None = None
+        by: Item | None = None
+        total = 0
+        for it in items:
+            total += it.entry.count
+            lim = it.limit
+            if lim is not None and (listed is None or lim < listed):
+                listed, by = lim, it
+        effective = 1 if listed == 0 and as_limited else listed
+        out.append(GroupLimit(key, items, total, listed, effective, by))
+    ctx.cache["group_limits"] = out
+    return out
+
+
+def names_note(ctx: CheckContext, g: GroupLimit, at: Item) -> str:
+    """" — Harpie Lady 1 ×2 and Harpie Lady ×2 share the name Harpie Lady" when names differ,
+    plus where the other entries are."""
+    per: dict[str, int] = {}
+    for it in g.items:
+        per[it.label] = per.get(it.label, 0) + it.count
+    note = ""
+    if len(per) > 1:
+        parts = [f"{name} ×{n}" for name, n in per.items()]
+        joined = ", ".join(parts[:-1]) + " and " + parts[-1]
+        note = f"{joined} all count as {ctx.rule_name(g.items)}"
+    return paren(note, elsewhere(g.items, at))
+
+
+_WORD = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited"}
+
+
+def over_limit(ctx: CheckContext, limit: int, code: str, name: str) -> Iterator[Violation]:
+    """Violations for groups whose effective list limit is `limit` and whose total exceeds it."""
+    for g in group_limits(ctx):
+        if g.effective != limit or g.total <= limit or g.by is None:
+            continue
+        at = going_over(g.items, limit)
+        listed_as = _WORD.get(g.listed if g.listed is not None else -1, "limited")
+        holder = g.by.label
+        where = ctx.list_name()
+        if g.listed == 0 and ctx.format.forbidden_as_limited:
+            rule = (f"{holder} is Forbidden in {where}, which counts as Limited in "
+                    f"{ctx.format.name}: at most 1, the deck has {g.total}")
+        elif limit == 0:
+            it = "it" if g.total == 1 else f"all {g.total} copies"
+            rule = f"{holder} is Forbidden in {where}; remove {it}"
+        else:
+            rule = f"{holder} is {listed_as} in {where}: at most {limit}, the deck has {g.total}"
+        yield make(code, name, "error", rule + names_note(ctx, g, at) + ".", at,
+                   card=ctx.rule_name(g.items), count=g.total, limit=limit)

@@ -1,0 +1,284 @@
+"""`CheckContext`: everything a rule may look at, resolved once per deck.
+
+The engine (`deckcheck.validate`) resolves each passcode of the deck once, works out the
+copy-limit key ("rule name") of each card once, and hands every rule the same context. Rules
+only read it; a rule adds a notice (not a violation) through `ctx.notice()`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from deckcheck.cards.model import Kind
+from deckcheck.rules.violation import Severity, Violation
+
+if TYPE_CHECKING:
+    from deckcheck.cards.model import Card
+    from deckcheck.cards.pool import CardPool
+    from deckcheck.decks.model import Deck, Entry, Location, Section
+    from deckcheck.formats.model import Banlist, Format
+
+
+def where(loc: Location) -> str | None:
+    """`str(location)`, or None when nothing is known about where it was written."""
+    if loc.source is None and loc.line is None and loc.sheet is None and loc.part is None:
+        return None
+    return str(loc)
+
+
+@dataclass(slots=True)
+class Item:
+    """One deck entry with its card resolved (None when the pool does not know the passcode)."""
+
+    section: Section
+    entry: Entry
+    card: Card | None
+    #: Copy-limit key: the normalised rule name, or "#<passcode>" for an unknown card.
+    key: str
+    #: The deck the card is built into ("main", "extra"; None for tokens, skills, unknown).
+    place: str | None = None
+    #: The strictest list limit naming any passcode of the card (None: not listed).
+    limit: int | None = None
+    #: Points per copy (points formats).
+    points: int = 0
+    #: The card is a Token or Skill, has scopes or release dates, or the passcode written is
+    #: not one of its own: only these items can break DC120/DC121/DC402/DC403/DC404.
+    unusual: bool = False
+
+    @property
+    def count(self) -> int:
+        return self.entry.count
+
+    @property
+    def location(self) -> str | None:
+        return where(self.entry.location)
+
+    @property
+    def label(self) -> str:
+        """The card's name, or what was written when the card is unknown."""
+        if self.card is not None:
+            return self.card.name
+        if self.entry.written:
+            return self.entry.written
+        return str(self.entry.passcode) if self.entry.passcode is not None else "?"
+
+
+@dataclass(slots=True)
+class ListView:
+    """A banlist flattened for lookups, built once per list (not per deck)."""
+
+    limits: dict[int, int]
+    points: dict[int, int]
+    listed: frozenset[int]
+    group_of: dict[int, list[int]]  # passcode -> indexes into banlist.groups
+
+    @classmethod
+    def of(cls, banlist: Banlist | None) -> ListView:
+        if banlist is None:
+            return cls({}, {}, frozenset(), {})
+        group_of: dict[int, list[int]] = {}
+        for i, g in enumerate(banlist.groups):
+            for pc in g.passcodes:
+                group_of.setdefault(pc, []).append(i)
+        return cls(banlist.limits(), banlist.points(),
+                   frozenset(e.passcode for e in banlist.entries), group_of)
+
+
+def strictest_limit(view: ListView, codes: Iterable[int]) -> int | None:
+    best: int | None = None
+    for pc in codes:
+        lim = view.limits.get(pc)
+        if lim is not None and (best is None or lim < best):
+            best = lim
+    return best
+
+
+def points_for(view: ListView, codes: Iterable[int]) -> int:
+    for pc in codes:
+        p = view.points.get(pc)
+        if p:
+            return p
+    return 0
+
+
+def card_codes(item: Item) -> Iterable[int]:
+    """Every passcode under which a list may name this entry's card (written one first)."""
+    written = item.entry.passcode
+    if written is not None:
+        yield written
+    if item.card is not None:
+        for pc in item.card.all_passcodes:
+            if pc != written:
+                yield pc
+
+
+@dataclass
+class CheckContext:
+    deck: Deck
+    format: Format
+    banlist: Banlist | None
+    date: dt.date
+    pool: CardPool
+    view: ListView
+    points_cap: int | None
+    items: list[Item]
+    notices: list[str] = field(default_factory=list)
+    #: Values several rules share (computed by the first rule that needs them).
+    cache: dict[str, object] = field(default_factory=dict, repr=False)
+    _groups: dict[str, list[Item]] | None = field(default=None, repr=False)
+
+    def notice(self, text: str) -> None:
+        if text not in self.notices:
+            self.notices.append(text)
+
+    @property
+    def deck_location(self) -> str | None:
+        """Where the deck as a whole comes from (its file), for deck-wide problems."""
+        return self.deck.source or self.deck.name
+
+    def counts_in_size(self, item: Item) -> bool:
+        """Skill Cards are not part of the Main Deck's size in formats that use them."""
+        return not (self.format.skills != "forbidden" and item.card is not None
+                    and item.card.kind is Kind.SKILL)
+
+    def size(self, section: Section) -> int:
+        sizes = self.cache.get("sizes")
+        if sizes is None:
+            sizes = self.cache["sizes"] = {"main": 0, "extra": 0, "side": 0}
+            for i in self.items:
+                if self.counts_in_size(i):
+                    sizes[i.section] += i.entry.count  # type: ignore[index]
+        return sizes[section]  # type: ignore[index,no-any-return]
+
+    @property
+    def unusual(self) -> list[Item]:
+        """Known cards that are Tokens, Skills, scoped, dated or written under another id."""
+        found = self.cache.get("unusual")
+        if found is None:
+            found = self.cache["unusual"] = [i for i in self.items if i.unusual]
+        return found  # type: ignore[return-value]
+
+    def in_section(self, section: Section) -> Iterator[Item]:
+        return (i for i in self.items if i.section == section)
+
+    def by_key(self) -> dict[str, list[Item]]:
+        """Items grouped by copy-limit key (rule name), main + extra + side, in deck order."""
+        if self._groups is None:
+            groups: dict[str, list[Item]] = {}
+            for it in self.items:
+                groups.setdefault(it.key, []).append(it)
+            self._groups = groups
+        return self._groups
+
+    def rule_name(self, items: list[Item]) -> str:
+        """The copy-limit name of a group of items, for people ("Harpie Lady")."""
+        for it in items:
+            if it.card is not None:
+                return it.card.rule_name
+        return items[0].label
+
+    def list_name(self) -> str:
+        return self.banlist.name if self.banlist is not None else "no list"
+
+    def limit_of(self, item: Item) -> int | None:
+        """The strictest list limit naming any passcode of this entry's card, or None."""
+        return item.limit
+
+    def points_of(self, item: Item) -> int:
+        """The card's points per copy (0 when unlisted or not a points format)."""
+        return item.points
+
+
+def going_over(items: list[Item], limit: int) -> Item:
+    """The entry at which the running count first exceeds `limit` (the last one otherwise)."""
+    total = 0
+    for it in items:
+        total += it.count
+        if total > limit:
+            return it
+    return items[-1]
+
+
+def others(items: list[Item], at: Item) -> str:
+    """" (also at lines 3 and 7)" for the entries besides `at`; "" when there are none."""
+    return paren(elsewhere(items, at))
+
+
+def elsewhere(items: list[Item], at: Item) -> str:
+    """"also at lines 3, 7 and 9" (file name dropped when it is `at`'s); "" when none."""
+    locs = [loc for it in items if it is not at and (loc := it.location)]
+    if not locs:
+        return ""
+    more = len(locs) - 5
+    locs = locs[:5]
+    ref = at.location
+    prefix = ref.rsplit(":", 1)[0] + ":" if ref and ":" in ref else None
+    lines = [loc[len(prefix):] for loc in locs] if prefix else []
+    if prefix and all(loc.startswith(prefix) for loc in locs) and all(x.isdigit() for x in lines):
+        shown = lines
+        word = "line " if len(locs) == 1 and more <= 0 else "lines "
+    else:
+        shown, word = locs, ""
+    if more > 0:
+        return f"also at {word}{', '.join(shown)} and {more} more"
+    if len(shown) == 1:
+        return f"also at {word}{shown[0]}"
+    return f"also at {word}{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def paren(*parts: str) -> str:
+    """" (a; b)" from the non-empty parts; "" when all are empty."""
+    text = "; ".join(p for p in parts if p)
+    return f" ({text})" if text else ""
+
+
+def make(code: str, name: str, severity: Severity, message: str, at: Item | None = None, *,
+         card: str | None = None, count: int | None = None, limit: int | None = None,
+         points: int | None = None, cap: int | None = None, section: Section | None = None,
+         suggestions: list[str] | None = None, location: str | None = None,
+         with_card: bool = True) -> Violation:
+    """A Violation pointing at entry `at` (card name, passcode as written, section, location).
+
+    `with_card=False` points at the entry's location only (deck-size problems)."""
+    passcode = None
+    if at is not None:
+        if with_card:
+            card = card or at.label
+            passcode = at.entry.passcode
+        section = section or at.section
+        location = location or at.location
+    return Violation(code=code, name=name, severity=severity, message=message, card=card,
+                     passcode=passcode, section=section, location=location, count=count,
+                     limit=limit, points=points, cap=cap, suggestions=suggestions or [])
+
+
+def distinct(items: Iterable[Item]) -> dict[int | str, list[Item]]:
+    """Items grouped by card (its main passcode; unknown cards by key), in deck order."""
+    out: dict[int | str, list[Item]] = {}
+    for it in items:
+        k: int | str = it.card.passcode if it.card is not None else it.key
+        out.setdefault(k, []).append(it)
+    return out
+
+
+def copies(n: int) -> str:
+    return f"{n} cop{'y' if n == 1 else 'ies'}"
+
+
+_FRAME_LABEL = {
+    "normal": "a Normal Monster", "effect": "an Effect Monster", "ritual": "a Ritual Monster",
+    "fusion": "a Fusion Monster", "synchro": "a Synchro Monster", "xyz": "an Xyz Monster",
+    "link": "a Link Monster", "normal_pendulum": "a Pendulum Monster",
+    "effect_pendulum": "a Pendulum Monster", "ritual_pendulum": "a Ritual Pendulum Monster",
+    "fusion_pendulum": "a Fusion Pendulum Monster",
+    "synchro_pendulum": "a Synchro Pendulum Monster", "xyz_pendulum": "an Xyz Pendulum Monster",
+    "spell": "a Spell Card", "trap": "a Trap Card", "token": "a Token", "skill": "a Skill Card",
+}
+
+
+def frame_label(card: Card) -> str:
+    """"a Link Monster", "an Effect Monster", "a Spell Card"…"""
+    return _FRAME_LABEL.get(card.frame.value, f"a {card.frame.value} card")

@@ -1,0 +1,76 @@
+"""unknown-card: every card in the deck must be one the card pool knows.
+
+Reported for passcodes the pool does not know (anime and custom ids, typos, cards newer than
+the database) and for names a reader could not resolve (with "did you mean" suggestions).
+A deck with unknown cards cannot be shown to be legal.
+
+Passing::
+
+    #main
+    14558127       (Ash Blossom & Joyous Spring)
+
+Failing::
+
+    #main
+    14558126
+    -> DC401 unknown-card: Passcode 14558126 is not a card deckcheck knows; check the number,
+       or run `deckcheck cards update` if the card is new.
+    3 Ash Blosom & Joyous Spring     (a text decklist)
+    -> DC401 unknown-card: No card is named "Ash Blosom & Joyous Spring" (did you mean
+       Ash Blossom & Joyous Spring?).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deckcheck.decks.model import Deck
+from deckcheck.rules.context import CheckContext, distinct, make, others, where
+from deckcheck.rules.violation import Violation
+
+CODE = "DC401"
+NAME = "unknown-card"
+SEVERITY = "error"
+
+_KINDS = ("unknown-name", "ambiguous-name", "unknown-passcode")
+
+
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+    unknown = [i for i in ctx.items if i.card is None]
+    seen: set[str] = set()
+    for items in distinct(unknown).values():
+        at = items[0]
+        n = sum(i.count for i in items)
+        written = at.entry.written or (str(at.entry.passcode) if at.entry.passcode else "")
+        seen.add(written)
+        if at.entry.passcode is not None:
+            yield make(CODE, NAME, SEVERITY,
+                       f"Passcode {at.entry.passcode} is not a card deckcheck knows; check the "
+                       f"number, or update the card database if the card is new"
+                       f"{others(items, at)}.", at, count=n)
+        else:
+            sugg = ctx.pool.suggest(written) if written else []
+            yield make(CODE, NAME, SEVERITY, _no_such_name(written, sugg), at, count=n,
+                       suggestions=sugg)
+    for p in deck.problems:
+        if p.kind not in _KINDS or (p.written is not None and p.written in seen):
+            continue
+        sugg = list(p.suggestions)
+        if not sugg and p.written and p.kind == "unknown-name":
+            sugg = ctx.pool.suggest(p.written)
+        if p.kind == "unknown-name" and p.written:
+            message = _no_such_name(p.written, sugg)
+        else:
+            message = _sentence(p.message)
+        yield make(CODE, NAME, SEVERITY, message, card=p.written, count=p.count,
+                   section=p.section, location=where(p.location), suggestions=sugg)
+
+
+def _no_such_name(written: str, suggestions: list[str]) -> str:
+    hint = f" (did you mean {' or '.join(suggestions)}?)" if suggestions else ""
+    return f"No card is named \"{written}\"{hint}."
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "?", "!")) else text + "."

@@ -1,0 +1,40 @@
+"""unreadable-entry: every line of the deck must be readable (a count, a card, a section).
+
+Reported from what the deck reader could not read: a bad count ("x3x Pot of Greed"), a line
+that is neither a card nor a section header, a broken part of a ydke:// URL. The deck's
+real contents are then unknown, so it cannot be shown to be legal.
+
+Passing::
+
+    3 Ash Blossom & Joyous Spring
+
+Failing::
+
+    three Ash Blossom & Joyous Spring
+    -> DC405 unreadable-entry: (the reader's one-sentence explanation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deckcheck.decks.model import Deck
+from deckcheck.rules.context import CheckContext, make, where
+from deckcheck.rules.violation import Violation
+
+CODE = "DC405"
+NAME = "unreadable-entry"
+SEVERITY = "error"
+
+_KINDS = ("bad-count", "bad-line", "bad-part")
+
+
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+    for p in deck.problems:
+        if p.kind not in _KINDS:
+            continue
+        text = p.message.strip()
+        if not text.endswith((".", "?", "!")):
+            text += "."
+        yield make(CODE, NAME, SEVERITY, text, card=p.written, count=p.count,
+                   section=p.section, location=where(p.location))

@@ -1,0 +1,150 @@
+"""`check()`: run every selected rule over a deck and return the `Report`.
+
+    >>> from deckcheck import check
+    >>> report = check(deck, format="tcg", date=datetime.date(2026, 11, 22))
+    >>> report.verdict, [v.code for v in report.violations]
+
+For many decks under one format use `Checker` (the format, list and rules are prepared once,
+and each passcode is looked up in the card pool once for the whole run).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from deckcheck.cards.model import Kind
+from deckcheck.cards.names import normalize
+from deckcheck.errors import BadDate
+from deckcheck.rules import registry
+from deckcheck.rules.context import CheckContext, Item, ListView, points_for, strictest_limit
+from deckcheck.rules.violation import Report
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from deckcheck.cards.model import Card
+    from deckcheck.cards.pool import CardPool
+    from deckcheck.decks.model import Deck
+    from deckcheck.formats.model import Banlist, Format
+
+
+def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None = None, *,
+          pool: CardPool | None = None, banlist: Banlist | None = None,
+          points_cap: int | None = None, select: Iterable[str] | None = None,
+          ignore: Iterable[str] | None = None, strict: bool = False) -> Report:
+    """Check one deck: every problem under `format`'s list in force on `date` (default today).
+
+    `format` is a `Format` or a format id ("tcg", "ocg", "genesys"…); `banlist` overrides the
+    format's list; `pool` defaults to the imported card database (else the built-in set);
+    `select` / `ignore` take rule codes, prefixes ("DC2") or names; `strict` makes warnings
+    count as illegal. Raises `UnknownFormat`, `UnknownRule` or `BadDate` for bad arguments.
+    """
+    return Checker(format, date, pool=pool, banlist=banlist, points_cap=points_cap,
+                   select=select, ignore=ignore, strict=strict).check(deck)
+
+
+def resolve_format(format: Format | str) -> Format:
+    if isinstance(format, str):
+        from deckcheck.formats import load_format  # type: ignore[attr-defined]
+
+        return load_format(format)  # type: ignore[no-any-return]
+    return format
+
+
+def parse_date(date: dt.date | str | None) -> dt.date:
+    if date is None:
+        return dt.date.today()
+    if isinstance(date, dt.date):
+        return date
+    try:
+        return dt.date.fromisoformat(date)
+    except ValueError:
+        raise BadDate(f"\"{date}\" is not a date; write it as YYYY-MM-DD, e.g. 2026-05-18.")\
+            from None
+
+
+class Checker:
+    """A format, list, date, card pool and rule selection, ready to check many decks."""
+
+    def __init__(self, format: Format | str = "tcg", date: dt.date | str | None = None, *,
+                 pool: CardPool | None = None, banlist: Banlist | None = None,
+                 points_cap: int | None = None, select: Iterable[str] | None = None,
+                 ignore: Iterable[str] | None = None, strict: bool = False) -> None:
+        self.format = resolve_format(format)
+        self.date = parse_date(date)
+        self.rules = registry.selected(select, ignore)
+        if pool is None:
+            from deckcheck.cards.load import open_pool
+
+            pool = open_pool(None)
+        self.pool = pool
+        self.banlist = banlist if banlist is not None else self.format.banlist_at(self.date)
+        self.view = ListView.of(self.banlist)
+        self.points_cap = points_cap if points_cap is not None else self.format.points_cap
+        self.strict = strict
+        #: written passcode -> Item fields (card, key, place, limit, points, unusual), looked up
+        #: once per run.
+        self._facts: dict[int, tuple[Card | None, str, str | None, int | None, int, bool]] = {}
+        self.notices: list[str] = []
+        if getattr(pool.info, "builtin", False):
+            self.notices.append(
+                "Checked against deckcheck's small built-in card set, so cards outside it are "
+                "reported as unknown; run `deckcheck cards update` for the full card pool.")
+        if self.banlist is None:
+            self.notices.append(
+                f"No {self.format.name} list was in force on {self.date.isoformat()}, so no "
+                f"card limits were checked.")
+        self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
+
+    def _lookup(self, pc: int) -> tuple[Card | None, str, str | None, int | None, int, bool]:
+        card = self.pool.get(pc)
+        if card is None:
+            return None, f"#{pc}", None, strictest_limit(self.view, (pc,)), 0, False
+        own = card.all_passcodes
+        codes = (pc, *own)
+        key = normalize(card.rule_name) or card.rule_name
+        unusual = bool(card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes or card.released
+                       or pc not in own)
+        return (card, key, card.deck, strictest_limit(self.view, codes),
+                points_for(self.view, codes), unusual)
+
+    def context(self, deck: Deck) -> CheckContext:
+        """The rules' view of `deck`: each entry with its card, copy-limit key and list facts."""
+        facts = self._facts
+        items: list[Item] = []
+        for section in ("main", "extra", "side"):
+            for entry in getattr(deck, section):
+                pc = entry.passcode
+                if pc is None:
+                    items.append(Item(section, entry, None, f"?{entry.written or ''}"))
+                    continue
+                f = facts.get(pc)
+                if f is None:
+                    f = facts[pc] = self._lookup(pc)
+                items.append(Item(section, entry, *f))
+        return CheckContext(deck=deck, format=self.format, banlist=self.banlist, date=self.date,
+                            pool=self.pool, view=self.view, points_cap=self.points_cap,
+                            items=items, notices=list(self.notices))
+
+    def check(self, deck: Deck) -> Report:
+        ctx = self.context(deck)
+        violations = list(registry.run(self.rules, deck, ctx))
+        bad = ("error", "warning") if self.strict else ("error",)
+        illegal = any(v.severity in bad for v in violations)
+        points = None
+        if self._uses_points:
+            points = sum(i.points * i.entry.count for i in ctx.items)
+        return Report(
+            deck=deck.source or deck.name or "<deck>",
+            verdict="illegal" if illegal else "legal",
+            format=self.format.id,
+            format_name=self.format.name,
+            banlist=self.banlist.name if self.banlist is not None else None,
+            date=self.date.isoformat(),
+            sizes={s: ctx.size(s) for s in ("main", "extra", "side")},  # type: ignore[arg-type]
+            points=points,
+            cap=self.points_cap if self._uses_points else None,
+            violations=violations,
+            notices=ctx.notices,
+        )

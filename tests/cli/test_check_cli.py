@@ -1,0 +1,230 @@
+"""`deckcheck check` through CliRunner: exact output for legal and illegal decks, the JSON and
+parsable outputs, exit codes, colour, selection and --hands."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from deckcheck.cards.model import Card, Frame, Kind
+from deckcheck.cards.pool import MemoryPool, PoolInfo
+from deckcheck.cli.main import cli
+from deckcheck.formats.model import Banlist, BanlistEntry, Format
+
+# Facts: passcodes, names and frames of real cards.
+CARDS = [
+    Card(passcode=89631139, name="Blue-Eyes White Dragon", kind=Kind.MONSTER,
+         frame=Frame.NORMAL, rule_name="Blue-Eyes White Dragon"),
+    Card(passcode=14558127, alt_passcodes=(14558128,), name="Ash Blossom & Joyous Spring",
+         kind=Kind.MONSTER, frame=Frame.EFFECT, rule_name="Ash Blossom & Joyous Spring"),
+    Card(passcode=55144522, name="Pot of Greed", kind=Kind.SPELL, frame=Frame.SPELL,
+         rule_name="Pot of Greed"),
+    Card(passcode=76812113, name="Harpie Lady", kind=Kind.MONSTER, frame=Frame.NORMAL,
+         rule_name="Harpie Lady"),
+    Card(passcode=91932350, name="Harpie Lady 1", kind=Kind.MONSTER, frame=Frame.EFFECT,
+         rule_name="Harpie Lady"),
+    Card(passcode=1861629, name="Decode Talker", kind=Kind.MONSTER, frame=Frame.LINK,
+         rule_name="Decode Talker"),
+] + [Card(passcode=90000000 + i, name=f"Filler {i}", kind=Kind.MONSTER, frame=Frame.NORMAL,
+          rule_name=f"Filler {i}") for i in range(40)]
+PRERELEASE = 100300001  # maps to Decode Talker in this test pool
+
+TEST_TCG = Format(id="tcg", name="TCG Advanced", excluded_scopes=["ocg_only", "anime"],
+                  history=[Banlist(name="2026.05 TCG", format="tcg",
+                                   effective=dt.date(2026, 5, 18),
+                                   entries=[BanlistEntry(passcode=55144522, limit=0)])])
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A hand-made card pool and TCG format; the decks are written in tmp_path (the cwd)."""
+    pool = MemoryPool(CARDS, PoolInfo(card_count=len(CARDS)), extra_ids={PRERELEASE: 1861629})
+    monkeypatch.setattr("deckcheck.cards.load.open_pool", lambda db=None: pool)
+    import deckcheck.formats as formats
+
+    real = formats.load_format
+
+    def load(name: str) -> Format:
+        return TEST_TCG if name == "tcg" else real(name)
+
+    monkeypatch.setattr(formats, "load_format", load)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    return tmp_path
+
+
+def ydk(path: Path, main: Sequence[int], extra: Sequence[int] = (),
+        side: Sequence[int] = ()) -> str:
+    lines = ["#created by test", "#main", *map(str, main), "#extra", *map(str, extra), "!side",
+             *map(str, side)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path.name
+
+
+FILL = [90000000 + i for i in range(40)]
+
+
+def invoke(*args: str, **kw: Any) -> Any:
+    return CliRunner().invoke(cli, ["check", "--date", "2026-11-22", *args], **kw)
+
+
+def test_legal_deck(env: Path) -> None:
+    name = ydk(env / "good.ydk", FILL[:37] + [14558127] * 3, [1861629], [89631139])
+    result = invoke(name)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "good.ydk: legal — main 40, extra 1, side 1 — TCG Advanced, list 2026.05 TCG, "
+        "as of 2026-11-22\n"
+        "  note: Release dates in the TCG are not known for this deck's cards in this card pool, "
+        "so not-yet-released cards (DC402) could not be checked.\n")
+
+
+def test_illegal_deck(env: Path) -> None:
+    name = ydk(env / "bad.ydk", FILL[:36] + [91932350, 91932350, 55144522],
+               [14558127], [76812113, 76812113])
+    result = invoke(name, "--ignore", "DC402")
+    assert result.exit_code == 1, result.output
+    assert result.stdout == (
+        "bad.ydk: illegal — 4 errors — main 39, extra 1, side 2 — TCG Advanced, "
+        "list 2026.05 TCG, as of 2026-11-22\n"
+        "  bad.ydk  DC101 main-deck-size  The Main Deck has 39 cards; TCG Advanced allows 40 to "
+        "60.\n"
+        "  bad.ydk:43  DC111 main-card-in-extra  Ash Blossom & Joyous Spring ×1: Ash Blossom & "
+        "Joyous Spring is an Effect Monster and cannot be in the Extra Deck; move it to the Main "
+        "Deck.\n"
+        "  bad.ydk:45  DC201 too-many-copies  Harpie Lady ×4 (limit 3): The deck has 4 cards "
+        "named Harpie Lady across Main, Extra and Side; at most 3 are allowed (Harpie Lady 1 ×2 "
+        "and Harpie Lady ×2 all count as Harpie Lady; also at line 39).\n"
+        "  bad.ydk:41  DC202 forbidden  Pot of Greed ×1 (limit 0): Pot of Greed is Forbidden in "
+        "2026.05 TCG; remove it.\n")
+
+
+def test_parsable_output(env: Path) -> None:
+    name = ydk(env / "bad.ydk", FILL[:39] + [55144522])
+    result = invoke(name, "-o", "parsable")
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "bad.ydk:42:1: DC202 Pot of Greed is Forbidden in 2026.05 TCG; remove it.\n")
+
+
+def test_json_output(env: Path) -> None:
+    good = ydk(env / "good.ydk", FILL)
+    bad = ydk(env / "bad.ydk", FILL[:39] + [55144522])
+    result = invoke(good, bad, "-o", "json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["schema"] == "deckcheck.check/1"
+    assert [(r["deck"], r["verdict"]) for r in doc["reports"]] == [("good.ydk", "legal"),
+                                                                   ("bad.ydk", "illegal")]
+    v = doc["reports"][1]["violations"][0]
+    assert {k: v[k] for k in ("code", "name", "card", "passcode", "location", "count",
+                              "limit")} == {
+        "code": "DC202", "name": "forbidden", "card": "Pot of Greed", "passcode": 55144522,
+        "location": "bad.ydk:42", "count": 1, "limit": 0}
+
+
+def test_several_decks_share_notices_and_get_a_summary(env: Path) -> None:
+    good = ydk(env / "good.ydk", FILL)
+    bad = ydk(env / "bad.ydk", FILL[:39] + [55144522])
+    result = invoke(good, bad)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("good.ydk: legal — main 40")
+    assert lines[1].startswith("bad.ydk: illegal — 1 error — main 40")
+    assert lines[-2].startswith("note: Release dates")
+    assert lines[-1] == "2 decks: 1 legal, 1 illegal."
+
+
+def test_prerelease_warning_is_legal_unless_strict(env: Path) -> None:
+    name = ydk(env / "pre.ydk", FILL, [PRERELEASE])
+    result = invoke(name, "--select", "DC4", "--ignore", "DC402")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("pre.ydk: legal, 1 warning — ")
+    assert "  pre.ydk:44  DC404 prerelease-id  Decode Talker ×1: 100300001 is a prerelease id" \
+        in result.stdout
+    assert invoke(name, "--strict").exit_code == 1
+
+
+def test_unreadable_deck_and_missing_file_exit_2(env: Path) -> None:
+    good = ydk(env / "good.ydk", FILL)
+    result = invoke(good, "missing.ydk")
+    assert result.exit_code == 2
+    assert "good.ydk: legal" in result.stdout
+    assert "missing.ydk: unreadable — " in result.stdout
+
+
+def test_unknown_format_is_one_line_exit_2(env: Path) -> None:
+    name = ydk(env / "good.ydk", FILL)
+    result = invoke(name, "--format", "no-such-format")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("deckcheck: ") and result.stderr.count("\n") == 1
+
+
+def test_unknown_rule_code_is_exit_2(env: Path) -> None:
+    result = invoke(ydk(env / "good.ydk", FILL), "--select", "DC999")
+    assert result.exit_code == 2
+    assert "--list-rules" in result.stderr
+
+
+def test_colour_only_when_asked_and_no_color_respected(env: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    name = ydk(env / "good.ydk", FILL)
+    assert "\x1b[" not in invoke(name, color=True).stdout  # NO_COLOR is set
+    monkeypatch.delenv("NO_COLOR")
+    assert "\x1b[" not in invoke(name).stdout  # not a terminal
+    coloured = invoke(name, color=True).stdout
+    assert "\x1b[32m\x1b[1mlegal\x1b[0m" in coloured
+
+
+def test_list_rules() -> None:
+    result = CliRunner().invoke(cli, ["check", "--list-rules"])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 21
+    assert lines[0].split()[:3] == ["DC101", "main-deck-size", "error"]
+
+
+def test_hands(env: Path) -> None:
+    pytest.importorskip("deckcheck.sim.draws")
+    name = ydk(env / "good.ydk", FILL)
+    result = invoke(name, "--hands", "2", "--seed", "7", "--ignore", "DC402")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [ln.split(":")[0] for ln in lines[1:]] == ["  hand 1", "  hand 2"]
+    assert all(len(ln.split(": ", 1)[1].split(", ")) == 5 for ln in lines[1:])
+    assert invoke(name, "--hands", "2", "--seed", "7", "--ignore", "DC402").stdout == \
+        result.stdout
+
+
+def test_banlist_file_overrides_the_format_list(env: Path) -> None:
+    (env / "mine.lflist.conf").write_text("#[2026.06 Mine]\n!2026.06 Mine\n14558127 0 --Ash\n",
+                                          encoding="utf-8")
+    name = ydk(env / "d.ydk", FILL[:39] + [55144522], [], [14558128])
+    result = invoke(name, "--banlist", "mine.lflist.conf", "-o", "parsable")
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ("d.ydk:45:1: DC202 Ash Blossom & Joyous Spring is Forbidden in "
+                             "2026.06 Mine; remove it.\n")
+
+
+def test_shipped_examples_with_the_shipped_tcg_format() -> None:
+    """The examples/ decks against the real TCG format file and the built-in card set."""
+    root = Path(__file__).resolve().parents[2] / "examples"
+    if not (root / "tcg-illegal.ydk").is_file():
+        pytest.skip("examples/ are not there yet")
+    args = [str(root / n) for n in ("tcg-legal.ydk", "tcg-legal.txt", "tcg-illegal.ydk")]
+    result = invoke(*args, "-o", "json")
+    assert result.exit_code == 1, result.output
+    reports = json.loads(result.stdout)["reports"]
+    assert [r["verdict"] for r in reports] == ["legal", "legal", "illegal"]
+    assert [r["sizes"] for r in reports] == [{"main": 40, "extra": 15, "side": 15}] * 2 + [
+        {"main": 39, "extra": 3, "side": 4}]
+    assert [(v["code"], v["card"]) for v in reports[2]["violations"]] == [
+        ("DC101", None), ("DC110", "Blue-Eyes Ultimate Dragon"), ("DC120", "Sheep Token"),
+        ("DC201", "Harpie Lady"), ("DC202", "Pot of Greed"), ("DC202", 'Maxx "C"')]

@@ -1,0 +1,91 @@
+"""The engine: every problem at once, selection, the report's fields, the library API."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from rulekit import (ASH, DAY, DECODE, HARPIE, HARPIE1, POT, RAIGEKI, SHEEP, codes, deck,
+                     make_pool, run, tcg)
+
+import deckcheck
+from deckcheck.errors import BadDate, UnknownRule
+from deckcheck.formats.model import Banlist, BanlistEntry
+from deckcheck.validate import Checker, check
+
+
+def messy() -> object:
+    return deck([(POT, 1), (RAIGEKI, 2), (HARPIE1, 3), (DECODE, 1), (SHEEP, 1), (777, 1)],
+                extra=[(ASH, 1)], side=[(HARPIE, 1)], fill=30)
+
+
+def test_all_problems_are_reported_at_once() -> None:
+    r = run(messy())
+    assert codes(r) == ["DC101", "DC110", "DC111", "DC120", "DC201", "DC202", "DC203",
+                        "DC401"]
+    assert r.verdict == "illegal"
+    assert r.sizes == {"main": 39, "extra": 1, "side": 1}
+
+
+def test_report_fields() -> None:
+    r = run(deck())
+    assert (r.deck, r.verdict, r.format, r.format_name, r.banlist, r.date) == (
+        "deck.ydk", "legal", "tcg", "TCG Advanced", "2026.05 Test", "2026-11-22")
+    assert r.violations == [] and r.error is None and r.legal
+
+
+def test_select_and_ignore() -> None:
+    assert codes(run(messy(), select=["DC2"])) == ["DC201", "DC202", "DC203"]
+    assert codes(run(messy(), select=["DC2"], ignore=["forbidden"])) == ["DC201", "DC203"]
+    assert codes(run(messy(), ignore=["DC1", "DC4"])) == ["DC201", "DC202", "DC203"]
+    with pytest.raises(UnknownRule):
+        run(messy(), select=["DC9"])
+
+
+def test_ignored_errors_do_not_make_a_deck_illegal() -> None:
+    assert run(deck([(POT, 1)]), ignore=["DC202"]).verdict == "legal"
+
+
+def test_list_in_force_at_the_date() -> None:
+    old = Banlist(name="Old", format="tcg", effective=dt.date(2020, 1, 1),
+                  entries=[BanlistEntry(passcode=ASH.passcode, limit=0)])
+    new = Banlist(name="New", format="tcg", effective=dt.date(2026, 1, 1), entries=[])
+    fmt = tcg(history=[new, old])
+    assert run(deck([(ASH, 1)]), fmt, date=dt.date(2025, 12, 31)).banlist == "Old"
+    assert codes(run(deck([(ASH, 1)]), fmt, date=dt.date(2025, 12, 31))) == ["DC202"]
+    assert codes(run(deck([(ASH, 1)]), fmt, date="2026-01-01")) == []
+    before = run(deck(), fmt, date=dt.date(2019, 1, 1))
+    assert before.banlist is None
+    assert any("No TCG Advanced list was in force on 2019-01-01" in n for n in before.notices)
+
+
+def test_banlist_argument_overrides_the_format_list() -> None:
+    other = Banlist(name="Mine", format="tcg", effective=DAY,
+                    entries=[BanlistEntry(passcode=ASH.passcode, limit=0)])
+    r = run(deck([(ASH, 1), (POT, 1)]), banlist=other)
+    assert r.banlist == "Mine" and codes(r) == ["DC202"] and r.violations[0].card == ASH.name
+
+
+def test_bad_date_is_a_one_sentence_error() -> None:
+    with pytest.raises(BadDate, match="YYYY-MM-DD"):
+        run(deck(), date="22/11/2026")
+
+
+def test_checker_checks_many_decks_with_one_setup() -> None:
+    c = Checker(tcg(), DAY, pool=make_pool())
+    reports = [c.check(deck()), c.check(deck([(POT, 1)])), c.check(deck())]
+    assert [r.verdict for r in reports] == ["legal", "illegal", "legal"]
+
+
+def test_top_level_check_is_the_validator() -> None:
+    assert deckcheck.check is check
+    r = deckcheck.check(deck(), format=tcg(), date=DAY, pool=make_pool())
+    assert r.verdict == "legal"
+
+
+def test_format_by_id_uses_the_shipped_formats() -> None:
+    formats = pytest.importorskip("deckcheck.formats")
+    if not hasattr(formats, "load_format"):
+        pytest.skip("deckcheck.formats.load_format is not available yet")
+    r = check(deck(), "tcg", DAY, pool=make_pool())
+    assert r.format == "tcg" and r.banlist is not None

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from rulekit import codes, deck, only, run
+
+from deckcheck.decks.model import Location, ReadProblem
+
+
+def test_known_cards_pass() -> None:
+    assert "DC401" not in codes(run(deck()))
+
+
+def test_unknown_passcode_fails_once_per_passcode() -> None:
+    r = run(deck([(12345678, 2)]))
+    v = only(r, "DC401")
+    assert (v.card, v.passcode, v.count, v.location) == ("12345678", 12345678, 2, "deck.ydk:40")
+    assert v.message == ("Passcode 12345678 is not a card deckcheck knows; check the number, or "
+                         "update the card database if the card is new (also at line 41).")
+    assert r.verdict == "illegal"
+
+
+def test_unknown_name_from_the_reader_has_suggestions() -> None:
+    problem = ReadProblem(kind="unknown-name", message="unknown card", section="main",
+                          written="Ash Blosom & Joyous Spring", count=3,
+                          location=Location(source="list.txt", line=4))
+    v = only(run(deck(problems=[problem])), "DC401")
+    assert v.suggestions == ["Ash Blossom & Joyous Spring"]
+    assert v.message == ('No card is named "Ash Blosom & Joyous Spring" (did you mean Ash '
+                         'Blossom & Joyous Spring?).')
+    assert (v.location, v.count, v.section) == ("list.txt:4", 3, "main")
+
+
+def test_reader_suggestions_are_kept() -> None:
+    problem = ReadProblem(kind="ambiguous-name", message="\"Gaia\" matches several cards",
+                          written="Gaia", suggestions=("Gaia The Fierce Knight",))
+    v = only(run(deck(problems=[problem])), "DC401")
+    assert v.message == "\"Gaia\" matches several cards."
+    assert v.suggestions == ["Gaia The Fierce Knight"] and v.location is None
+
+
+def test_unknown_passcode_problem_is_not_reported_twice() -> None:
+    problem = ReadProblem(kind="unknown-passcode", message="unknown passcode 12345678",
+                          written="12345678", location=Location(source="deck.ydk", line=40))
+    assert codes(run(deck([(12345678, 1)], problems=[problem]))).count("DC401") == 1
