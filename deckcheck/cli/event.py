@@ -1,0 +1,246 @@
+"""`deckcheck event check|sheet` (tournament registration) and `deckcheck diff A B`."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import click
+
+from deckcheck.cli.common import EXIT_ERROR, Ctx, UserError, echo_json, handle_errors
+
+REPORT_SUFFIXES = (".xlsx", ".csv", ".json")
+
+
+@click.group("event")
+def event() -> None:
+    """Tournament registration: check every player's decklist at once, print registration
+    sheets."""
+
+
+class _Progress:
+    """Drives a click progress bar on stderr from the library's (stage, done, total) callback."""
+
+    LABELS: ClassVar[dict[str, str]] = {"read": "Reading decklists",
+                                        "check": "Checking decklists"}
+
+    def __init__(self) -> None:
+        self.stage: str | None = None
+        self.bar: Any = None
+        self.done = 0
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage != self.stage:
+            self.close()
+            self.stage, self.done = stage, 0
+            self.bar = click.progressbar(length=total, label=self.LABELS.get(stage, stage),
+                                         file=sys.stderr)
+            self.bar.__enter__()
+        if total != self.bar.length:  # the total grows as workbooks and CSVs are read
+            self.bar.length = total
+        self.bar.update(done - self.done)
+        self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+def _stderr_is_tty() -> bool:
+    return sys.stderr.isatty()
+
+
+def _write_report(report: Any, output: str) -> list[Path]:
+    suffix = Path(output).suffix.lower()
+    if suffix == ".xlsx":
+        from deckcheck.event.report_xlsx import write_xlsx
+
+        return write_xlsx(report, output)
+    if suffix == ".csv":
+        from deckcheck.event.report_csv import write_csv
+
+        return write_csv(report, output)
+    from deckcheck.event.report_json import write_json
+
+    return write_json(report, output)
+
+
+@dataclass
+class EventCheckOptions:
+    """What `deckcheck event check` was asked to do."""
+
+    sources: list[str]
+    format: str = "tcg"
+    date: str | None = None
+    banlist: str | None = None
+    points_cap: int | None = None
+    strict: bool = False
+    output: str | None = None
+    as_json: bool = False
+    progress: bool | None = None  # None: when stderr is a terminal
+
+
+@event.command("check", short_help="Check every player's decklist; one report row per player.")
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("-f", "--format", "format_", default="tcg", show_default=True,
+              help="Format id every deck is checked under (tcg, ocg, genesys…).")
+@click.option("--date", default=None,
+              help="Check as of this day, YYYY-MM-DD (default: today): picks the list in force.")
+@click.option("--banlist", default=None, metavar="NAME|FILE",
+              help="Use this list instead of the format's list at the date: a list name, a "
+                   "format id, or a .toml / .lflist.conf file.")
+@click.option("--points-cap", type=int, default=None, metavar="N",
+              help="Points cap for points formats (Genesys; default: the format's).")
+@click.option("--strict", is_flag=True, help="Warnings make a deck illegal too.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the report: .xlsx (workbook), .csv (players + .problems.csv) or "
+                   ".json.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the JSON report on stdout instead of the summary.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar (default: when stderr is a terminal).")
+@click.pass_obj
+@handle_errors
+def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: str | None,
+          banlist: str | None, points_cap: int | None, strict: bool, output: str | None,
+          as_json: bool, progress: bool | None) -> None:
+    """Check every decklist in SOURCES (folders, deck files, workbooks, CSV exports of a
+    registration form) under one format, list and date, and report one row per player, the
+    problems with their locations, and duplicate registrations.
+
+    Exit code: 0 all legal, 1 any illegal, 2 any list could not be read."""
+    opts = EventCheckOptions(sources=list(sources), format=format_, date=date, banlist=banlist,
+                             points_cap=points_cap, strict=strict, output=output,
+                             as_json=as_json, progress=progress)
+    sys.exit(execute_check(opts, obj))
+
+
+def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
+    """Check the event, write the report and print the summary; return the exit code."""
+    from deckcheck.event.run import check_event, make_checker
+    from deckcheck.event.summary import format_summary
+    from deckcheck.validate import parse_date
+
+    if opts.output is not None and Path(opts.output).suffix.lower() not in REPORT_SUFFIXES:
+        raise UserError(f"{opts.output}: the report must end in .xlsx, .csv or .json.")
+    day = parse_date(opts.date)
+    pool = obj.pool(quiet=True)
+    banlist = None
+    if opts.banlist:
+        from deckcheck.formats.loader import find_banlist
+
+        banlist = find_banlist(opts.banlist, day, pool)
+    checker = make_checker(pool, format=opts.format, date=day, banlist=banlist,
+                           points_cap=opts.points_cap, strict=opts.strict)
+    show = opts.progress if opts.progress is not None else _stderr_is_tty()
+    bar = _Progress() if show else None
+    try:
+        report = check_event(opts.sources, pool, format=opts.format, date=day, checker=checker,
+                             progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    for notice in report.notices:
+        click.echo(f"note: {notice}", err=True)
+    if opts.output is not None:
+        written = _write_report(report, opts.output)
+        click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
+    if opts.as_json:
+        echo_json(report)
+    else:
+        click.echo(format_summary(report))
+    return report.exit_code
+
+
+def _safe_name(text: str) -> str:
+    keep = "".join(c if c.isalnum() or c in " -_." else "_" for c in text).strip(" .")
+    return "_".join(keep.split()) or "player"
+
+
+@event.command("sheet", short_help="Write printable registration sheets (.xlsx).")
+@click.argument("deck", type=click.Path())
+@click.option("--player", default=None, help="Player name (one deck only).")
+@click.option("--id", "player_id", default=None, help="Player id, e.g. the CARD GAME ID "
+              "(one deck only).")
+@click.option("--event", "event_name", default=None, help="Event name.")
+@click.option("--date", default=None, help="Event date, YYYY-MM-DD.")
+@click.option("-o", "--output", required=True, type=click.Path(),
+              help="The sheet (.xlsx) for one deck, or a folder for one sheet per player.")
+@click.pass_obj
+@handle_errors
+def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
+          event_name: str | None, date: str | None, output: str) -> None:
+    """Write the printable registration sheet for DECK, or, when DECK is a folder, workbook
+    or CSV of many registrations, one sheet per player into the folder OUTPUT."""
+    from deckcheck.decks.io import write_deck
+    from deckcheck.event.sources import discover
+    from deckcheck.validate import parse_date
+
+    day = parse_date(date).isoformat() if date else None
+    pool = obj.pool()
+    regs = discover([deck], pool)
+    many = Path(deck).is_dir() or len(regs) > 1
+    if not many:
+        reg = regs[0]
+        if reg.deck is None:
+            raise UserError(reg.error or f"{deck} could not be read.")
+        dest = Path(output)
+        if dest.is_dir():
+            dest = dest / f"{_safe_name(player or reg.player or Path(deck).stem)}.xlsx"
+        write_deck(reg.deck, dest, pool, fmt="xlsx", player=player or reg.player,
+                   player_id=player_id or reg.player_id, event=event_name, date=day)
+        click.echo(f"wrote {dest}", err=True)
+        return
+    if player or player_id:
+        raise UserError(f"{deck} holds {len(regs)} registrations: --player and --id apply to "
+                        "one deck; the names and ids are taken from each registration.")
+    out = Path(output)
+    if out.suffix.lower() == ".xlsx":
+        raise UserError(f"{deck} holds {len(regs)} registrations: give -o a folder for one "
+                        "sheet per player.")
+    out.mkdir(parents=True, exist_ok=True)
+    used: set[str] = set()
+    failed = 0
+    for reg in regs:
+        if reg.deck is None:
+            failed += 1
+            click.echo(f"deckcheck: skipped {reg.source}: {reg.error}", err=True)
+            continue
+        base = _safe_name(reg.player or Path(reg.source).stem)
+        name, n = base, 1
+        while name.casefold() in used:
+            n += 1
+            name = f"{base}_{n}"
+        used.add(name.casefold())
+        write_deck(reg.deck, out / f"{name}.xlsx", pool, fmt="xlsx", player=reg.player,
+                   player_id=reg.player_id, event=event_name, date=day)
+    click.echo(f"wrote {len(regs) - failed} sheet{'' if len(regs) - failed == 1 else 's'} "
+               f"to {out}", err=True)
+    if failed:
+        sys.exit(EXIT_ERROR)
+
+
+@click.command("diff")
+@click.argument("a")
+@click.argument("b")
+@click.option("--json", "as_json", is_flag=True, help="Print the difference as JSON.")
+@click.pass_obj
+@handle_errors
+def diff(obj: Ctx, a: str, b: str, as_json: bool) -> None:
+    """Show what differs between decks A and B (files in any format, ydke:// URLs or Omega
+    codes), card by card and by section; alternate artworks count as the same card.
+
+    Exit code: 0 identical, 1 different, 2 could not read."""
+    from deckcheck.decks.diff import diff_decks, format_diff
+    from deckcheck.decks.io import read_deck
+
+    pool = obj.pool()
+    result = diff_decks(read_deck(a, pool), read_deck(b, pool), pool, a_label=a, b_label=b)
+    if as_json:
+        echo_json(result)
+    else:
+        click.echo(format_diff(result))
+    sys.exit(0 if result.identical else 1)

@@ -1,0 +1,117 @@
+"""What an event check produces: one `PlayerRow` per registration, one `ProblemRow` per problem.
+
+`Registration` is a decklist as found in the sources (internal, not serialised). `PlayerRow`,
+`ProblemRow` and `EventReport` are the stable schema of `deckcheck event check -o report.json`
+and the columns of the xlsx/CSV reports: fields are only ever added, never renamed or removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from deckcheck.decks.model import Deck
+
+Verdict = Literal["legal", "illegal", "unreadable"]
+
+#: How a verdict is written for people (report cells, the terminal summary).
+VERDICT_LABELS: dict[str, str] = {
+    "legal": "legal",
+    "illegal": "illegal",
+    "unreadable": "could not read",
+}
+
+
+@dataclass
+class Registration:
+    """One player's decklist as found: who, where, and the deck (or why it could not be read)."""
+
+    source: str
+    """Where it was found: `decks/alice.ydk`, `reg.xlsx:Players!row 4`, `reg.csv:row 7`."""
+    player: str | None = None
+    player_id: str | None = None
+    deck: Deck | None = None
+    error: str | None = None
+    """One sentence: why no deck could be read from this registration."""
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+class PlayerRow(BaseModel):
+    """One registration: the player, where their list came from, and its verdict."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    number: int
+    """1-based position in the report (sources sorted by path, then sheet order, then row)."""
+    player: str | None = None
+    player_id: str | None = None
+    source: str
+    verdict: Verdict
+    main: int | None = None
+    extra: int | None = None
+    side: int | None = None
+    problem_count: int = 0
+    """Problems found by the check (errors and warnings); 0 for lists that could not be read."""
+    problems: str = ""
+    """The problems in one readable cell, one per line; the reason for unreadable lists."""
+    duplicate: str | None = None
+    """Why this registration looks like a duplicate ("same player id as #3 Alice"), if it does."""
+    deck_hash: str | None = None
+    """A short hash of the normalised deck (canonical passcodes and counts per section)."""
+    error: str | None = None
+    """The one-sentence reason when verdict == "unreadable"."""
+
+    @property
+    def verdict_label(self) -> str:
+        return VERDICT_LABELS[self.verdict]
+
+
+class ProblemRow(BaseModel):
+    """One problem in one registered deck, with the player it belongs to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    number: int
+    """The `PlayerRow.number` of the registration this problem belongs to."""
+    player: str | None = None
+    player_id: str | None = None
+    code: str
+    name: str
+    severity: str
+    card: str | None = None
+    section: str | None = None
+    count: int | None = None
+    limit: int | None = None
+    location: str | None = None
+    message: str
+
+
+class EventReport(BaseModel):
+    """The outcome of checking a whole event under one format, list and date."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: str
+    banlist: str | None = None
+    date: str | None = None
+    total: int = 0
+    legal: int = 0
+    illegal: int = 0
+    unreadable: int = 0
+    duplicates: int = 0
+    """How many registrations are flagged as duplicates."""
+    notices: list[str] = Field(default_factory=list)
+    """Notes that apply to the whole check (e.g. the built-in card set was used)."""
+    players: list[PlayerRow] = Field(default_factory=list)
+    problems: list[ProblemRow] = Field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """0 all legal, 1 any illegal, 2 any list that could not be read."""
+        if self.unreadable:
+            return 2
+        if self.illegal:
+            return 1
+        return 0

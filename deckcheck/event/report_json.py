@@ -1,0 +1,29 @@
+"""The event report as JSON: `EventReport`'s stable schema (event facts, `players`, `problems`).
+
+    {"format": "tcg", "banlist": "2026.05 TCG", "date": "2026-12-05", "total": 3,
+     "legal": 1, "illegal": 1, "unreadable": 1, "duplicates": 0,
+     "players": [{"number": 1, "player": "Alice", "verdict": "legal", ...}, ...],
+     "problems": [{"number": 2, "code": "DC201", "card": "Pot of Greed", ...}, ...]}
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from deckcheck.event.models import EventReport
+
+
+def to_dict(event: EventReport) -> dict[str, Any]:
+    return event.model_dump(mode="json")
+
+
+def dumps(event: EventReport) -> str:
+    return json.dumps(to_dict(event), ensure_ascii=False, indent=2) + "\n"
+
+
+def write_json(event: EventReport, dest: str | Path) -> list[Path]:
+    path = Path(dest)
+    path.write_text(dumps(event), encoding="utf-8")
+    return [path]

@@ -1,0 +1,261 @@
+"""Checking a whole event: every registration with the same format, list and date.
+
+    report = check_event(["decks/", "registrations.csv"], pool, format="tcg",
+                         date=dt.date(2026, 12, 5))
+    report.exit_code  # 0 all legal, 1 any illegal, 2 any list that could not be read
+
+The format and its list are loaded once, card look-ups are cached for the run, and a
+`checker` (deck -> Report) can be passed in to check with anything else (tests do).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from deckcheck.cards.model import Card
+from deckcheck.decks.diff import deck_hash
+from deckcheck.decks.model import Deck
+from deckcheck.errors import DeckcheckError
+from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration
+from deckcheck.event.sources import Progress, expand, read_source
+from deckcheck.rules.violation import Report, Violation
+
+Checker = Callable[[Deck], Report]
+
+#: Violations of these severities are the event's "problems" (info notes are not).
+PROBLEM_SEVERITIES = ("error", "warning")
+
+
+class CachingPool:
+    """A card pool whose look-ups are remembered for one run (a store is asked once per card)."""
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+        self.info = pool.info
+        self._get: dict[int, Card | None] = {}
+        self._names: dict[str, list[Card]] = {}
+        self._suggest: dict[tuple[str, int], list[str]] = {}
+        #: passcode as written -> the pool's passcode (alternate artworks folded), for hashing
+        self.canonical: dict[int, int] = {}
+
+    def get(self, passcode: int) -> Card | None:
+        try:
+            return self._get[passcode]
+        except KeyError:
+            card = self._get[passcode] = self._pool.get(passcode)
+            return card
+
+    def find_name(self, name: str) -> list[Card]:
+        try:
+            return list(self._names[name])
+        except KeyError:
+            cards = self._names[name] = list(self._pool.find_name(name))
+            return list(cards)
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        key = (name, limit)
+        if key not in self._suggest:
+            self._suggest[key] = list(self._pool.suggest(name, limit))
+        return list(self._suggest[key])
+
+    def by_konami_id(self, konami_id: int) -> Card | None:
+        return self._pool.by_konami_id(konami_id)
+
+    def with_rule_name(self, rule_name: str) -> list[Card]:
+        return list(self._pool.with_rule_name(rule_name))
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._pool)
+
+    def __len__(self) -> int:
+        return len(self._pool)
+
+    def __getattr__(self, name: str) -> Any:  # anything else the underlying pool offers
+        return getattr(self._pool, name)
+
+
+def make_checker(pool: Any, *, format: str = "tcg", date: dt.date | None = None,
+                 banlist: Any = None, points_cap: int | None = None,
+                 strict: bool = False) -> Checker:
+    """The validator with the format, its list and the rules prepared once for the event."""
+    from deckcheck.validate import Checker as Validator
+
+    return Validator(format, date, pool=pool, banlist=banlist, points_cap=points_cap,
+                     strict=strict).check
+
+
+def check_event(sources: Iterable[str | Path], pool: Any, *, format: str = "tcg",
+                date: dt.date | None = None, banlist: Any = None, points_cap: int | None = None,
+                checker: Checker | None = None, progress: Progress | None = None) -> EventReport:
+    """Find every registration in `sources`, check each deck and build the event report.
+
+    Files are read and checked one at a time (a deck is dropped once checked, so memory does
+    not grow with the event). `progress("check", done, total)` follows each registration;
+    `total` counts the registrations found so far plus one per file not read yet, so it grows
+    when a workbook or CSV holds many players and is exact at the end.
+    """
+    cached = CachingPool(pool)
+    if checker is None:
+        checker = make_checker(cached, format=format, date=date, banlist=banlist,
+                               points_cap=points_cap)
+    files = expand(sources)
+    event = _new_event(format, date)
+    found = 0
+    for k, path in enumerate(files, 1):
+        regs = read_source(path, cached)
+        found += len(regs)
+        for reg in regs:
+            add_registration(event, reg, checker, cached)
+            if progress is not None:
+                progress("check", len(event.players), found + len(files) - k)
+    return finish(event)
+
+
+def check_registrations(regs: list[Registration], checker: Checker, pool: Any, *,
+                        format: str = "tcg", date: dt.date | None = None,
+                        progress: Progress | None = None) -> EventReport:
+    """Check registrations already found; `progress("check", done, total)` after each."""
+    event = _new_event(format, date)
+    for done, reg in enumerate(regs, 1):
+        add_registration(event, reg, checker, pool)
+        if progress is not None:
+            progress("check", done, len(regs))
+    return finish(event)
+
+
+def _new_event(format: str, date: dt.date | None) -> EventReport:
+    return EventReport(format=format, date=date.isoformat() if date else None)
+
+
+def _problem_text(v: Violation) -> str:
+    where = f" ({v.location})" if v.location and v.location not in v.message else ""
+    return f"{v.code}: {v.message}{where}"
+
+
+def add_registration(event: EventReport, reg: Registration, checker: Checker,
+                     pool: Any) -> PlayerRow:
+    """Check one registration and add its row (and its problems) to `event`. A deck the
+    checker fails on becomes an unreadable row: it never stops the event."""
+    row = PlayerRow(number=len(event.players) + 1, player=reg.player,
+                    player_id=reg.player_id, source=reg.source, verdict="unreadable",
+                    error=reg.error)
+    if reg.deck is not None and reg.error is None:
+        deck = reg.deck
+        row.main, row.extra, row.side = deck.size("main"), deck.size("extra"), deck.size("side")
+        try:
+            report = checker(deck)
+        except Exception as exc:  # one deck the checker chokes on never stops the event
+            row.error = exc.message if isinstance(exc, DeckcheckError) else (
+                f"{reg.source} could not be checked ({type(exc).__name__}: {exc}).")
+        else:
+            _apply(row, report, event)
+        if deck.main or deck.extra or deck.side:
+            row.deck_hash = deck_hash(deck, pool, getattr(pool, "canonical", None))
+    if row.verdict == "unreadable":
+        row.error = row.error or "The list could not be read."
+        row.problems = row.error
+    event.players.append(row)
+    return row
+
+
+def finish(event: EventReport) -> EventReport:
+    """Flag duplicates and count verdicts once every registration is in."""
+    flag_duplicates(event.players)
+    event.total = len(event.players)
+    event.legal = sum(r.verdict == "legal" for r in event.players)
+    event.illegal = sum(r.verdict == "illegal" for r in event.players)
+    event.unreadable = sum(r.verdict == "unreadable" for r in event.players)
+    event.duplicates = sum(r.duplicate is not None for r in event.players)
+    return event
+
+
+def _apply(row: PlayerRow, report: Report, event: EventReport) -> None:
+    row.verdict = report.verdict
+    if report.verdict == "unreadable":
+        row.error = report.error
+        return
+    for key in ("main", "extra", "side"):
+        if key in report.sizes:
+            setattr(row, key, report.sizes[key])
+    if event.banlist is None and report.banlist:
+        event.banlist = report.banlist
+    if event.date is None and report.date:
+        event.date = report.date
+    for notice in report.notices:
+        if notice not in event.notices:
+            event.notices.append(notice)
+    problems = [v for v in report.violations if v.severity in PROBLEM_SEVERITIES]
+    row.problem_count = len(problems)
+    row.problems = "\n".join(_problem_text(v) for v in problems)
+    event.problems.extend(  # model_construct: the values come from validated Violations
+        ProblemRow.model_construct(
+            number=row.number, player=row.player, player_id=row.player_id, code=v.code,
+            name=v.name, severity=v.severity, card=v.card, section=v.section, count=v.count,
+            limit=v.limit, location=v.location, message=v.message)
+        for v in problems)
+
+
+def _name_key(name: str | None) -> str | None:
+    if not name:
+        return None
+    s = unicodedata.normalize("NFKD", name).casefold()
+    s = "".join(c for c in s if not unicodedata.combining(c))
+    s = " ".join(re.sub(r"[^\w]+", " ", s).split())
+    return s or None
+
+
+def _id_key(player_id: str | None) -> str | None:
+    if not player_id:
+        return None
+    digits = re.sub(r"\D", "", player_id)
+    if digits:
+        return digits.lstrip("0") or "0"
+    return _name_key(player_id)
+
+
+def flag_duplicates(rows: list[PlayerRow]) -> None:
+    """Set `duplicate` on every row that shares a player id, a player name (when the ids do
+    not tell them apart) or the normalised deck with another row."""
+    notes: dict[int, list[str]] = {r.number: [] for r in rows}
+    by_number = {r.number: r for r in rows}
+
+    def label(n: int) -> str:
+        player = by_number[n].player
+        return f"#{n} {player}" if player else f"#{n}"
+
+    def others_text(ns: list[int]) -> str:
+        shown = ", ".join(label(m) for m in ns[:3])
+        return shown + (f" and {len(ns) - 3} more" if len(ns) > 3 else "")
+
+    def groups(key: Callable[[PlayerRow], str | None]) -> list[list[int]]:
+        seen: dict[str, list[int]] = {}
+        for r in rows:
+            k = key(r)
+            if k is not None:
+                seen.setdefault(k, []).append(r.number)
+        return [g for g in seen.values() if len(g) > 1]
+
+    same_id = groups(lambda r: _id_key(r.player_id))
+    for g in same_id:
+        for n in g:
+            notes[n].append("same player id as " + others_text([m for m in g if m != n]))
+    for g in groups(lambda r: _name_key(r.player)):
+        for n in g:
+            others = [m for m in g if m != n]
+            mine = _id_key(by_number[n].player_id)
+            # Two people may share a name: only flag it when their ids do not differ.
+            others = [m for m in others if mine is None or _id_key(by_number[m].player_id) in
+                      (None, mine)]
+            others = [m for m in others if not any(n in s and m in s for s in same_id)]
+            if others:
+                notes[n].append("same player name as " + others_text(others))
+    for g in groups(lambda r: r.deck_hash):
+        for n in g:
+            notes[n].append("same deck as " + others_text([m for m in g if m != n]))
+    for r in rows:
+        r.duplicate = "; ".join(notes[r.number]) or None

@@ -1,0 +1,335 @@
+"""Finding an event's registrations: one decklist per player in folders, files, workbooks, CSV.
+
+- A folder is searched recursively for deck files (`DECK_SUFFIXES`); hidden files and
+  spreadsheet lock files (`~$…`) are skipped; files are taken in sorted path order.
+- A deck file (.ydk, .txt, .ydke, …) is one registration per deck it holds. The player is
+  taken from the file's own fields (`meta["player"]`, `meta["player_id"]`) or else from the
+  file name: `Jane Doe 0301234567.ydk` gives player "Jane Doe", id "0301234567"; a generic
+  file name (`deck.ydk`) gives the folder's name instead.
+- A workbook is either one deck per sheet (the sheet name is the player) or, when a sheet
+  has a registration-table header (see `deckcheck.event.table`), one player per row.
+- A CSV file is either a registration table (one player per row) or one deck.
+
+One unreadable file or row never stops the rest: it becomes a registration with `error` set
+to a one-sentence reason.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
+from deckcheck.errors import DeckcheckError
+from deckcheck.event import table
+from deckcheck.event.models import Registration
+
+#: File suffixes looked at inside folders (single files named on the command line are
+#: always tried, whatever their suffix).
+DECK_SUFFIXES = frozenset({".ydk", ".ydke", ".txt", ".csv", ".xlsx", ".xlsm", ".omega"})
+WORKBOOK_SUFFIXES = frozenset({".xlsx", ".xlsm"})
+CSV_SUFFIXES = frozenset({".csv", ".tsv"})
+
+#: (stage, done, total): `discover` reports ("read", files done, files); the event check
+#: reports ("check", registrations done, registrations expected).
+Progress = Callable[[str, int, int], None]
+
+_PLAYER_KEYS = ("player", "player_name", "playername", "player name")
+_ID_KEYS = ("player_id", "konami_id", "card_game_id", "cossy_id", "player id", "konami id")
+_STEM_ID = re.compile(r"^(?P<name>.*?)[\s_\-.,()#]+(?P<id>\d{6,12})\)?$")
+
+
+def _walk(folder: Path) -> list[Path]:
+    """Deck files under `folder`, sorted by their path inside it; hidden entries skipped."""
+    found: list[tuple[str, Path]] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "~$"))]
+        rel = os.path.relpath(dirpath, folder)
+        prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        for name in filenames:
+            if name.startswith((".", "~$")) or os.path.splitext(name)[1].lower() not in \
+                    DECK_SUFFIXES:
+                continue
+            found.append((prefix + name, Path(dirpath, name)))
+    found.sort(key=lambda item: item[0])
+    return [p for _, p in found]
+
+
+def expand(sources: Iterable[str | Path]) -> list[Path]:
+    """The files to read, in order: each source as given, folders expanded (sorted, recursive)."""
+    files: list[Path] = []
+    seen: set[str] = set()
+    for src in sources:
+        path = Path(src)
+        found = _walk(path) if path.is_dir() else [path]
+        for p in found:
+            key = os.path.normcase(os.path.abspath(p))
+            if key not in seen:
+                seen.add(key)
+                files.append(p)
+    return files
+
+
+def discover(sources: Iterable[str | Path], pool: Any, *,
+             progress: Progress | None = None) -> list[Registration]:
+    """Every registration in `sources`, in a deterministic order."""
+    files = expand(sources)
+    regs: list[Registration] = []
+    for done, path in enumerate(files, 1):
+        regs.extend(read_source(path, pool))
+        if progress is not None:
+            progress("read", done, len(files))
+    return regs
+
+
+def read_source(path: Path, pool: Any) -> list[Registration]:
+    """The registrations in one file; a file that cannot be read is one registration with
+    the reason, never an exception."""
+    label = str(path)
+    try:
+        if not path.exists():
+            raise DeckcheckError(f"{label} does not exist: check the path.")
+        suffix = path.suffix.lower()
+        if suffix in WORKBOOK_SUFFIXES:
+            return _read_workbook(path, pool)
+        if suffix in CSV_SUFFIXES:
+            regs = _read_csv_table(path, pool)
+            if regs is not None:
+                return regs
+        return _from_decks(path, read_file(path, pool))
+    except Exception as exc:  # one bad file never stops the event
+        player, player_id = player_from_stem(path)
+        return [Registration(source=label, player=player, player_id=player_id,
+                             error=reason(exc, label))]
+
+
+def reason(exc: BaseException, where: str) -> str:
+    """One sentence for a file or row that could not be read."""
+    if isinstance(exc, DeckcheckError):
+        return exc.message if where in exc.message else f"{where}: {exc.message}"
+    if isinstance(exc, OSError):
+        return f"{where} could not be opened ({exc.strerror or exc})."
+    if isinstance(exc, UnicodeDecodeError):
+        return f"{where} is not a text file in a known encoding."
+    return f"{where} could not be read ({type(exc).__name__}: {exc})."
+
+
+# --- deck files -----------------------------------------------------------------------------
+
+def read_file(path: Path, pool: Any) -> list[Deck]:
+    """Every deck in one deck file (the deck readers' `read_decks`)."""
+    from deckcheck.decks.io import read_decks
+
+    return read_decks(path, pool)
+
+
+#: File names that say nothing about the player: the folder's name is used instead
+#: (`Jane Doe/deck.ydk` is Jane Doe's).
+GENERIC_STEMS = frozenset({"deck", "decklist", "deck list", "deck_list", "list", "main",
+                           "registration", "ydk", "my deck", "mydeck"})
+
+
+def player_from_stem(path: Path) -> tuple[str | None, str | None]:
+    """(player, id) from a file name: "Jane Doe 0301234567" -> ("Jane Doe", "0301234567");
+    from the folder's name when the file name is generic ("Jane Doe/deck.ydk")."""
+    stem = path.stem.strip()
+    if stem.casefold() in GENERIC_STEMS and path.parent.name:
+        stem = path.parent.name.strip()
+    m = _STEM_ID.match(stem)
+    if m and m.group("name").strip():
+        return _clean_name(m.group("name")), m.group("id")
+    return _clean_name(stem) or None, None
+
+
+def _clean_name(text: str) -> str:
+    return " ".join(text.replace("_", " ").split())
+
+
+def _meta(deck: Deck, keys: Sequence[str]) -> str | None:
+    for k in keys:
+        value = deck.meta.get(k)
+        if value and value.strip():
+            return " ".join(value.split())
+    return None
+
+
+def _from_decks(path: Path, decks: list[Deck]) -> list[Registration]:
+    if not decks:
+        raise DeckcheckError(f"{path} holds no deck: check that it is a decklist.")
+    stem_player, stem_id = player_from_stem(path)
+    regs = []
+    workbook = path.suffix.lower() in WORKBOOK_SUFFIXES
+    for deck in decks:
+        sheet = _sheet_of(deck) or (deck.name if workbook else None)  # xlsx: name = sheet
+        player = _meta(deck, _PLAYER_KEYS)
+        if player is None:
+            player = (sheet or deck.name) if len(decks) > 1 or sheet else stem_player
+        player_id = _meta(deck, _ID_KEYS) or (stem_id if len(decks) == 1 and not sheet else None)
+        source = f"{path}:{sheet}" if sheet else str(path)
+        if deck.source != source:  # deck-wide problems then point at the sheet
+            deck = deck.model_copy(update={"source": source})
+        regs.append(Registration(source=source, player=player, player_id=player_id, deck=deck))
+    return regs
+
+
+def _sheet_of(deck: Deck) -> str | None:
+    for _, entry in deck.entries():
+        if entry.location.sheet:
+            return entry.location.sheet
+    for problem in deck.problems:
+        if problem.location.sheet:
+            return problem.location.sheet
+    return deck.meta.get("sheet")
+
+
+# --- deck cells of registration tables ---------------------------------------------------------
+
+def _omega(cell: str) -> bool:
+    from deckcheck.decks.omega import looks_like_omega
+
+    return looks_like_omega(cell)
+
+
+_PASSCODES = re.compile(r"^[\d\s,;]+$")
+_ONE_LINE_LIST = re.compile(r"^[^\n]*[,;][^\n]*$")
+
+
+def read_cell(text: str, pool: Any, location: Location) -> Deck:
+    """The deck in one table cell: a ydke:// URL, an Omega code, a pasted list or passcodes.
+    Every entry's and problem's location becomes the cell's (the line inside the cell is
+    kept as `part`)."""
+    where = str(location)
+    cell = text.strip()
+    if cell.lower().startswith("ydke://"):
+        from deckcheck.decks.ydke import read_ydke
+
+        deck = read_ydke(cell.split()[0], where)
+    elif "\n" not in cell and " " not in cell and _omega(cell):
+        from deckcheck.decks.omega import read_omega
+
+        deck = read_omega(cell, pool, where)
+    else:
+        from deckcheck.decks.text import read_text
+
+        if _PASSCODES.match(cell):  # "14558127, 14558127 23434538": one per line
+            cell = "\n".join(t for t in re.split(r"[\s,;]+", cell) if t)
+        elif _ONE_LINE_LIST.match(cell):  # "3 Ash Blossom; 2 Maxx C": one per line
+            cell = "\n".join(t.strip() for t in re.split(r"[,;]", cell) if t.strip())
+        deck = read_text(cell, pool, where)
+    return relocate(deck, location)
+
+
+def _moved(loc: Location, where: Location) -> Location:
+    inner = f"line {loc.line}" if loc.line is not None else loc.part
+    return where.model_copy(update={"part": inner})
+
+
+def relocate(deck: Deck, where: Location) -> Deck:
+    """The deck with every location pointing at `where` (the table cell or row)."""
+    def entries(es: list[Entry]) -> list[Entry]:
+        return [e.model_copy(update={"location": _moved(e.location, where)}) for e in es]
+
+    problems: list[ReadProblem] = [p.model_copy(update={"location": _moved(p.location, where)})
+                                   for p in deck.problems]
+    return deck.model_copy(update={
+        "source": str(where), "main": entries(deck.main), "extra": entries(deck.extra),
+        "side": entries(deck.side), "problems": problems})
+
+
+def _table_rows(rows: Sequence[Sequence[Any]], pool: Any,
+                where: Callable[[int, int], Location]) -> list[Registration] | None:
+    """Registrations of a table (`where(row_index, col)` locates a cell), or None if `rows`
+    is not a registration table."""
+    found = table.find_header(rows)
+    if found is None:
+        return None
+    head, cols = found
+    if not table.deck_column_holds_decks(rows[head + 1:], cols):
+        return None
+    regs = []
+    for i in range(head + 1, len(rows)):
+        row = rows[i]
+        if table.is_blank(row):
+            continue
+        loc = where(i, cols.deck)
+        reg = Registration(source=str(loc), player=table.player_of(row, cols),
+                           player_id=table.player_id_of(row, cols))
+        text = table.deck_of(row, cols)
+        if not text:
+            reg.error = f"{loc} is empty: the row has no decklist."
+        else:
+            try:
+                reg.deck = read_cell(text, pool, loc)
+            except Exception as exc:
+                reg.error = reason(exc, str(loc))
+        regs.append(reg)
+    return regs
+
+
+# --- workbooks -------------------------------------------------------------------------------
+
+def _read_workbook(path: Path, pool: Any) -> list[Registration]:
+    import warnings
+
+    import openpyxl
+    from openpyxl.utils import get_column_letter
+
+    from deckcheck.decks.source import MAX_COLS, MAX_ROWS, read_bytes
+    from deckcheck.decks.xlsx import check_archive
+
+    data = read_bytes(path)  # size-bounded, and refused if it would inflate like a zip bomb
+    check_archive(data, str(path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # openpyxl warns about features it drops
+        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    try:
+        tables: list[Registration] = []
+        deck_sheets: list[str] = []
+        for ws in wb.worksheets:
+            rows = [list(r) for r in ws.iter_rows(min_row=1, max_row=MAX_ROWS, min_col=1,
+                                                  max_col=MAX_COLS, values_only=True)]
+            title = ws.title
+
+            def where(i: int, col: int, title: str = title) -> Location:
+                cell = f"{get_column_letter(col + 1)}{i + 1}"
+                return Location(source=str(path), sheet=title, cell=cell)
+
+            regs = _table_rows(rows, pool, where)
+            if regs is None:
+                if not all(table.is_blank(r) for r in rows):
+                    deck_sheets.append(title)
+            else:
+                tables.extend(regs)
+    finally:
+        wb.close()
+    if not tables:
+        return _from_decks(path, read_file(path, pool))
+    if deck_sheets:  # a workbook mixing a registration table with deck sheets
+        decks = [d for d in read_file(path, pool) if _sheet_of(d) in deck_sheets]
+        tables.extend(_from_decks(path, decks) if decks else [])
+    return tables
+
+
+# --- CSV exports -----------------------------------------------------------------------------
+
+def _delimiter(text: str) -> str:
+    first = text.split("\n", 1)[0]
+    return max((",", ";", "\t"), key=first.count)
+
+
+def _read_csv_table(path: Path, pool: Any) -> list[Registration] | None:
+    """The registrations of a CSV registration table, or None if the file is something else."""
+    from deckcheck.decks.source import decode_text, read_bytes
+
+    text = decode_text(read_bytes(path), str(path)).lstrip("\ufeff")
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
+
+    def where(i: int, col: int) -> Location:
+        return Location(source=str(path), line=i + 1)
+
+    return _table_rows(rows, pool, where)

@@ -1,0 +1,55 @@
+"""The event summary for the terminal: counts, duplicates, worst offenders, unreadable lists.
+
+    12 registrations checked: tcg, 2026.05 TCG, as of 2026-12-05
+      8 legal, 3 illegal, 1 could not be read
+      2 duplicate registrations
+    Worst offenders:
+      #4 Bob (0301234567): 5 problems — DC201: …
+    Could not be read:
+      #9 broken.ydk: broken.ydk holds no deck: check that it is a decklist.
+"""
+
+from __future__ import annotations
+
+from deckcheck.event.models import EventReport, PlayerRow
+
+#: How many illegal registrations the summary lists by name.
+WORST = 5
+
+
+def _who(row: PlayerRow) -> str:
+    who = f"#{row.number} {row.player or row.source}"
+    return f"{who} ({row.player_id})" if row.player_id else who
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def format_summary(event: EventReport, *, worst: int = WORST) -> str:
+    facts = ", ".join(x for x in (event.format, event.banlist,
+                                  f"as of {event.date}" if event.date else None) if x)
+    lines = [f"{_plural(event.total, 'registration')} checked: {facts}",
+             f"  {event.legal} legal, {event.illegal} illegal, "
+             f"{event.unreadable} could not be read"]
+    if event.duplicates:
+        lines.append(f"  {_plural(event.duplicates, 'registration')} flagged as duplicate"
+                     " (see the Duplicate column)")
+    illegal = sorted((r for r in event.players if r.verdict == "illegal"),
+                     key=lambda r: (-r.problem_count, r.number))
+    if illegal:
+        lines.append("Worst offenders:")
+        for row in illegal[:worst]:
+            first = row.problems.split("\n", 1)[0]
+            lines.append(f"  {_who(row)}: {_plural(row.problem_count, 'problem')}"
+                         + (f" \u2014 {first}" if first else ""))
+        if len(illegal) > worst:
+            lines.append(f"  … and {len(illegal) - worst} more illegal")
+    unreadable = [r for r in event.players if r.verdict == "unreadable"]
+    if unreadable:
+        lines.append("Could not be read:")
+        for row in unreadable[:worst]:
+            lines.append(f"  {_who(row)}: {row.error}")
+        if len(unreadable) > worst:
+            lines.append(f"  … and {len(unreadable) - worst} more")
+    return "\n".join(lines)

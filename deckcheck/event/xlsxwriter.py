@@ -1,0 +1,230 @@
+"""A small, fast writer of plain xlsx tables: the event report's workbook.
+
+Why not openpyxl here: a large event's report has hundreds of thousands of cells, and
+openpyxl (even in write-only mode, without lxml) writes about 50,000 cells a second; this
+writer streams the SpreadsheetML directly at ten times that. It writes only what the report
+needs, the way Excel, LibreOffice and openpyxl read it without complaint:
+
+- one sheet per table, every string an inline string (a formula is never written);
+- a frozen header row, an auto-filter over the table, column widths;
+- a fixed set of cell styles (`STYLES`): bold header, verdict fills, wrapped text,
+  quote-prefixed text (text that starts like a formula is marked as typed with a `'`).
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
+_CT = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+
+#: Characters XML 1.0 cannot hold (dropped from cell text).
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: Text starting with these could be taken for a formula: it gets the quote prefix.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+#: Style name -> index in cellXfs (see `_STYLES_XML`).
+STYLES = {"default": 0, "header": 1, "legal": 2, "illegal": 3, "unreadable": 4, "wrap": 5,
+          "top": 6, "quoted": 7, "quoted-top": 8, "quoted-wrap": 9}
+
+_FONT = '<font>{}<sz val="11"/>{}<name val="Calibri"/><family val="2"/></font>'
+_FONTS = [_FONT.format("", ""), _FONT.format("<b/>", "")] + [
+    _FONT.format("<b/>", f'<color rgb="FF{c}"/>') for c in ("006100", "9C0006", "9C5700")]
+_FILLS = ['<fill><patternFill patternType="none"/></fill>',
+          '<fill><patternFill patternType="gray125"/></fill>'] + [
+    f'<fill><patternFill patternType="solid"><fgColor rgb="FF{c}"/><bgColor rgb="FF{c}"/>'
+    "</patternFill></fill>" for c in ("C6EFCE", "FFC7CE", "FFEB9C")]
+
+
+def _xf(font: int = 0, fill: int = 0, align: str = "", quote: bool = False) -> str:
+    attrs = f'numFmtId="0" fontId="{font}" fillId="{fill}" borderId="0" xfId="0"'
+    attrs += ' applyFont="1"' if font else ""
+    attrs += ' applyFill="1"' if fill else ""
+    attrs += ' quotePrefix="1"' if quote else ""
+    if not align:
+        return f"<xf {attrs}/>"
+    return f'<xf {attrs} applyAlignment="1"><alignment {align}/></xf>'
+
+
+_TOP, _WRAP = 'vertical="top"', 'vertical="top" wrapText="1"'
+#: In the order of `STYLES`.
+_XFS = [_xf(), _xf(font=1), _xf(2, 2, _TOP), _xf(3, 3, _TOP), _xf(4, 4, _TOP), _xf(align=_WRAP),
+        _xf(align=_TOP), _xf(quote=True), _xf(align=_TOP, quote=True),
+        _xf(align=_WRAP, quote=True)]
+_STYLES_XML = (
+    f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<styleSheet xmlns="{_NS}">'
+    f'<fonts count="{len(_FONTS)}">{"".join(_FONTS)}</fonts>'
+    f'<fills count="{len(_FILLS)}">{"".join(_FILLS)}</fills>'
+    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>'
+    f'</cellStyleXfs><cellXfs count="{len(_XFS)}">{"".join(_XFS)}</cellXfs>'
+    '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
+    "</styleSheet>")
+
+
+def column_letter(index: int) -> str:
+    """0 -> "A", 25 -> "Z", 26 -> "AA"."""
+    out = ""
+    n = index + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def clean_text(value: str) -> str:
+    """Cell text as a workbook keeps it: LF line ends, no characters XML cannot hold."""
+    if "\r" in value:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    return _ILLEGAL.sub("", value)
+
+
+@dataclass
+class Sheet:
+    """A table: a header row, data rows, and how to show them."""
+
+    title: str
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    widths: Sequence[float] = ()
+    #: Column index -> style name for every data cell of that column ("wrap", "top"…).
+    column_styles: dict[int, str] = field(default_factory=dict)
+    #: Column index -> {cell value -> style name} (verdict fills).
+    value_styles: dict[int, dict[Any, str]] = field(default_factory=dict)
+    frozen_header: bool = True
+    auto_filter: bool = True
+    header_style: str = "header"
+
+
+def _cell(ref: str, value: Any, style: str) -> str:
+    if value is None or value == "":
+        return ""  # an empty cell is no cell
+    if isinstance(value, bool):
+        return f'<c r="{ref}" t="b"{_s(style)}><v>{int(value)}</v></c>'
+    if isinstance(value, (int, float)):
+        return f'<c r="{ref}"{_s(style)}><v>{value!r}</v></c>'
+    text = clean_text(str(value))
+    if text.startswith(FORMULA_START) or str(value).startswith(FORMULA_START):
+        style = {"top": "quoted-top", "wrap": "quoted-wrap"}.get(style, "quoted")
+    return (f'<c r="{ref}" t="inlineStr"{_s(style)}><is><t xml:space="preserve">'
+            f"{escape(text)}</t></is></c>")
+
+
+def _s(style: str) -> str:
+    idx = STYLES[style]
+    return f' s="{idx}"' if idx else ""
+
+
+def _sheet_xml(sheet: Sheet, out: Any) -> None:
+    ncols = len(sheet.headers)
+    letters = [column_letter(i) for i in range(ncols)]
+    last = f"{letters[-1] if letters else 'A'}{len(sheet.rows) + 1}"
+    out.write(f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+              f'<worksheet xmlns="{_NS}" xmlns:r="{_R}"><dimension ref="A1:{last}"/>'
+              .encode())
+    if sheet.frozen_header:
+        out.write(b'<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" '
+                  b'topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection '
+                  b'pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>')
+    else:
+        out.write(b'<sheetViews><sheetView workbookViewId="0"/></sheetViews>')
+    out.write(b'<sheetFormatPr defaultRowHeight="15"/>')
+    if sheet.widths:
+        out.write(b"<cols>" + "".join(
+            f'<col min="{i + 1}" max="{i + 1}" width="{w:g}" customWidth="1"/>'
+            for i, w in enumerate(sheet.widths)).encode() + b"</cols>")
+    out.write(b"<sheetData>")
+    head = "".join(_cell(f"{letters[i]}1", h, sheet.header_style)
+                   for i, h in enumerate(sheet.headers))
+    out.write(f'<row r="1">{head}</row>'.encode())
+    styles = [sheet.column_styles.get(i, "default") for i in range(ncols)]
+    by_value = sheet.value_styles
+    chunk: list[str] = []
+    for r, values in enumerate(sheet.rows, 2):
+        cells = []
+        for i, v in enumerate(values):
+            style = styles[i]
+            if i in by_value and v in by_value[i]:
+                style = by_value[i][v]
+            cells.append(_cell(f"{letters[i]}{r}", v, style))
+        chunk.append(f'<row r="{r}">{"".join(cells)}</row>')
+        if len(chunk) >= 500:
+            out.write("".join(chunk).encode())
+            chunk.clear()
+    out.write("".join(chunk).encode())
+    out.write(b"</sheetData>")
+    if sheet.auto_filter:
+        out.write(f'<autoFilter ref="A1:{last}"/>'.encode())
+    out.write(b'<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" '
+              b'footer="0.3"/></worksheet>')
+
+
+def _sheet_name(title: str, used: set[str]) -> str:
+    name = re.sub(r"[\[\]:*?/\\]", "_", title)[:31].strip("'") or "Sheet"
+    base, n = name, 1
+    while name.casefold() in used:
+        n += 1
+        name = f"{base[:28]}_{n}"
+    used.add(name.casefold())
+    return name
+
+
+def write_workbook(sheets: Iterable[Sheet], dest: str | Path) -> Path:
+    """Write the sheets as one workbook at `dest` (replaced if it exists)."""
+    sheets = list(sheets)
+    path = Path(dest)
+    used: set[str] = set()
+    names = [_sheet_name(s.title, used) for s in sheets]
+    content_types = "".join(
+        f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}.worksheet+xml"/>'
+        for i in range(1, len(sheets) + 1))
+    defined = "".join(
+        f'<definedName name="_xlnm._FilterDatabase" localSheetId="{i}" hidden="1">'
+        f"{escape(_quote_sheet(n))}!$A$1:${column_letter(len(s.headers) - 1)}$"
+        f"{len(s.rows) + 1}</definedName>"
+        for i, (s, n) in enumerate(zip(sheets, names, strict=True)) if s.auto_filter)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+        zf.writestr("[Content_Types].xml",
+                    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-'
+                    'package.relationships+xml"/><Default Extension="xml" '
+                    'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" '
+                    f'ContentType="{_CT}.sheet.main+xml"/><Override PartName="/xl/styles.xml" '
+                    f'ContentType="{_CT}.styles+xml"/>{content_types}</Types>')
+        zf.writestr("_rels/.rels",
+                    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                    f'<Relationships xmlns="{_PKG}"><Relationship Id="rId1" Type="{_R}/'
+                    'officeDocument" Target="xl/workbook.xml"/></Relationships>')
+        zf.writestr("xl/workbook.xml",
+                    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                    f'<workbook xmlns="{_NS}" xmlns:r="{_R}"><bookViews><workbookView/>'
+                    "</bookViews><sheets>" + "".join(
+                        f"<sheet name={quoteattr(n)} sheetId=\"{i}\" r:id=\"rId{i}\"/>"
+                        for i, n in enumerate(names, 1)) + "</sheets>"
+                    + (f"<definedNames>{defined}</definedNames>" if defined else "")
+                    + "</workbook>")
+        zf.writestr("xl/_rels/workbook.xml.rels",
+                    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                    f'<Relationships xmlns="{_PKG}">' + "".join(
+                        f'<Relationship Id="rId{i}" Type="{_R}/worksheet" '
+                        f'Target="worksheets/sheet{i}.xml"/>' for i in range(1, len(sheets) + 1))
+                    + f'<Relationship Id="rId{len(sheets) + 1}" Type="{_R}/styles" '
+                    'Target="styles.xml"/></Relationships>')
+        zf.writestr("xl/styles.xml", _STYLES_XML)
+        for i, sheet in enumerate(sheets, 1):
+            with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
+                _sheet_xml(sheet, out)
+    return path
+
+
+def _quote_sheet(name: str) -> str:
+    return "'" + name.replace("'", "''") + "'"

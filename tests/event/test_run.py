@@ -1,0 +1,121 @@
+"""`check_registrations`: one row per registration, problems, duplicates, counts, exit code."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from deckcheck.decks.diff import deck_hash
+from deckcheck.event.models import Registration
+from deckcheck.event.run import CachingPool, check_registrations
+
+
+def _event(kit: SimpleNamespace, pool: Any) -> list[Registration]:
+    legal = kit.make_deck(kit.LEGAL_MAIN, kit.LEGAL_EXTRA, kit.LEGAL_SIDE, source="a/alice.ydk")
+    pot = kit.make_deck([*kit.LEGAL_MAIN, (kit.POT_OF_GREED, 1)], source="a/bob.ydk")
+    short = kit.make_deck([(kit.POT_OF_GREED, 2), (kit.ASH, 3)], source="a/carol.ydk")
+    # Dave registered Alice's deck, with an alternate artwork of Ash Blossom
+    alt_main = [(kit.ASH_ALT if pc == kit.ASH else pc, n) for pc, n in kit.LEGAL_MAIN]
+    copy = kit.make_deck(alt_main, kit.LEGAL_EXTRA, kit.LEGAL_SIDE, source="a/dave.ydk")
+    return [
+        Registration(source="a/alice.ydk", player="Alice", player_id="0301234567", deck=legal),
+        Registration(source="a/bob.ydk", player="Bob", player_id="0300000002", deck=pot),
+        Registration(source="a/broken.ydk", player="broken", error="a/broken.ydk holds no deck."),
+        Registration(source="a/carol.ydk", player="Carol", deck=short),
+        Registration(source="reg.csv:5", player="Dave", player_id="301234567", deck=copy),
+        Registration(source="reg.csv:6", player="  bob ", player_id=None,
+                     deck=kit.make_deck([(kit.ASH, 1)] * 40, source="reg.csv:6")),
+    ]
+
+
+def test_rows_problems_and_counts(kit: SimpleNamespace, pool: Any) -> None:
+    calls: list[str] = []
+
+    def checker(deck: Any) -> Any:
+        calls.append(deck.source)
+        return kit.fake_check(deck)
+
+    progress: list[tuple[str, int, int]] = []
+    ev = check_registrations(_event(kit, pool), checker, pool,
+                             progress=lambda *a: progress.append(a))
+    assert calls == ["a/alice.ydk", "a/bob.ydk", "a/carol.ydk", "a/dave.ydk", "reg.csv:6"]
+    assert progress == [("check", i, 6) for i in range(1, 7)]
+    assert [(r.number, r.player, r.verdict, r.main, r.extra, r.side, r.problem_count)
+            for r in ev.players] == [
+        (1, "Alice", "legal", 40, 3, 2, 0),
+        (2, "Bob", "illegal", 41, 0, 0, 1),
+        (3, "broken", "unreadable", None, None, None, 0),
+        (4, "Carol", "illegal", 5, 0, 0, 2),
+        (5, "Dave", "legal", 40, 3, 2, 0),
+        (6, "  bob ", "legal", 40, 0, 0, 0),
+    ]
+    assert ev.players[2].problems == ev.players[2].error == "a/broken.ydk holds no deck."
+    assert ev.players[3].problems == (
+        "DC101: The Main Deck has 5 cards; it needs 40 to 60.\n"
+        "DC201: Pot of Greed is Forbidden (2 in the main deck). (a/carol.ydk:1)")
+    assert [(p.number, p.player, p.code, p.card, p.count, p.limit, p.location)
+            for p in ev.problems] == [
+        (2, "Bob", "DC201", "Pot of Greed", 1, 0, "a/bob.ydk:16"),
+        (4, "Carol", "DC101", None, 5, 40, None),
+        (4, "Carol", "DC201", "Pot of Greed", 2, 0, "a/carol.ydk:1"),
+    ]
+    assert (ev.total, ev.legal, ev.illegal, ev.unreadable) == (6, 3, 2, 1)
+    assert ev.banlist == "test list" and ev.date == "2026-12-05"
+    assert ev.exit_code == 2
+
+
+def test_duplicates_by_id_name_and_deck(kit: SimpleNamespace, pool: Any) -> None:
+    ev = check_registrations(_event(kit, pool), kit.fake_check, pool)
+    dup = {r.number: r.duplicate for r in ev.players}
+    assert dup == {
+        # 0301234567 and 301234567 are the same Konami id; Dave's alt-art deck is Alice's
+        1: "same player id as #5 Dave; same deck as #5 Dave",
+        2: "same player name as #6   bob ",
+        3: None,
+        4: None,
+        5: "same player id as #1 Alice; same deck as #1 Alice",
+        6: "same player name as #2 Bob",
+    }
+    assert ev.duplicates == 4
+    assert ev.players[0].deck_hash == ev.players[4].deck_hash == deck_hash(
+        _event(kit, pool)[0].deck, pool)  # type: ignore[arg-type]
+    assert ev.players[2].deck_hash is None
+
+
+def test_same_name_different_ids_is_not_a_duplicate(kit: SimpleNamespace, pool: Any) -> None:
+    deck = kit.make_deck(kit.LEGAL_MAIN)
+    other = kit.make_deck([(kit.ASH, 1)] * 40)
+    regs = [Registration(source="1", player="Sam Lee", player_id="1", deck=deck),
+            Registration(source="2", player="Sam Lee", player_id="2", deck=other)]
+    ev = check_registrations(regs, kit.fake_check, pool)
+    assert [r.duplicate for r in ev.players] == [None, None]
+    assert ev.exit_code == 0
+
+
+def test_a_checker_failure_is_one_unreadable_row(kit: SimpleNamespace, pool: Any) -> None:
+    def checker(deck: Any) -> Any:
+        if deck.source == "b":
+            raise ValueError("boom")
+        return kit.fake_check(deck)
+
+    regs = [Registration(source=s, deck=kit.make_deck(kit.LEGAL_MAIN, source=s)) for s in "abc"]
+    ev = check_registrations(regs, checker, pool)
+    assert [r.verdict for r in ev.players] == ["legal", "unreadable", "legal"]
+    assert ev.players[1].error == "b could not be checked (ValueError: boom)."
+
+
+def test_caching_pool_asks_once(pool: Any, kit: SimpleNamespace) -> None:
+    asked: list[int] = []
+
+    class Counting:
+        info = pool.info
+
+        def get(self, pc: int) -> Any:
+            asked.append(pc)
+            return pool.get(pc)
+
+    cached = CachingPool(Counting())
+    assert cached.get(kit.ASH_ALT).passcode == kit.ASH
+    assert cached.get(kit.ASH_ALT).passcode == kit.ASH
+    assert cached.get(1) is None and cached.get(1) is None
+    assert asked == [kit.ASH_ALT, 1]
