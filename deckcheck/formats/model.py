@@ -10,9 +10,10 @@ one in force that day.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 ListMode = Literal["standard", "traditional", "whitelist", "points", "speed"]
 
@@ -59,12 +60,67 @@ class Banlist(BaseModel):
     entries: list[BanlistEntry] = Field(default_factory=list)
     groups: list[LimitGroup] = Field(default_factory=list)
 
+    _limits_cache: dict[int, int] | None = PrivateAttr(default=None)
+    _points_cache: dict[int, int] | None = PrivateAttr(default=None)
+
+    def _limit_table(self) -> dict[int, int]:
+        # Built on first use: a list's entries are not changed once it is in use.
+        if self._limits_cache is None:
+            self._limits_cache = self.limits()
+        return self._limits_cache
+
     def limits(self) -> dict[int, int]:
         """passcode -> max copies for every listed card with a limit."""
         return {e.passcode: e.limit for e in self.entries if e.limit is not None}
 
     def points(self) -> dict[int, int]:
         return {e.passcode: e.points for e in self.entries if e.points}
+
+    def limit_of(self, passcodes: Iterable[int]) -> int | None:
+        """The limit of a card given all its passcodes (`Card.all_passcodes`: lists sometimes
+        name an alternate artwork only); the strictest when several are listed; None when
+        unlisted."""
+        table = self._limit_table()
+        found = [table[p] for p in passcodes if p in table]
+        return min(found) if found else None
+
+    def points_of(self, passcodes: Iterable[int]) -> int:
+        """The points of a card given all its passcodes; 0 when unlisted."""
+        if self._points_cache is None:
+            self._points_cache = self.points()
+        table = self._points_cache
+        return max((table[p] for p in passcodes if p in table), default=0)
+
+    def group_of(self, passcodes: Iterable[int]) -> LimitGroup | None:
+        """The limit group (Speed Duel "Limited 1/2/3", Rush "Legend") a card belongs to."""
+        codes = set(passcodes)
+        return next((g for g in self.groups if g.passcodes & codes), None)
+
+
+class FormatImports(BaseModel):
+    """How lists published elsewhere are recognised as this format's (used by importers only).
+
+    `names`: EDOPro list names without their date ("2026.05 TCG" -> "TCG"; case, spaces and
+    punctuation do not matter) or whole undated names ("Edison"); the first is the label of
+    lists imported from Konami ids. `dates`: fixed effective dates for EDOPro list names
+    whose name carries no usable date. `konami`: the folder of Konami-id lists (YAML Yugi
+    limit regulation) that are this format's; `derived_from`: a folder whose lists are this
+    format's too under its own rules. `dates_from`: Konami-id folders whose official
+    dates give the day of a "YYYY.MM" list. `ygoprodeck`: the `banlist_info` key.
+    `lflist_groups`: `.lflist.conf` comment headers whose cards form a limit group
+    (Speed Duel "#Limited 1" -> group "Limited 1" of at most 1 card)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    names: list[str] = Field(default_factory=list)
+    dates: dict[str, dt.date] = Field(default_factory=dict)
+    konami: str | None = None
+    #: Konami-id folder whose official lists are this format's too, under this format's
+    #: rules (Traditional: the TCG lists, Forbidden counted as Limited).
+    derived_from: str | None = None
+    dates_from: list[str] = Field(default_factory=list)
+    ygoprodeck: str | None = None
+    lflist_groups: dict[str, int] = Field(default_factory=dict)
 
 
 class Format(BaseModel):
@@ -90,6 +146,8 @@ class Format(BaseModel):
     excluded_scopes: list[str] = Field(default_factory=list)
     sources: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    #: How lists from EDOPro, Konami ids and YGOPRODeck map to this format (importers only).
+    imports: FormatImports = FormatImports()
     history: list[Banlist] = Field(default_factory=list)
 
     def banlist_at(self, date: dt.date | None = None) -> Banlist | None:

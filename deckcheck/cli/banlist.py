@@ -1,0 +1,216 @@
+"""`deckcheck banlist …`: list, show, compare, import and export formats' lists."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import click
+
+from deckcheck.cli.common import Ctx, echo_json, handle_errors
+
+JSON_HELP = "Print JSON instead of text."
+
+
+def _date(value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date like 2026-05-18.") from None
+
+
+def _date_option(help_text: str) -> Any:
+    return click.option("--date", "date", metavar="YYYY-MM-DD", default=None, help=help_text)
+
+
+@click.group()
+def banlist() -> None:
+    """List, show, compare, import and export formats' Forbidden & Limited Lists."""
+
+
+@banlist.command("list")
+@click.option("--format", "format_id", default=None, metavar="ID",
+              help="Show every list of this format, oldest first.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@handle_errors
+def list_(format_id: str | None, as_json: bool) -> None:
+    """List the formats and the list each has in force today (or every list of one format).
+
+    Lists come with deckcheck (shipped) or from `deckcheck banlist update` (imported).
+    """
+    from deckcheck.formats.loader import all_formats, list_infos, load_format
+
+    infos = list_infos()
+    if format_id is not None:
+        fid = load_format(format_id).id
+        chosen = [i for i in infos if i.format == fid]
+        if as_json:
+            echo_json([{"name": i.name, "format": i.format, "effective": i.effective.isoformat(),
+                        "origin": i.origin} for i in chosen])
+            return
+        for i in chosen:
+            click.echo(f"{i.effective.isoformat()}  {i.name}  ({i.origin})")
+        return
+    today = dt.date.today()
+    rows = []
+    formats = {f.id: f for f in all_formats()}
+    for fid in sorted(set(formats) | {i.format for i in infos}):
+        mine = [i for i in infos if i.format == fid]
+        current = max((i for i in mine if i.effective <= today), key=lambda i: i.effective,
+                      default=None)
+        fmt = formats.get(fid)
+        rows.append({"id": fid, "name": fmt.name if fmt else None, "lists": len(mine),
+                     "current": current.name if current else None,
+                     "effective": current.effective.isoformat() if current else None})
+    if as_json:
+        echo_json(rows)
+        return
+    width = max((len(r["id"]) for r in rows), default=2)
+    for r in rows:
+        what = r["name"] or "(no format file)"
+        now = f"{r['current']} ({r['effective']})" if r["current"] else "none in force"
+        click.echo(f"{r['id']:<{width}}  {what}: {r['lists']} list{'s' if r['lists'] != 1 else ''}"
+                   f", current {now}")
+
+
+def _show_text(bl: Any) -> str:
+    from deckcheck.formats.diff import STATUS_NAMES, status
+
+    lines = [f"{bl.name} — format {bl.format}, in force from {bl.effective.isoformat()}"]
+    if bl.source:
+        lines.append(f"source: {bl.source}")
+    if bl.whitelist:
+        lines.append("whitelist: cards not listed are not legal")
+    order = [*STATUS_NAMES.values()]
+    sections: dict[str, list[Any]] = {}
+    for e in sorted(bl.entries, key=lambda e: ((e.name or "").casefold(), e.passcode)):
+        sections.setdefault(status(e, bl), []).append(e)
+
+    def rank(s: str) -> tuple[int, int, str]:
+        if s in order:
+            return (0, order.index(s), s)
+        head = s.split()[0]
+        return (1, int(head), s) if head.isdigit() else (2, 0, s)
+
+    for head in sorted(sections, key=rank):
+        if bl.whitelist and head == "Unlimited":
+            lines.append(f"Unlimited: {len(sections[head])} cards (not shown; --json lists them)")
+            continue
+        group = next((g for g in bl.groups if g.name == head), None)
+        cap = f", at most {group.max} in total" if group else ""
+        lines.append(f"{head} ({len(sections[head])}{cap}):")
+        lines += [f"  {e.name or '?'} ({e.passcode})" for e in sections[head]]
+    return "\n".join(lines)
+
+
+@banlist.command()
+@click.argument("name")
+@_date_option("With a format id: the list in force that day (default today).")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
+@handle_errors
+def show(obj: Ctx, name: str, date: str | None, as_json: bool) -> None:
+    """Show one list: its cards by status. NAME is a format id ("tcg": its list in force on
+    --date, default today), a list name ("2026.05 TCG") or a file (deckcheck .toml or EDOPro
+    .lflist.conf)."""
+    from deckcheck.formats.loader import find_banlist
+
+    bl = find_banlist(name, _date(date))
+    if as_json:
+        echo_json(bl)
+    else:
+        click.echo(_show_text(bl))
+
+
+@banlist.command()
+@click.argument("old")
+@click.argument("new")
+@_date_option("With a format id for OLD: its list in force that day.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@handle_errors
+def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
+    """What moved between two lists: "Forbidden → Limited", new and removed entries.
+
+    OLD and NEW are each a format id (its list in force today; --date picks OLD's day), a
+    list name ("2026.02 TCG") or a file.
+    """
+    from deckcheck.formats import diff as diffs
+    from deckcheck.formats.loader import find_banlist
+
+    result = diffs.diff(find_banlist(old, _date(date)), find_banlist(new))
+    if as_json:
+        echo_json(result)
+    else:
+        click.echo(diffs.render(result), nl=False)
+
+
+@banlist.command()
+@click.option("--from", "source", type=click.Path(exists=True), default=None,
+              metavar="DIR_OR_FILE",
+              help="Import from a folder (EDOPro .lflist.conf files with _index.json, "
+                   "Konami-id lists, deckcheck .toml lists) or one file instead of going online.")
+@click.option("--url", "urls", multiple=True, metavar="URL",
+              help="Download this .lflist.conf or .toml list instead of EDOPro's (repeatable).")
+@click.option("--ygoprodeck", is_flag=True,
+              help="Also download YGOPRODeck's current TCG, OCG and GOAT lists (dated --date).")
+@_date_option("The day YGOPRODeck's lists take effect (default today).")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
+@handle_errors
+def update(obj: Ctx, source: str | None, urls: tuple[str, ...], ygoprodeck: bool,
+           date: str | None, as_json: bool) -> None:
+    """Import current and historical lists into your data directory, so that
+    `--date` finds the list in force on any day.
+
+    Without --from, downloads EDOPro's current lists (ProjectIgnis/LFLists). Lists keyed by
+    Konami id or by card name need the card database (`deckcheck cards update`). The
+    directory is $DECKCHECK_BANLISTS, else $XDG_DATA_HOME/deckcheck/banlists.
+    """
+    from deckcheck.formats import update as upd
+
+    pool = obj.pool(quiet=True)
+    if source is not None:
+        report = upd.import_lists(source, pool=pool, date=_date(date))
+    else:
+        chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
+        if not chosen:
+            chosen = dict(upd.URLS)
+        if ygoprodeck:
+            chosen |= upd.YGOPRODECK_URLS
+        report = upd.fetch(chosen, pool=pool, date=_date(date))
+    if as_json:
+        echo_json({"dest": str(report.dest), "written": report.written, "total": report.total,
+                   "replaced": report.replaced, "skipped": report.skipped})
+        return
+    for fid, n in sorted(report.written.items()):
+        click.echo(f"{fid}: {n} list{'s' if n != 1 else ''}")
+    click.echo(f"Imported {report.total} lists into {report.dest}"
+               + (f" ({report.replaced} duplicates of a format and day replaced)."
+                  if report.replaced else "."))
+    for line in report.skipped:
+        click.echo(f"skipped: {line}", err=True)
+
+
+@banlist.command()
+@click.argument("name")
+@click.option("--to", "to", type=click.Choice(["lflist", "toml"]), default="lflist",
+              show_default=True, help="File format to write.")
+@_date_option("With a format id: the list in force that day (default today).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write to this file instead of standard output.")
+@handle_errors
+def export(name: str, to: str, date: str | None, output: str | None) -> None:
+    """Write a list as an EDOPro .lflist.conf or as deckcheck's .toml. NAME is a format id,
+    a list name or a file."""
+    from deckcheck.formats import lflist, native
+    from deckcheck.formats.loader import find_banlist
+
+    bl = find_banlist(name, _date(date))
+    text = lflist.dump([bl]) if to == "lflist" else native.dump_list(bl)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")

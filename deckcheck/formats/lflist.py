@@ -1,0 +1,188 @@
+"""EDOPro `.lflist.conf` lists: read and write.
+
+    #[2026.05 TCG]          a comment (every line starting with #)
+    !2026.05 TCG            a new list begins, named so
+    $whitelist              unlisted cards are forbidden
+    $genesys                the numbers are Genesys points, not copy limits
+    #Forbidden              comments also head sections ("#Limited 1" groups in Speed Duel)
+    21044178 0 --Abyss Dweller
+    4280259 0 --Apollousa, Bow of the Goddess     (an alternate artwork, listed too)
+
+A file holds one or more lists. A count of -1 means "not allowed" and is read as 0. When a
+passcode is listed twice the later line counts, as in EDOPro. Alternate-artwork passcodes
+are folded onto their card when a card pool is given; without one they stay entries.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from deckcheck.errors import FormatError
+from deckcheck.formats.model import Banlist, BanlistEntry, LimitGroup
+
+_ENTRY = re.compile(r"^(\d+)\s+(-?\d+)\s*(?:--\s*(.*))?$")
+
+
+@dataclass
+class RawEntry:
+    passcode: int
+    count: int
+    name: str | None
+    section: str | None  # the last comment header above the line
+
+
+@dataclass
+class RawList:
+    """One `!name` block as written, before it is given a format and a date."""
+
+    name: str
+    whitelist: bool = False
+    genesys: bool = False
+    entries: dict[int, RawEntry] = field(default_factory=dict)
+    #: `--StartDate 1970-01-01` style notes, kept for people.
+    notes: list[str] = field(default_factory=list)
+
+
+def _comment_name(text: str | None) -> str | None:
+    if not text:
+        return None
+    name = re.split(r"\t| {3,}", text.strip())[0].strip()
+    return name or None
+
+
+def parse(text: str, source: str | None = None) -> list[RawList]:
+    """Every list in an `.lflist.conf` text, in file order."""
+    lists: list[RawList] = []
+    current: RawList | None = None
+    section: str | None = None
+    for lineno, line in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith("!"):
+            current = RawList(name=s[1:].strip())
+            lists.append(current)
+            section = None
+            continue
+        if s.startswith("#"):
+            section = s.lstrip("#").strip() or section
+            continue
+        if current is None:
+            if s.startswith(("$", "--")) or _ENTRY.match(s):
+                raise FormatError(f"{source or 'the list'}:{lineno}: an entry comes before "
+                                  "the first `!name` line; start each list with !name.")
+            continue
+        if s.startswith("$"):
+            word = s[1:].strip().split()[0].casefold() if s[1:].strip() else ""
+            if word == "whitelist":
+                current.whitelist = True
+            elif word == "genesys":
+                current.genesys = True
+            continue
+        if s.startswith("--"):
+            current.notes.append(s[2:].strip())
+            continue
+        m = _ENTRY.match(s)
+        if m is None:
+            continue  # EDOPro ignores lines it does not understand; so do we
+        code, count = int(m[1]), max(int(m[2]), 0)
+        current.entries.pop(code, None)  # a later line wins, and moves to its section
+        current.entries[code] = RawEntry(code, count, _comment_name(m[3]), section)
+    return lists
+
+
+def to_banlist(raw: RawList, *, format: str, effective: dt.date, source: str | None = None,
+               pool: Any = None, group_headers: Mapping[str, int] | None = None) -> Banlist:
+    """A parsed block as a `Banlist`. `group_headers` ({"Limited 1": 1, …}) turns the cards
+    under those comment headers into limit groups. With a `pool`, alternate-artwork passcodes
+    fold onto their card (the strictest status wins) and names come from the pool."""
+    headers = {k.casefold(): (k, v) for k, v in (group_headers or {}).items()}
+    entries: dict[int, BanlistEntry] = {}
+    members: dict[str, set[int]] = {}
+    for e in raw.entries.values():
+        code, name = e.passcode, e.name
+        if pool is not None:
+            card = pool.get(code)
+            if card is not None:
+                code, name = card.passcode, card.name
+        if raw.genesys:
+            entry = BanlistEntry(passcode=code, name=name, points=e.count)
+        else:
+            entry = BanlistEntry(passcode=code, name=name, limit=min(e.count, 3))
+        old = entries.get(code)
+        if old is not None:
+            if raw.genesys:
+                entry = entry if (entry.points or 0) >= (old.points or 0) else old
+            else:
+                entry = entry if (entry.limit or 0) <= (old.limit or 0) else old
+        entries[code] = entry
+        group = headers.get((e.section or "").casefold())
+        if group is not None:
+            members.setdefault(group[0], set()).add(code)
+    groups = [LimitGroup(name=name, max=limit, passcodes=frozenset(members[name]))
+              for name, limit in (group_headers or {}).items() if name in members]
+    return Banlist(name=raw.name, format=format, effective=effective, source=source,
+                   whitelist=raw.whitelist, entries=list(entries.values()), groups=groups)
+
+
+def read(text: str, *, source: str | None = None, pool: Any = None,
+         classify: Callable[[str], tuple[str, dt.date | None, Mapping[str, int]]]
+         ) -> list[Banlist]:
+    """Every list in a text as `Banlist`s; `classify(name)` gives (format id, date, group
+    headers). A list without a date is a FormatError naming it."""
+    out = []
+    for raw in parse(text, source):
+        fid, day, groups = classify(raw.name)
+        if day is None:
+            raise FormatError(f"{source or 'the list'}: the list {raw.name!r} has no date in "
+                              "its name; rename it like \"2026.05 TCG\".")
+        out.append(to_banlist(raw, format=fid, effective=day, source=source, pool=pool,
+                              group_headers=groups))
+    return out
+
+
+_STATUS_HEADERS = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
+
+
+def _line(e: BanlistEntry, count: int) -> str:
+    return f"{e.passcode} {count} --{e.name}" if e.name else f"{e.passcode} {count}"
+
+
+def dump(lists: Iterable[Banlist]) -> str:
+    """`Banlist`s -> one `.lflist.conf` text (groups under their own headers)."""
+    out: list[str] = []
+    for bl in lists:
+        out += [f"#[{bl.name}]", f"!{bl.name}"]
+        genesys = any(e.points is not None for e in bl.entries)
+        if bl.whitelist:
+            out.append("$whitelist")
+        if genesys:
+            out.append("$genesys")
+        grouped = {p for g in bl.groups for p in g.passcodes}
+        by_name = sorted(bl.entries, key=lambda e: ((e.name or "").casefold(), e.passcode))
+        if genesys:
+            for value in sorted({e.points or 0 for e in by_name}):
+                out.append(f"# {value} Point{'s' if value != 1 else ''}")
+                out += [_line(e, e.points or 0) for e in by_name if (e.points or 0) == value]
+        else:
+            for limit, header in _STATUS_HEADERS.items():
+                chosen = [e for e in by_name if e.limit == limit and e.passcode not in grouped]
+                if chosen:
+                    out.append(f"#{header}")
+                    out += [_line(e, limit) for e in chosen]
+        entries = {e.passcode: e for e in bl.entries}
+        for g in bl.groups:
+            out.append(f"#{g.name}")
+            for code in sorted(g.passcodes, key=lambda p: ((entries[p].name or "").casefold()
+                                                           if p in entries else "", p)):
+                e = entries.get(code) or BanlistEntry(passcode=code, limit=g.max)
+                out.append(_line(e, e.limit if e.limit is not None else g.max))
+    return "\n".join(out) + "\n"
+
+
+def looks_like_lflist(text: str) -> bool:
+    return any(line.startswith("!") for line in text.lstrip("\ufeff").splitlines())

@@ -1,0 +1,228 @@
+"""Finding and loading format and list files: the shipped ones and the user's imported ones.
+
+Shipped files live in the package (`deckcheck/_banlists`, in a wheel) or at the top of the
+repository (`banlists/`, in a checkout). Lists imported with `deckcheck banlist update` live
+in the user's data directory: `$DECKCHECK_BANLISTS`, else `$XDG_DATA_HOME/deckcheck/banlists`,
+else `~/.local/share/deckcheck/banlists`. Both have the same layout,
+`<format-id>/format.toml` and `<format-id>/<YYYY-MM-DD>.toml`; a user file replaces a
+shipped one of the same format and date. Only the requested format's files are parsed, once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import os
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
+from deckcheck.formats import native
+from deckcheck.formats.listnames import classify, label_key
+from deckcheck.formats.model import Banlist, Format
+
+FORMAT_FILE = "format.toml"
+
+
+def shipped_dir() -> Path | None:
+    """The format files shipped with deckcheck (package copy first, then the checkout's)."""
+    pkg = Path(str(files("deckcheck")))
+    for candidate in (pkg / "_banlists", pkg.parent / "banlists"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def user_dir() -> Path:
+    """Where `deckcheck banlist update` writes the lists it imports."""
+    env = os.environ.get("DECKCHECK_BANLISTS")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "deckcheck" / "banlists"
+
+
+def search_dirs() -> tuple[Path, ...]:
+    """Shipped directory, then the user's (later ones win)."""
+    out = [d for d in (shipped_dir(), user_dir()) if d is not None and d.is_dir()]
+    return tuple(out)
+
+
+def clear_cache() -> None:
+    """Forget parsed files (after an import wrote new ones)."""
+    _load_format.cache_clear()
+    _all_formats.cache_clear()
+    _headers.cache_clear()
+
+
+# -- formats -----------------------------------------------------------------------------
+
+def _format_ids(dirs: tuple[Path, ...]) -> list[str]:
+    ids = {p.parent.name for d in dirs for p in d.glob(f"*/{FORMAT_FILE}")}
+    return sorted(ids)
+
+
+def list_formats() -> list[str]:
+    """Ids of every format with a format file (shipped or the user's)."""
+    return _format_ids(search_dirs())
+
+
+@functools.lru_cache(maxsize=64)
+def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
+    fmt: Format | None = None
+    for d in dirs:
+        path = d / fid / FORMAT_FILE
+        if path.is_file():
+            fmt = native.parse_format(path.read_text(encoding="utf-8"), path)
+            if fmt.id != fid:
+                raise FormatError(f"{path}: its id is {fmt.id!r} but its folder is {fid!r}; "
+                                  "make them the same.")
+    if fmt is None:
+        raise UnknownFormat(f"No format {fid!r}; known formats: "
+                            f"{', '.join(_format_ids(dirs)) or 'none'}.")
+    # a later directory's list replaces an earlier one of the same day: read headers first,
+    # so that a replaced (possibly large) list is never parsed
+    chosen: dict[Any, Path] = {}
+    for d in dirs:
+        for path in sorted((d / fid).glob("*.toml")):
+            if path.name != FORMAT_FILE:
+                chosen[native.read_header(path).get("effective", path.stem)] = path
+    history = []
+    for path in chosen.values():
+        bl = native.parse_list(path.read_text(encoding="utf-8"), path)
+        if bl.format != fid:
+            raise FormatError(f"{path}: it says format = {bl.format!r} but lies in the "
+                              f"{fid!r} folder; move it or fix the line.")
+        history.append(bl)
+    history.sort(key=lambda b: b.effective)
+    return fmt.model_copy(update={"history": history})
+
+
+def load_format(name: str) -> Format:
+    """The format `name` ("tcg", "Master Duel", …) with its whole list history."""
+    dirs = search_dirs()
+    ids = _format_ids(dirs)
+    fid = name if name in ids else next(
+        (i for i in ids if label_key(i) == label_key(name)), None)
+    if fid is None:
+        fid = next((f.id for f in _all_formats(dirs) if label_key(f.name) == label_key(name)),
+                   None)
+    if fid is None:
+        raise UnknownFormat(f"No format {name!r}; known formats: {', '.join(ids) or 'none'}.")
+    return _load_format(fid, dirs)
+
+
+@functools.lru_cache(maxsize=4)
+def _all_formats(dirs: tuple[Path, ...]) -> tuple[Format, ...]:
+    out = []
+    for fid in _format_ids(dirs):
+        path = next(d / fid / FORMAT_FILE for d in reversed(dirs)
+                    if (d / fid / FORMAT_FILE).is_file())
+        out.append(native.parse_format(path.read_text(encoding="utf-8"), path))
+    return tuple(out)
+
+
+def all_formats() -> tuple[Format, ...]:
+    """Every format file (without history): for importers and `banlist list`."""
+    return _all_formats(search_dirs())
+
+
+# -- lists -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ListInfo:
+    """A list file's header: enough to list and find lists without parsing their entries."""
+
+    name: str
+    format: str
+    effective: dt.date
+    path: Path
+    origin: str  # "shipped" or "imported"
+
+
+@functools.lru_cache(maxsize=4)
+def _headers(dirs: tuple[Path, ...], user: Path) -> tuple[ListInfo, ...]:
+    found: dict[tuple[str, dt.date], ListInfo] = {}
+    for d in dirs:
+        origin = "imported" if d == user else "shipped"
+        for path in sorted(d.glob("*/*.toml")):
+            if path.name == FORMAT_FILE:
+                continue
+            head = native.read_header(path)
+            try:
+                info = ListInfo(str(head["name"]), str(head["format"]), head["effective"],
+                                path, origin)
+            except KeyError as exc:
+                raise FormatError(f"{path}: `{exc.args[0]}` is missing; add it at the top of "
+                                  "the file.") from None
+            found[(info.format, info.effective)] = info
+    return tuple(sorted(found.values(), key=lambda i: (i.format, i.effective)))
+
+
+def list_infos() -> tuple[ListInfo, ...]:
+    """Every list file, shipped and imported (an imported one hides a shipped one of the same
+    format and date), by format and date."""
+    return _headers(search_dirs(), user_dir())
+
+
+def load_banlist_file(path: str | Path, pool: Any = None) -> list[Banlist]:
+    """Every list in a file: deckcheck's own TOML or an EDOPro `.lflist.conf` (told apart by
+    content). A `.lflist.conf` list whose name carries no date is dated by the file's
+    modification day."""
+    from deckcheck.formats import lflist
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise FormatError(f"{path}: not a text file; give a .toml or .lflist.conf list.") \
+            from None
+    if lflist.looks_like_lflist(text):
+        formats = all_formats()
+        fallback = dt.date.fromtimestamp(path.stat().st_mtime)
+
+        def judge(name: str) -> tuple[str, dt.date | None, dict[str, int]]:
+            ln = classify(name, formats)
+            fmt = next((f for f in formats if f.id == ln.format), None)
+            return ln.format, ln.effective or fallback, dict(
+                fmt.imports.lflist_groups if fmt else {})
+
+        lists = lflist.read(text, source=str(path), pool=pool, classify=judge)
+        if not lists:
+            raise FormatError(f"{path}: holds no list (no `!name` line).")
+        return lists
+    if native.looks_native(text):
+        return [native.parse_list(text, path)]
+    raise FormatError(f"{path}: not a list file deckcheck knows; give deckcheck's .toml list "
+                      "or an EDOPro .lflist.conf.")
+
+
+def find_banlist(name: str, date: dt.date | None = None, pool: Any = None) -> Banlist:
+    """A list by format id (the one in force on `date`, today when None), list name, or file."""
+    path = Path(name)
+    if path.is_file():
+        lists = load_banlist_file(path, pool)
+        day = date or dt.date.today()
+        current = [b for b in lists if b.effective <= day]
+        return max(current or lists, key=lambda b: b.effective)
+    if name in list_formats() or any(label_key(f.name) == label_key(name) or
+                                     label_key(f.id) == label_key(name)
+                                     for f in all_formats()):
+        fmt = load_format(name)
+        bl = fmt.banlist_at(date)
+        if bl is None:
+            when = (date or dt.date.today()).isoformat()
+            raise UnknownBanlist(f"Format {fmt.id!r} has no list in force on {when}; import "
+                                 "its history with `deckcheck banlist update`.")
+        return bl
+    key = name.strip().casefold()
+    for info in list_infos():
+        if info.name.casefold() == key:
+            return native.parse_list(info.path.read_text(encoding="utf-8"), info.path)
+    for info in list_infos():
+        if label_key(info.name) == label_key(name):
+            return native.parse_list(info.path.read_text(encoding="utf-8"), info.path)
+    raise UnknownBanlist(f"No list or format called {name!r}; see `deckcheck banlist list` "
+                         "for the known ones, or give a file.")

@@ -1,0 +1,292 @@
+"""deckcheck's own list and format files: TOML a person can read and edit.
+
+A list file (`banlists/<format>/<YYYY-MM-DD>.toml`) states facts, one card a line:
+
+    # 2026.05 TCG
+    name = "2026.05 TCG"
+    format = "tcg"
+    effective = 2026-05-18
+    source = "EDOPro LFLists, 0TCG.lflist.conf"
+    whitelist = false          # true: every card not listed is forbidden
+
+    [forbidden]
+    21044178 = "Abyss Dweller"
+
+    [limited]                  # also [semi-limited], and [unlimited] (whitelists)
+    ...
+
+    [points.100]               # Genesys: points per card
+    21044178 = "Abyss Dweller"
+
+    [groups."Limited 1"]       # Speed Duel: at most `max` cards in total from the group
+    max = 1
+    [groups."Limited 1".cards]
+    87102774 = "Golden Ladybug"
+
+Keys are passcodes, values the card's name (for people; the passcode decides). A passcode
+appears once among the status and points sections. A format file (`format.toml`) holds the
+fields of `Format` (sizes as `[main]`/`[extra]`/`[side]` tables, `[imports]`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from deckcheck.errors import FormatError
+from deckcheck.formats.model import Banlist, BanlistEntry, Format, LimitGroup
+
+#: section name <-> copy limit
+SECTIONS: dict[str, int] = {"forbidden": 0, "limited": 1, "semi-limited": 2, "unlimited": 3}
+LIMIT_SECTION = {v: k for k, v in SECTIONS.items()}
+_HEADER_KEYS = {"name", "format", "effective", "source", "whitelist"}
+
+
+def _where(path: str | Path | None) -> str:
+    return str(path) if path is not None else "the list"
+
+
+def _error(path: str | Path | None, what: str) -> FormatError:
+    return FormatError(f"{_where(path)}: {what}.")
+
+
+def _passcode(key: str, path: str | Path | None, section: str) -> int:
+    if not key.isdigit():
+        raise _error(path, f"[{section}] key {key!r} is not a passcode; write "
+                           "passcode = \"Card name\"")
+    return int(key)
+
+
+def _name(value: Any, path: str | Path | None, section: str, key: str) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise _error(path, f"[{section}] {key} must be the card's name in quotes")
+    return value
+
+
+_FAST_STR = re.compile(r'^([0-9]+|[A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*'
+                       r'"((?:[^"\\]|\\.)*)"[ \t]*$')
+_FAST_VAL = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*(true|false|[0-9]+|"
+                       r"[0-9]{4}-[0-9]{2}-[0-9]{2})[ \t]*$")
+_FAST_TABLE = re.compile(r'^\[(?:(forbidden|limited|semi-limited|unlimited)|points\.([0-9]+)|'
+                         r'groups\.(?:"([^"\\]*)"|([A-Za-z0-9_-]+))(\.cards)?)\][ \t]*$')
+
+
+def _fast_toml(text: str) -> dict[str, Any] | None:
+    """Parse the plain shape deckcheck writes (tomllib is slow on 10,000-line whitelists);
+    None for anything else, which then goes to tomllib."""
+    root: dict[str, Any] = {}
+    table = root
+    seen: set[tuple[str, ...]] = set()
+    for line in text.splitlines():
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        m = _FAST_STR.match(s)
+        if m:
+            raw = m[2]
+            if "\\U" in raw or "\\/" in raw:
+                return None
+            if m[1] in table:
+                return None
+            try:
+                table[m[1]] = json.loads(f'"{raw}"') if "\\" in raw else raw
+            except ValueError:
+                return None
+            continue
+        m = _FAST_VAL.match(s)
+        if m:
+            if m[1] in table:
+                return None
+            v = m[2]
+            table[m[1]] = (v == "true" if v in ("true", "false") else
+                           dt.date.fromisoformat(v) if "-" in v else int(v))
+            continue
+        m = _FAST_TABLE.match(s)
+        if m is None:
+            return None
+        if m[1]:
+            key: tuple[str, ...] = (m[1],)
+        elif m[2]:
+            key = ("points", m[2])
+        else:
+            key = ("groups", m[3] if m[3] is not None else m[4]) + (("cards",) if m[5] else ())
+        if key in seen:
+            return None
+        seen.add(key)
+        table = root
+        for part in key:
+            nxt = table.setdefault(part, {})
+            if not isinstance(nxt, dict):
+                return None
+            table = nxt
+    return root
+
+
+def parse_list(text: str, path: str | Path | None = None) -> Banlist:
+    """A native list file's text -> `Banlist` (FormatError naming the file when invalid)."""
+    data = _fast_toml(text)
+    if data is None:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
+    return list_from_dict(data, path)
+
+
+def list_from_dict(data: dict[str, Any], path: str | Path | None = None) -> Banlist:
+    unknown = set(data) - _HEADER_KEYS - set(SECTIONS) - {"points", "groups"}
+    if unknown:
+        raise _error(path, f"unknown key(s) {', '.join(sorted(unknown))}; a list has name, "
+                           f"format, effective, source, whitelist and the sections "
+                           f"{', '.join(SECTIONS)}, points, groups")
+    for key in ("name", "format", "effective"):
+        if key not in data:
+            raise _error(path, f"`{key}` is missing; add it at the top of the file")
+    effective = data["effective"]
+    if isinstance(effective, str):
+        try:
+            effective = dt.date.fromisoformat(effective)
+        except ValueError:
+            raise _error(path, "`effective` must be a date like 2026-05-18") from None
+    if isinstance(effective, dt.datetime) or not isinstance(effective, dt.date):
+        raise _error(path, "`effective` must be a date like 2026-05-18")
+
+    # entries as plain dicts: pydantic validates them all at once, fast, in Banlist()
+    entries: dict[int, dict[str, Any]] = {}
+
+    def add(entry: dict[str, Any], section: str) -> None:
+        code = entry["passcode"]
+        if code in entries:
+            raise _error(path, f"passcode {code} is listed twice (again in [{section}]); "
+                               "keep one line")
+        entries[code] = entry
+
+    for section, limit in SECTIONS.items():
+        table = data.get(section, {})
+        if not isinstance(table, dict):
+            raise _error(path, f"[{section}] must be a table of passcode = \"name\" lines")
+        for key, value in table.items():
+            add({"passcode": _passcode(key, path, section),
+                 "name": _name(value, path, section, key), "limit": limit}, section)
+    points = data.get("points", {})
+    if not isinstance(points, dict):
+        raise _error(path, "[points] must hold tables like [points.20]")
+    for value_key, table in points.items():
+        section = f"points.{value_key}"
+        if not value_key.isdigit() or not isinstance(table, dict):
+            raise _error(path, f"[{section}] must be a number of points holding passcode = "
+                               "\"name\" lines")
+        for key, value in table.items():
+            add({"passcode": _passcode(key, path, section),
+                 "name": _name(value, path, section, key), "points": int(value_key)}, section)
+    groups: list[LimitGroup] = []
+    raw_groups = data.get("groups", {})
+    if not isinstance(raw_groups, dict):
+        raise _error(path, "[groups] must hold tables like [groups.\"Limited 1\"]")
+    for gname, group in raw_groups.items():
+        section = f"groups.{gname}"
+        if not isinstance(group, dict) or not isinstance(group.get("max"), int) \
+                or set(group) - {"max", "cards"}:
+            raise _error(path, f"[{section}] needs `max = N` and a [{section}.cards] table")
+        cards = group.get("cards", {})
+        if not isinstance(cards, dict):
+            raise _error(path, f"[{section}.cards] must be a table of passcode = \"name\"")
+        codes = frozenset(_passcode(k, path, section + ".cards") for k in cards)
+        groups.append(LimitGroup(name=gname, max=group["max"], passcodes=codes))
+    try:
+        return Banlist.model_validate({
+            "name": data["name"], "format": data["format"], "effective": effective,
+            "source": data.get("source"), "whitelist": data.get("whitelist", False),
+            "entries": list(entries.values()), "groups": groups})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise _error(path, f"`{loc}` {first['msg'].lower()}") from None
+
+
+def read_header(path: Path) -> dict[str, Any]:
+    """name/format/effective of a native list file without parsing its entries (fast)."""
+    head: list[str] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.lstrip().startswith("["):
+                break
+            head.append(line)
+    try:
+        return tomllib.loads("".join(head))
+    except tomllib.TOMLDecodeError as exc:
+        raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
+
+
+def _str(s: str) -> str:
+    # JSON string escapes are valid TOML basic-string escapes.
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _key(s: str) -> str:
+    return s if s and all(c.isalnum() or c in "-_" for c in s) and s.isascii() else _str(s)
+
+
+def _lines(entries: Iterable[BanlistEntry]) -> list[str]:
+    return [f"{e.passcode} = {_str(e.name or '')}" for e in
+            sorted(entries, key=lambda e: ((e.name or "").casefold(), e.passcode))]
+
+
+def dump_list(bl: Banlist, comment: str | None = None) -> str:
+    """`Banlist` -> native list file text (sorted by name within each section)."""
+    out = [f"# {bl.name}: {bl.format} list in force from {bl.effective.isoformat()}."]
+    if comment:
+        out += [f"# {line}" for line in comment.splitlines()]
+    out += [f"name = {_str(bl.name)}", f"format = {_str(bl.format)}",
+            f"effective = {bl.effective.isoformat()}"]
+    if bl.source:
+        out.append(f"source = {_str(bl.source)}")
+    out.append(f"whitelist = {'true' if bl.whitelist else 'false'}")
+    for section, limit in SECTIONS.items():
+        chosen = [e for e in bl.entries if e.limit == limit and e.points is None]
+        if chosen:
+            out += ["", f"[{section}]", *_lines(chosen)]
+    for value in sorted({e.points for e in bl.entries if e.points is not None}):
+        out += ["", f"[points.{value}]", *_lines(e for e in bl.entries if e.points == value)]
+    names = {e.passcode: e.name for e in bl.entries}
+    for group in bl.groups:
+        key = f"groups.{_key(group.name)}"
+        members = [BanlistEntry(passcode=p, name=names.get(p)) for p in group.passcodes]
+        out += ["", f"[{key}]", f"max = {group.max}", f"[{key}.cards]", *_lines(members)]
+    return "\n".join(out) + "\n"
+
+
+def parse_format(text: str, path: str | Path | None = None) -> Format:
+    """A `format.toml` text -> `Format` (without history)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
+    if "history" in data:
+        raise _error(path, "a format file does not hold lists; put each list in its own "
+                           "file beside it")
+    try:
+        return Format.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise _error(path, f"`{loc}`: {first['msg'].lower()}") from None
+
+
+def looks_native(text: str) -> bool:
+    """True when a text is a native list file rather than an EDOPro `.lflist.conf`."""
+    for line in text.splitlines():
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        return "=" in s and not s.startswith(("!", "$"))
+    return False

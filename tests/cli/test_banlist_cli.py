@@ -1,0 +1,132 @@
+"""`deckcheck banlist …` through CliRunner, with exact output for small lists."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deckcheck.cli.main import cli
+
+OLD = """!2026.02 TCG
+#Forbidden
+55144522 0 --Pot of Greed
+21044178 0 --Abyss Dweller
+#Limited
+83764718 1 --Monster Reborn
+"""
+NEW = """!2026.05 TCG
+#Forbidden
+55144522 0 --Pot of Greed
+#Limited
+21044178 1 --Abyss Dweller
+#Semi-Limited
+14558127 2 --Ash Blossom & Joyous Spring
+"""
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from deckcheck.formats.loader import clear_cache
+
+    monkeypatch.setenv("DECKCHECK_BANLISTS", str(tmp_path / "user"))
+    clear_cache()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "old.lflist.conf").write_text(OLD, encoding="utf-8")
+    (tmp_path / "src" / "new.lflist.conf").write_text(NEW, encoding="utf-8")
+    yield tmp_path
+    clear_cache()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_diff_of_two_files(home: Path) -> None:
+    code, out, _ = run("banlist", "diff", str(home / "src" / "old.lflist.conf"),
+                       str(home / "src" / "new.lflist.conf"))
+    assert code == 0
+    assert out == (
+        "2026.02 TCG (2026-02-01) → 2026.05 TCG (2026-05-01)\n"
+        "Forbidden → Limited: 1\n"
+        "  Abyss Dweller (21044178)\n"
+        "New, Semi-Limited: 1\n"
+        "  Ash Blossom & Joyous Spring (14558127)\n"
+        "Removed, was Limited, now Unlimited: 1\n"
+        "  Monster Reborn (83764718)\n"
+        "3 changes.\n")
+    code, out, _ = run("banlist", "diff", "--json", str(home / "src" / "old.lflist.conf"),
+                       str(home / "src" / "new.lflist.conf"))
+    data = json.loads(out)
+    assert [(c["name"], c["old"], c["new"]) for c in data["moved"]] == [
+        ("Abyss Dweller", "Forbidden", "Limited")]
+    assert data["old"] == "2026.02 TCG" and len(data["added"]) == len(data["removed"]) == 1
+
+
+def test_show_a_file(home: Path) -> None:
+    code, out, _ = run("banlist", "show", str(home / "src" / "new.lflist.conf"))
+    assert code == 0
+    assert out == (
+        "2026.05 TCG — format tcg, in force from 2026-05-01\n"
+        f"source: {home / 'src' / 'new.lflist.conf'}\n"
+        "Forbidden (1):\n"
+        "  Pot of Greed (55144522)\n"
+        "Limited (1):\n"
+        "  Abyss Dweller (21044178)\n"
+        "Semi-Limited (1):\n"
+        "  Ash Blossom & Joyous Spring (14558127)\n")
+    code, out, _ = run("banlist", "show", "--json", str(home / "src" / "new.lflist.conf"))
+    data = json.loads(out)
+    assert (data["name"], data["effective"], len(data["entries"])) == ("2026.05 TCG",
+                                                                      "2026-05-01", 3)
+
+
+def test_update_then_history_by_date(home: Path) -> None:
+    code, out, err = run("banlist", "update", "--from", str(home / "src"))
+    assert code == 0, err
+    assert out == f"tcg: 2 lists\nImported 2 lists into {home / 'user'}.\n"
+    code, out, _ = run("banlist", "show", "tcg", "--date", "2026-03-01")
+    assert out.splitlines()[0] == "2026.02 TCG — format tcg, in force from 2026-02-01"
+    code, out, _ = run("banlist", "list", "--format", "tcg")
+    assert out == ("2026-02-01  2026.02 TCG  (imported)\n"
+                   "2026-05-01  2026.05 TCG  (imported)\n"
+                   "2026-05-18  2026.05 TCG  (shipped)\n")
+    code, out, _ = run("banlist", "diff", "2026.02 TCG", "tcg")
+    assert code == 0 and out.startswith("2026.02 TCG (2026-02-01) → 2026.05 TCG (2026-05-18)\n")
+    code, out, _ = run("banlist", "update", "--json", "--from", str(home / "src"))
+    assert json.loads(out)["written"] == {"tcg": 2}
+
+
+def test_list_formats(home: Path) -> None:
+    code, out, _ = run("banlist", "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-3] == "tcg          TCG Advanced: 1 list, current 2026.05 TCG (2026-05-18)"
+    assert [ln.split()[0] for ln in lines] == ["edison", "genesys", "goat", "master-duel",
+                                                "ocg", "speed", "tcg", "traditional", "worlds"]
+    code, out, _ = run("banlist", "list", "--json")
+    assert {r["id"]: r["current"] for r in json.loads(out)}["speed"] == "2025.07 Speed Duel"
+
+
+def test_export_round_trip(home: Path) -> None:
+    code, out, _ = run("banlist", "export", str(home / "src" / "new.lflist.conf"))
+    assert out == ("#[2026.05 TCG]\n!2026.05 TCG\n#Forbidden\n55144522 0 --Pot of Greed\n"
+                   "#Limited\n21044178 1 --Abyss Dweller\n#Semi-Limited\n"
+                   "14558127 2 --Ash Blossom & Joyous Spring\n")
+    target = home / "out.toml"
+    code, _, _ = run("banlist", "export", "tcg", "--to", "toml", "-o", str(target))
+    assert code == 0 and target.read_text().startswith("# 2026.05 TCG: tcg list")
+
+
+def test_errors_are_one_line(home: Path) -> None:
+    code, out, err = run("banlist", "show", "no-such-list")
+    assert code == 2
+    assert err == ("deckcheck: No list or format called 'no-such-list'; see `deckcheck "
+                   "banlist list` for the known ones, or give a file.\n")
+    code, _, err = run("banlist", "show", "tcg", "--date", "1990-01-01")
+    assert code == 2 and "no list in force on 1990-01-01" in err
+    code, _, err = run("banlist", "show", "tcg", "--date", "May")
+    assert code == 2 and "'May' is not a date like 2026-05-18" in err

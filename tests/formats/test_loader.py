@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
+from deckcheck.formats import (
+    find_banlist,
+    list_formats,
+    list_infos,
+    load_banlist_file,
+    load_format,
+    native,
+)
+from deckcheck.formats.model import Banlist, BanlistEntry
+
+SHIPPED = ["edison", "genesys", "goat", "master-duel", "ocg", "speed", "tcg", "traditional",
+           "worlds"]
+
+
+def write(home: Path, fid: str, name: str, day: dt.date, entries: dict[int, int]) -> Path:
+    bl = Banlist(name=name, format=fid, effective=day,
+                 entries=[BanlistEntry(passcode=p, name=f"Card {p}", limit=lim)
+                          for p, lim in entries.items()])
+    path = home / fid / f"{day.isoformat()}.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(native.dump_list(bl), encoding="utf-8")
+    return path
+
+
+def test_every_shipped_format_loads_with_a_current_list() -> None:
+    assert list_formats() == SHIPPED
+    for fid in SHIPPED:
+        fmt = load_format(fid)
+        assert fmt.id == fid and fmt.history, fid
+        current = fmt.banlist_at(dt.date(2026, 11, 1))
+        assert current is not None and current.format == fid and current.entries
+
+
+def test_shipped_format_facts() -> None:
+    speed = load_format("speed")
+    assert (speed.main.min, speed.main.max, speed.extra.max, speed.side.max) == (20, 30, 5, 5)
+    assert speed.skills == "required-one"
+    assert {g.name: g.max for g in speed.banlist_at().groups} == {
+        "Limited 1": 1, "Limited 2": 2, "Limited 3": 3}
+    genesys = load_format("genesys")
+    assert genesys.points_cap == 100 and "link" in genesys.banned_frames
+    assert all(e.points for e in genesys.banlist_at().entries)
+    assert load_format("traditional").forbidden_as_limited
+    assert not any(e.limit == 0 for e in load_format("traditional").banlist_at().entries)
+    assert load_format("goat").banlist_at().whitelist
+    assert load_format("ocg").region == "ocg"
+
+
+def test_unknown_format_lists_the_known_ones() -> None:
+    with pytest.raises(UnknownFormat) as info:
+        load_format("nope")
+    assert str(info.value) == f"No format 'nope'; known formats: {', '.join(SHIPPED)}."
+
+
+def test_format_by_its_name() -> None:
+    assert load_format("Master Duel").id == "master-duel"
+    assert load_format("TCG").id == "tcg"
+
+
+def test_imported_history_merges_and_date_picks_the_list(banlists_home: Path) -> None:
+    write(banlists_home, "tcg", "2021.03 TCG", dt.date(2021, 3, 1), {1: 0})
+    write(banlists_home, "tcg", "2021.07 TCG", dt.date(2021, 7, 1), {1: 1})
+    fmt = load_format("tcg")
+    assert [b.name for b in fmt.history][:2] == ["2021.03 TCG", "2021.07 TCG"]
+    assert fmt.banlist_at(dt.date(2021, 2, 28)) is None
+    assert fmt.banlist_at(dt.date(2021, 3, 1)).name == "2021.03 TCG"
+    assert fmt.banlist_at(dt.date(2021, 6, 30)).name == "2021.03 TCG"
+    assert fmt.banlist_at(dt.date(2021, 7, 1)).name == "2021.07 TCG"
+    assert fmt.banlist_at(dt.date(2026, 11, 1)).name == "2026.05 TCG"  # the shipped one
+    assert find_banlist("tcg", dt.date(2021, 3, 1)).name == "2021.03 TCG"
+    assert find_banlist("2021.07 tcg").limits() == {1: 1}
+    assert [i.origin for i in list_infos() if i.name.startswith("2021")] == ["imported"] * 2
+
+
+def test_imported_list_replaces_shipped_one_of_the_same_day(banlists_home: Path) -> None:
+    write(banlists_home, "tcg", "Mine", dt.date(2026, 5, 18), {1: 2})
+    assert load_format("tcg").banlist_at().name == "Mine"
+
+
+def test_list_in_wrong_folder(banlists_home: Path) -> None:
+    path = write(banlists_home, "tcg", "X", dt.date(2021, 3, 1), {1: 0})
+    path.write_text(path.read_text().replace('format = "tcg"', 'format = "ocg"'))
+    with pytest.raises(FormatError, match="lies in the 'tcg' folder"):
+        load_format("tcg")
+
+
+def test_load_banlist_file_by_content(tmp_path: Path) -> None:
+    conf = tmp_path / "mine.conf"
+    conf.write_text("!2026.05 TCG\n#Forbidden\n55144522 0 --Pot of Greed\n"
+                    "!2026.07 OCG\n55144522 1\n", encoding="utf-8")
+    lists = load_banlist_file(conf)
+    assert [(b.name, b.format, b.effective) for b in lists] == [
+        ("2026.05 TCG", "tcg", dt.date(2026, 5, 1)), ("2026.07 OCG", "ocg", dt.date(2026, 7, 1))]
+    toml = tmp_path / "mine.toml"
+    toml.write_text(native.dump_list(lists[0]), encoding="utf-8")
+    (again,) = load_banlist_file(toml)
+    assert again.limits() == {55144522: 0}
+    assert find_banlist(str(conf), dt.date(2026, 6, 1)).name == "2026.05 TCG"
+    assert find_banlist(str(conf)).name == "2026.07 OCG"
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\n")
+    with pytest.raises(FormatError, match="not a list file"):
+        load_banlist_file(junk)
+
+
+def test_unknown_banlist() -> None:
+    with pytest.raises(UnknownBanlist, match="No list or format called 'nothing'"):
+        find_banlist("nothing")
+    with pytest.raises(UnknownBanlist, match="no list in force on 1990-01-01"):
+        find_banlist("tcg", dt.date(1990, 1, 1))
+
+
+def test_alternate_artwork_lookup_helpers() -> None:
+    bl = load_format("tcg").banlist_at()
+    # Apollousa: EDOPro lists both artworks; either finds the card's status
+    assert bl.limit_of((4280258, 4280259)) == 0
+    assert bl.limit_of((4280259,)) == 0
+    assert bl.limit_of((1,)) is None
+
+
+def test_package_copy_is_preferred(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.formats import loader
+
+    fake = tmp_path / "deckcheck"
+    (fake / "_banlists").mkdir(parents=True)
+    monkeypatch.setattr(loader, "files", lambda _pkg: fake)
+    assert loader.shipped_dir() == fake / "_banlists"
+    (fake / "_banlists").rmdir()
+    (tmp_path / "banlists").mkdir()
+    assert loader.shipped_dir() == tmp_path / "banlists"
+
+
+def test_user_dir_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from deckcheck.formats.loader import user_dir
+
+    monkeypatch.delenv("DECKCHECK_BANLISTS", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert user_dir() == tmp_path / "deckcheck" / "banlists"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert user_dir() == tmp_path / ".local" / "share" / "deckcheck" / "banlists"
+    monkeypatch.setenv("DECKCHECK_BANLISTS", str(tmp_path / "x"))
+    assert user_dir() == tmp_path / "x"

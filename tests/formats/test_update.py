@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from deckcheck.errors import FailedDownload
+from deckcheck.formats import find_banlist, load_format
+from deckcheck.formats import update as upd
+
+
+def make_source(root: Path) -> Path:
+    """A folder laid out like EDOPro's LFLists history plus Konami-id lists."""
+    hist = root / "lflists" / "history"
+    hist.mkdir(parents=True)
+    (hist / "2021.03_TCG.lflist.conf").write_text(
+        "!2021.03 TCG\n#Forbidden\n55144522 0 --Pot of Greed\n4280259 0 --Apollousa\n")
+    (hist / "2021.03_Traditional.lflist.conf").write_text(
+        "!2021.03 Traditional\n#Limited\n55144522 1 --Pot of Greed\n")
+    (hist / "Edison.lflist.conf").write_text("!Edison\n$whitelist\n55144522 0 --Pot of Greed\n")
+    (hist / "Nodate.lflist.conf").write_text("!Some list\n55144522 0\n")
+    (hist / "_index.json").write_text(json.dumps({
+        "2021.03 TCG": {"date": "2021-06-30T13:26:17+03:00", "path": "0TCG.lflist.conf"},
+        "Edison": {"date": "2025-04-28T22:59:02-04:00", "path": "Edison.lflist.conf"}}))
+    tcg = root / "konami-id" / "tcg"
+    tcg.mkdir(parents=True)
+    (tcg / "2021-03-01.vector.json").write_text(json.dumps(
+        {"date": "2021-03-01", "regulation": {"4844": 1}}))  # beats EDOPro's of that day
+    (tcg / "2020-12-15.vector.json").write_text(json.dumps(
+        {"date": "2020-12-15", "regulation": {"4844": 2, "12950": 1}}))
+    (tcg / "current.vector.json").write_text(json.dumps(
+        {"date": "2021-03-01", "regulation": {"4844": 1}}))
+    (tcg / "2019-01-01.vector.json").write_text(json.dumps(
+        {"date": "2019-01-01", "regulation": {"77777": 0}}))
+    return root
+
+
+def test_import_folder(tmp_path: Path, pool, banlists_home: Path) -> None:
+    src = make_source(tmp_path / "src")
+    report = upd.import_lists(src, pool=pool)
+    assert report.dest == banlists_home
+    # Konami's TCG lists count for TCG and, Forbidden as Limited, for Traditional
+    assert report.written == {"edison": 1, "tcg": 2, "traditional": 2}
+    assert report.replaced == 2  # EDOPro's 2021.03 TCG and Traditional: Konami's win
+    assert report.skipped == [
+        "Nodate.lflist.conf: 'Some list': no date in its name or in _index.json",
+        "konami-id/tcg: 2019-01-01.vector.json: 1 card(s) not in the card pool "
+        "(Konami id 77777…)"]
+    fmt = load_format("tcg")
+    march = fmt.banlist_at(dt.date(2021, 3, 1))
+    assert (march.name, march.limits()) == ("2021.03 TCG", {55144522: 1})
+    assert march.source == "Konami-id list tcg/2021-03-01.vector.json"
+    assert fmt.banlist_at(dt.date(2021, 1, 1)).name == "2020.12 TCG"
+    assert fmt.banlist_at(dt.date(2021, 1, 1)).limits() == {55144522: 2, 14558127: 1}
+    trad = load_format("traditional")
+    assert trad.banlist_at(dt.date(2021, 1, 1)).limits() == {55144522: 2, 14558127: 1}
+    assert load_format("edison").banlist_at().effective == dt.date(2010, 3, 1)
+    assert find_banlist("Edison").whitelist
+
+
+def test_edopro_stays_where_konami_list_cannot_be_read(tmp_path: Path, pool,
+                                                       banlists_home: Path) -> None:
+    src = make_source(tmp_path / "src")
+    (src / "konami-id" / "tcg" / "2021-03-01.vector.json").write_text(json.dumps(
+        {"date": "2021-03-01", "regulation": {"88888": 1}}))  # not in the pool: skipped
+    upd.import_lists(src, pool=pool)
+    march = load_format("tcg").banlist_at(dt.date(2021, 3, 8))
+    assert (march.name, march.effective, march.source) == (
+        "2021.03 TCG", dt.date(2021, 3, 1), "EDOPro LFLists, 2021.03_TCG.lflist.conf")
+    assert march.limits() == {55144522: 0, 4280258: 0}  # alternate artwork folded by the pool
+
+
+def test_month_only_names_without_an_official_list_are_left_out(
+        tmp_path: Path, banlists_home: Path) -> None:
+    src = make_source(tmp_path / "src")
+    (src / "lflists" / "history" / "2021.04_TCG.lflist.conf").write_text("!2021.04 TCG\n1 0\n")
+    report = upd.import_lists(src)
+    assert "2021.04_TCG.lflist.conf: '2021.04 TCG': no official list that month (tcg), so " \
+           "the name is not a date to trust" in report.skipped
+
+
+def test_undated_list_takes_the_index_day(tmp_path: Path, banlists_home: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "x.lflist.conf").write_text("!Some list\n55144522 0\n!Other\n1 0\n")
+    (src / "_index.json").write_text(json.dumps(
+        {"Some list": {"date": "2022-02-09T02:51:26+02:00"}}))
+    report = upd.import_lists(src)
+    assert report.written == {"some-list": 1}
+    assert report.skipped == ["x.lflist.conf: 'Other': no date in its name or in _index.json"]
+    assert find_banlist("Some list").effective == dt.date(2022, 2, 9)
+
+
+def test_without_a_pool_konami_lists_are_skipped(tmp_path: Path, banlists_home: Path) -> None:
+    report = upd.import_lists(make_source(tmp_path / "src"))
+    assert "konami-id/tcg: 3 list(s): no card pool to map Konami ids and names to passcodes" \
+        in report.skipped
+    assert report.written == {"edison": 1, "tcg": 1, "traditional": 1}
+
+
+def test_single_files(tmp_path: Path, banlists_home: Path) -> None:
+    info = tmp_path / "cardinfo.json"
+    info.write_text(json.dumps({"data": [{"id": 55144522, "name": "Pot of Greed",
+                                          "banlist_info": {"ban_tcg": "Forbidden"}}]}))
+    report = upd.import_lists(info, date=dt.date(2026, 6, 1))
+    assert report.written == {"tcg": 1}
+    assert find_banlist("tcg", dt.date(2026, 6, 2)).name == "YGOPRODeck TCG 2026-06-01"
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    root = tmp_path / "www"
+    root.mkdir()
+    (root / "0TCG.lflist.conf").write_text("!2026.09 TCG\n#Forbidden\n55144522 0 --Pot\n")
+    (root / "cardinfo.php").write_text(json.dumps({"data": [
+        {"id": 55144522, "name": "Pot of Greed",
+         "banlist_info": {"ban_ocg": "Limited", "ban_tcg": "Forbidden"}}]}))
+    handler = functools.partial(_Quiet, directory=str(root))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
+    from deckcheck.sources.http import Http
+
+    client = Http(retries=0, sleep=lambda s: None)
+    report = upd.fetch({"0TCG.lflist.conf": server + "0TCG.lflist.conf",
+                        "Gone.lflist.conf": server + "Gone.lflist.conf"}, http=client)
+    assert report.written == {"tcg": 1}
+    assert len(report.skipped) == 1 and report.skipped[0].startswith("Gone.lflist.conf: ")
+    assert find_banlist("2026.09 TCG").limits() == {55144522: 0}
+    report = upd.fetch({"ygoprodeck-ocg.cardinfo.json": server + "cardinfo.php"}, http=client,
+                       date=dt.date(2026, 9, 1))
+    assert report.written == {"ocg": 1}
+    assert find_banlist("ocg", dt.date(2026, 9, 1)).name == "YGOPRODeck OCG 2026-09-01"
+    with pytest.raises(FailedDownload, match="No list could be downloaded"):
+        upd.fetch({"Gone.lflist.conf": server + "Gone.lflist.conf"}, http=client)
+
+
+def test_default_urls_are_edopro() -> None:
+    assert all(u.startswith("https://raw.githubusercontent.com/ProjectIgnis/LFLists/")
+               for u in upd.URLS.values())
