@@ -88,7 +88,7 @@ class UnknownCard(CardPoolError):
     """No card has that name or passcode."""
 
     @classmethod
-    def for_name(cls, query: str, suggestions: list[str]) -> "UnknownCard":
+    def for_name(cls, query: str, suggestions: list[str]) -> UnknownCard:
         hint = (f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions
                 else "; check the spelling, or run `deckcheck cards update` for the full pool.")
         return cls(f"No card named or numbered {query!r} is in the card pool{hint}")

@@ -112,3 +112,20 @@ class MemoryPool:
 
     def __len__(self) -> int:
         return len(self._cards)
+
+
+def search_pool(pool: CardPool, query: str, limit: int = 20) -> list[Card]:
+    """Cards whose name in any language contains `query` (normalised), shortest names first.
+
+    Uses the pool's own indexed `search` when it has one (the SQLite store does).
+    """
+    own = getattr(pool, "search", None)
+    if callable(own):
+        return list(own(query, limit))
+    key = normalize(query)
+    if not key:
+        return []
+    hits = [c for c in pool
+            if any(key in normalize(n) for n in (c.name, *c.names.values()) if n)]
+    hits.sort(key=lambda c: (len(c.name), c.name))
+    return hits[:limit]

@@ -28,6 +28,9 @@ _CT = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 
 #: Characters XML 1.0 cannot hold (dropped from cell text).
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: Lone surrogates (a file name that is not UTF-8, decoded with surrogateescape): UTF-8 cannot
+#: encode them, so each becomes U+FFFD.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 #: Text starting with these could be taken for a formula: it gets the quote prefix.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
@@ -84,7 +87,7 @@ def clean_text(value: str) -> str:
     """Cell text as a workbook keeps it: LF line ends, no characters XML cannot hold."""
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
-    return _ILLEGAL.sub("", value)
+    return _SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
 
 
 @dataclass

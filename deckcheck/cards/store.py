@@ -1,0 +1,400 @@
+"""The card store: one SQLite file holding the merged pool and every source's records.
+
+Layout (schema version `SCHEMA`, in ``PRAGMA user_version``; ``PRAGMA application_id`` marks
+the file as deckcheck's):
+
+- ``cards``: passcode, name, konami_id, rule_name (indexed) and the card as a JSON blob,
+- ``ids``: every id a card answers to (its passcode, alternate artworks, prerelease ids),
+- ``names``: normalised name in any language -> passcode,
+- ``sources`` and ``source_records``: what each source said, so importing another source
+  re-merges everything,
+- ``meta``: when the pool was built.
+
+A store is never changed in place: every import writes a new file next to the old one and
+renames it over it, so a failed import leaves the previous pool intact and usable.
+`StorePool` answers the `CardPool` protocol lazily from the file, caching what it loads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from deckcheck.cards.model import Card
+from deckcheck.cards.names import normalize
+from deckcheck.cards.pool import PoolInfo
+from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
+
+SCHEMA = 1
+APPLICATION_ID = 0x44434B43  # "DCKC"
+
+_DDL = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE sources(name TEXT PRIMARY KEY, version TEXT, origin TEXT, imported_at TEXT,
+                     records INTEGER NOT NULL);
+CREATE TABLE source_records(source TEXT NOT NULL, passcode INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE TABLE cards(passcode INTEGER PRIMARY KEY, name TEXT NOT NULL, konami_id INTEGER,
+                   rule_name TEXT NOT NULL, data TEXT NOT NULL);
+CREATE TABLE ids(id INTEGER PRIMARY KEY, passcode INTEGER NOT NULL, kind TEXT NOT NULL);
+CREATE TABLE names(key TEXT NOT NULL, passcode INTEGER NOT NULL, PRIMARY KEY(key, passcode))
+    WITHOUT ROWID;
+"""
+_INDEXES = """
+CREATE INDEX source_records_source ON source_records(source);
+CREATE INDEX cards_konami ON cards(konami_id);
+CREATE INDEX cards_rule_name ON cards(rule_name);
+"""
+
+
+def default_db_path() -> Path:
+    """$DECKCHECK_DB, else $XDG_DATA_HOME/deckcheck/cards.sqlite, else
+    ~/.local/share/deckcheck/cards.sqlite."""
+    env = os.environ.get("DECKCHECK_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "deckcheck" / "cards.sqlite"
+
+
+def resolve_path(db: str | os.PathLike[str] | None) -> Path:
+    return Path(db).expanduser() if db else default_db_path()
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+
+
+# -- opening ----------------------------------------------------------------------------
+
+def connect(path: Path) -> sqlite3.Connection:
+    """A read-only connection to a deckcheck store, after checking it is one we can read."""
+    try:
+        # check_same_thread=False: the pool may be shared by worker threads (reads only).
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        app, = con.execute("PRAGMA application_id").fetchone()
+        version, = con.execute("PRAGMA user_version").fetchone()
+    except sqlite3.Error:
+        raise StoreVersionError(f"{path} is not a deckcheck card database; move it away or "
+                                "pass another file with --db, then run `deckcheck cards "
+                                "update`.") from None
+    if app != APPLICATION_ID:
+        con.close()
+        raise StoreVersionError(f"{path} is not a deckcheck card database; move it away or "
+                                "pass another file with --db, then run `deckcheck cards "
+                                "update`.")
+    if version != SCHEMA:
+        con.close()
+        raise StoreVersionError(
+            f"{path} was written by {'an older' if version < SCHEMA else 'a newer'} version of "
+            f"deckcheck (schema {version}, this one reads {SCHEMA}); delete it and run "
+            "`deckcheck cards update` again.")
+    return con
+
+
+# -- writing ----------------------------------------------------------------------------
+
+class SourceRows:
+    """One source's records as stored (raw JSON kept for re-merging)."""
+
+    def __init__(self, name: str, records: list[dict[str, Any]], version: str | None,
+                 origin: str | None, imported_at: str) -> None:
+        self.name, self.records, self.version = name, records, version
+        self.origin, self.imported_at = origin, imported_at
+
+
+def read_sources(path: Path) -> dict[str, SourceRows]:
+    """Every source's records from an existing store."""
+    con = connect(path)
+    try:
+        out: dict[str, SourceRows] = {}
+        for name, version, origin, imported_at in con.execute(
+                "SELECT name, version, origin, imported_at FROM sources"):
+            out[name] = SourceRows(name, [], version, origin, imported_at)
+        for source, data in con.execute("SELECT source, data FROM source_records"):
+            out[source].records.append(json.loads(data))
+    finally:
+        con.close()
+    return out
+
+
+def import_sources(db: str | os.PathLike[str] | None, new: Iterable[Any]) -> dict[str, Any]:
+    """Add (or replace) sources in the store at `db` and rebuild the pool atomically.
+
+    `new` holds `deckcheck.sources.SourceData`. Returns a summary (cards, sources…).
+    """
+    from deckcheck.sources import bulk
+
+    with bulk():
+        return _import_sources(resolve_path(db), new)
+
+
+def _import_sources(path: Path, new: Iterable[Any]) -> dict[str, Any]:
+    from deckcheck.cards.merge import merge
+
+    sources = read_sources(path) if path.exists() else {}
+    now = _now()
+    changed = []
+    for sd in new:
+        if not sd.records:
+            raise ImportFailed(f"{sd.origin or sd.name} holds no cards deckcheck can read; "
+                               "nothing was changed.")
+        sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now)
+        changed.append(sd.name)
+    merged = merge({name: rows.records for name, rows in sources.items()})
+    if not merged.cards:
+        raise ImportFailed("The data holds no complete cards (only names or ids for cards no "
+                           "other source knows); import a full card source first.")
+    _validate(merged.cards.values())
+    write_store(path, sources, merged, now)
+    return {"path": str(path), "imported": changed, "cards": len(merged.cards),
+            "ids": len(merged.ids), "sources": {n: s.version for n, s in sources.items()}}
+
+
+def _validate(cards: Iterable[dict[str, Any]]) -> None:
+    """Check the merged cards against the model once, in bulk."""
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        TypeAdapter(list[Card]).validate_python(list(cards))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ImportFailed(f"A merged card is not valid ({'.'.join(map(str, err['loc']))}: "
+                           f"{err['msg']}); nothing was changed — please report this.") from None
+
+
+def write_store(path: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
+    """Write a complete store to a new file beside `path`, then rename it over `path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        con = sqlite3.connect(tmp)
+        try:
+            con.execute("PRAGMA journal_mode=OFF")
+            con.execute("PRAGMA synchronous=OFF")
+            con.executescript(_DDL)
+            dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+            with con:
+                con.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("built_at", built_at), ("cards", str(len(merged.cards)))])
+                con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", [
+                    (s.name, s.version, s.origin, s.imported_at, len(s.records))
+                    for s in sources.values()])
+                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
+                    (s.name, r["passcode"], dumps(r)) for s in sources.values() for r in s.records))
+                # rows in key order: B-tree appends instead of page splits
+                con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?)", (
+                    (pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c))
+                    for pc, c in sorted(merged.cards.items())))
+                con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
+                    (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
+                con.executemany("INSERT INTO names VALUES (?, ?)", sorted(
+                    (key, pc) for key, pcs in merged.names.items() for pc in set(pcs)))
+            con.executescript(_INDEXES)
+            con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            con.execute(f"PRAGMA user_version = {SCHEMA}")
+            con.commit()
+        finally:
+            con.close()
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """What `deckcheck cards info` shows: sources, versions, counts, age."""
+    path = resolve_path(db)
+    if not path.exists():
+        return {"path": str(path), "exists": False}
+    con = connect(path)
+    try:
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        cols = ("name", "version", "origin", "imported_at", "records")
+        sources = [dict(zip(cols, row, strict=True)) for row in con.execute(
+            f"SELECT {', '.join(cols)} FROM sources ORDER BY name")]
+        kinds = dict(con.execute("SELECT kind, count(*) FROM ids GROUP BY kind").fetchall())
+    finally:
+        con.close()
+    built = meta.get("built_at")
+    age = None
+    if built:
+        age = (dt.datetime.now(dt.UTC) - dt.datetime.fromisoformat(built)).days
+    return {"path": str(path), "exists": True, "built_at": built, "age_days": age,
+            "cards": int(meta.get("cards", 0)), "alt_ids": kinds.get("alt", 0),
+            "prerelease_ids": kinds.get("prerelease", 0), "sources": sources}
+
+
+# -- reading ----------------------------------------------------------------------------
+
+class Suggester:
+    """"Did you mean": a trigram index over normalised names picks candidates, difflib ranks
+    them (whole name, or the start of a longer name)."""
+
+    def __init__(self, index: dict[str, list[int]]) -> None:
+        self.keys = list(index)
+        self.passcodes = [index[k] for k in self.keys]
+        grams: dict[str, list[int]] = {}
+        for i, key in enumerate(self.keys):
+            for g in _trigrams(key):
+                grams.setdefault(g, []).append(i)
+        self.grams = grams
+
+    def closest(self, key: str, n: int, cutoff: float = 0.6) -> list[int]:
+        if not key:
+            return []
+        from collections import Counter
+
+        hits: Counter[int] = Counter()
+        for g in _trigrams(key):
+            hits.update(self.grams.get(g, ()))
+        matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+        scored: list[tuple[float, int]] = []
+        for i, _ in hits.most_common(200):
+            cand = self.keys[i]
+            matcher.set_seq1(cand)
+            score = matcher.ratio()
+            if len(cand) > len(key) + 2:
+                matcher.set_seq1(cand[:len(key) + 1])
+                score = max(score, matcher.ratio() * 0.95)
+            if score >= cutoff:
+                scored.append((score, i))
+        scored.sort(key=lambda si: (-si[0], len(self.keys[si[1]])))
+        out: list[int] = []
+        for _, i in scored:
+            for pc in self.passcodes[i]:
+                if pc not in out:
+                    out.append(pc)
+        return out[:n]
+
+
+def _trigrams(key: str) -> set[str]:
+    padded = f"^{key}$"
+    return {padded[i:i + 3] for i in range(len(padded) - 2)}
+
+
+class StorePool:
+    """A `CardPool` over a store file: indexed SQL lookups, cached cards, and a suggestion
+    index built only on the first `suggest()`."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._con = connect(self.path)
+        self._cards: dict[int, Card] = {}
+        self._ids: dict[int, Card | None] = {}
+        self._suggest: dict[str, Suggester] = {}
+        try:
+            meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
+            sources = dict(self._con.execute("SELECT name, version FROM sources").fetchall())
+        except sqlite3.Error as exc:
+            self._con.close()
+            raise CardPoolError(f"{self.path} is damaged ({exc}); delete it and run "
+                                "`deckcheck cards update`.") from None
+        self._len = int(meta.get("cards", 0))
+        self.info = PoolInfo(builtin=False, sources={k: v or "" for k, v in sources.items()},
+                             card_count=self._len, imported_at=meta.get("built_at"),
+                             path=str(self.path))
+
+    def close(self) -> None:
+        self._con.close()
+
+    def _card(self, passcode: int, data: str) -> Card:
+        card = self._cards.get(passcode)
+        if card is None:
+            card = Card.model_validate_json(data)
+            self._cards[passcode] = card
+            for pc in card.all_passcodes:
+                self._ids.setdefault(pc, card)
+        return card
+
+    def _rows(self, sql: str, args: tuple[Any, ...]) -> list[Card]:
+        return [self._card(pc, data) for pc, data in self._con.execute(sql, args)]
+
+    def get(self, passcode: int) -> Card | None:
+        if passcode in self._ids:
+            return self._ids[passcode]
+        if not isinstance(passcode, int) or not -(2**63) <= passcode < 2**63:
+            return None
+        found = self._rows("SELECT c.passcode, c.data FROM ids i JOIN cards c "
+                           "ON c.passcode = i.passcode WHERE i.id = ?", (passcode,))
+        card = found[0] if found else None
+        self._ids[passcode] = card
+        return card
+
+    def find_name(self, name: str) -> list[Card]:
+        key = normalize(name)
+        if not key:
+            return []
+        return self._rows("SELECT c.passcode, c.data FROM names n JOIN cards c "
+                          "ON c.passcode = n.passcode WHERE n.key = ? ORDER BY c.passcode", (key,))
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """Closest names: an ASCII query is matched against English names (the index is
+        built on first use); any other query against the names in every language."""
+        key = normalize(name)
+        if not key:
+            return []
+        tier = "en" if key.isascii() else "all"
+        suggester = self._suggest.get(tier)
+        if suggester is None:
+            index: dict[str, list[int]] = {}
+            rows: Iterable[tuple[str, int]]
+            if tier == "en":
+                rows = [(normalize(n), pc) for pc, n in self._con.execute(
+                    "SELECT passcode, name FROM cards")]
+            else:
+                rows = self._con.execute("SELECT key, passcode FROM names")
+            for k, pc in rows:
+                index.setdefault(k, []).append(pc)
+            suggester = self._suggest[tier] = Suggester(index)
+        out: list[str] = []
+        for pc in suggester.closest(key, limit * 3):
+            row = self._con.execute("SELECT name FROM cards WHERE passcode = ?", (pc,)).fetchone()
+            if row and row[0] not in out:
+                out.append(row[0])
+        return out[:limit]
+
+    def search(self, query: str, limit: int = 20) -> list[Card]:
+        """Cards whose name in any language contains `query` (normalised)."""
+        key = normalize(query)
+        if not key:
+            return []
+        pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return self._rows(
+            "SELECT passcode, data FROM cards WHERE passcode IN (SELECT passcode FROM names "
+            "WHERE key LIKE ? ESCAPE '\\') ORDER BY length(name), name LIMIT ?", (pattern, limit))
+
+    def by_konami_id(self, konami_id: int) -> Card | None:
+        found = self._rows("SELECT passcode, data FROM cards WHERE konami_id = ? "
+                           "ORDER BY passcode LIMIT 1", (konami_id,))
+        return found[0] if found else None
+
+    def with_rule_name(self, rule_name: str) -> list[Card]:
+        return self._rows("SELECT passcode, data FROM cards WHERE rule_name = ? "
+                          "ORDER BY passcode", (rule_name,))
+
+    def source_records(self, passcode: int) -> dict[str, list[dict[str, Any]]]:
+        """What each source said about a card (its passcode and alternate ids)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for source, data in self._con.execute(
+                "SELECT source, data FROM source_records WHERE passcode IN "
+                "(SELECT id FROM ids WHERE passcode = ?)", (passcode,)):
+            out.setdefault(source, []).append(json.loads(data))
+        return out
+
+    def __iter__(self) -> Iterator[Card]:
+        for pc, data in self._con.execute("SELECT passcode, data FROM cards ORDER BY passcode"):
+            yield self._card(pc, data)
+
+    def __len__(self) -> int:
+        return self._len

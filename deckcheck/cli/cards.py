@@ -1,0 +1,239 @@
+"""`deckcheck cards …`: import, update and inspect the card database."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from deckcheck.cli.common import Ctx, echo_json, handle_errors
+
+JSON_HELP = "Print JSON instead of text."
+
+
+@click.group()
+def cards() -> None:
+    """Import, update and look up the card database (the card pool)."""
+
+
+class _Progress:
+    """Draws a click progress bar (on stderr) from the HTTP helper's progress callback;
+    when the server sends no length, reports the size at the end instead."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.done = 0
+        self.total: int | None = None
+
+    def __call__(self, done: int, total: int | None) -> None:
+        if self.bar is None and total:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        if self.bar is not None:
+            self.bar.update(done - self.done)
+        self.done, self.total = done, total
+
+    def finish(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+        elif self.done:
+            click.echo(f"{self.label}: {self.done / 1e6:.1f} MB", err=True)
+
+
+def _summary(result: dict[str, Any]) -> str:
+    return (f"{result['cards']} cards (+{result['ids'] - result['cards']} alternate-artwork or "
+            f"prerelease ids) in "
+            f"{result['path']}; sources: {', '.join(sorted(result['sources']))}.")
+
+
+@cards.command()
+@click.option("--from", "from_file", type=click.Path(exists=True, dir_okay=False),
+              help="Import a downloaded cardinfo.php answer (JSON or .zip) instead of going "
+                   "online.")
+@click.option("--force", is_flag=True, help="Download even when the database version is unchanged.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
+@handle_errors
+def update(obj: Ctx, from_file: str | None, force: bool, as_json: bool) -> None:
+    """Download the full YGOPRODeck card database and merge it into the card pool.
+
+    Skips the download when YGOPRODeck's database version has not changed. On any failure
+    the previous card pool stays as it was.
+    """
+    from deckcheck.sources import ygoprodeck
+
+    progress = None if as_json else _Progress("Downloading cards")
+    try:
+        result = ygoprodeck.update(obj.db, from_file=from_file, force=force, progress=progress)
+    finally:
+        if progress is not None:
+            progress.finish()
+    if as_json:
+        echo_json(result)
+    elif result.get("unchanged"):
+        click.echo(f"Card database already up to date (YGOPRODeck {result.get('version')}).")
+    else:
+        click.echo(f"Imported YGOPRODeck: {_summary(result)}")
+
+
+@cards.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
+@handle_errors
+def import_(obj: Ctx, file: str, as_json: bool) -> None:
+    """Import a card data FILE as its source publishes it, and merge it into the pool.
+
+    FILE is a YGOPRODeck cardinfo.php answer, a YAML Yugi cards.json, a ygocdb cards.json,
+    an EDOPro cards.cdb or mappings.json, or a .zip holding one of them; the source is
+    recognised from the content.
+    """
+    from deckcheck.cards.store import import_sources
+    from deckcheck.sources import read_source
+
+    data = read_source(file)
+    result = import_sources(obj.db, [data])
+    if as_json:
+        echo_json({**result, "source": data.name})
+    else:
+        click.echo(f"Imported {data.name} ({len(data.records)} records): {_summary(result)}")
+
+
+def _lookup(pool: Any, query: str) -> list[Any]:
+    from deckcheck.errors import UnknownCard
+
+    q = query.strip()
+    found: list[Any] = []
+    if q.isdigit():
+        card = pool.get(int(q))
+        if card is not None:
+            found = [card]
+    if not found:
+        found = pool.find_name(q)
+    if not found:
+        raise UnknownCard.for_name(q, pool.suggest(q))
+    return found
+
+
+def _describe(card: Any) -> list[str]:
+    lines = [f"{card.name} [{card.passcode}]"]
+    if card.alt_passcodes:
+        lines.append(f"  alternate artworks: {', '.join(map(str, card.alt_passcodes))}")
+    if card.konami_id is not None:
+        lines.append(f"  Konami id: {card.konami_id}")
+    if card.kind.value in ("spell", "trap"):
+        kind = f"{card.race or 'Normal'} {card.kind.value.capitalize()}"
+    elif card.kind.value == "monster":
+        kind = f"{card.frame.value.replace('_', ' ')} monster"
+    else:
+        kind = card.kind.value
+    lines.append(f"  {kind}" + (f", {card.deck} deck" if card.deck else ""))
+    stats = []
+    for label, value in (("Level", card.level), ("Rank", card.rank), ("Link", card.link_rating),
+                         ("Scale", card.scale)):
+        if value is not None:
+            stats.append(f"{label} {value}")
+    if card.attribute:
+        stats.append(card.attribute)
+    if card.race and card.kind.value not in ("spell", "trap"):
+        stats.append(card.race)
+    if card.monster_types:
+        stats.append("/".join(card.monster_types))
+    if card.atk is not None or card.defense is not None:
+        atk = f"ATK {_stat(card.atk)}"
+        stats.append(atk if card.link_rating is not None else f"{atk} / DEF {_stat(card.defense)}")
+    if stats:
+        lines.append("  " + ", ".join(stats))
+    if card.link_arrows:
+        lines.append(f"  Link Arrows: {', '.join(card.link_arrows)}")
+    if card.archetypes:
+        lines.append(f"  archetypes: {', '.join(card.archetypes)}")
+    for lang in ("ja", "zh-CN", "zh-TW"):
+        if card.names.get(lang):
+            lines.append(f"  name ({lang}): {card.names[lang]}")
+    if card.released:
+        dates = sorted(card.released.items())
+        lines.append("  released: " + ", ".join(f"{k.upper()} {v}" for k, v in dates))
+    if card.scopes:
+        lines.append(f"  scopes: {', '.join(sorted(card.scopes))}")
+    if card.rule_name != card.name:
+        lines.append(f"  counts as: {card.rule_name}")
+    opinions = set(card.rule_name_evidence.values())
+    if len(opinions) > 1:
+        lines.append("  sources disagree on the name it counts as:")
+        for src, name in sorted(card.rule_name_evidence.items()):
+            lines.append(f"    {src}: {name}")
+    return lines
+
+
+def _stat(v: int | None) -> str:
+    return "?" if v is None else str(v)
+
+
+@cards.command()
+@click.argument("query", metavar="NAME-OR-PASSCODE")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
+@handle_errors
+def show(obj: Ctx, query: str, as_json: bool) -> None:
+    """Show a card by passcode (alternate artworks too) or by name in any language."""
+    found = _lookup(obj.pool(quiet=as_json), query)
+    if as_json:
+        echo_json([c.model_dump(mode="json") | {"deck": c.deck} for c in found])
+        return
+    for i, card in enumerate(found):
+        if i:
+            click.echo("")
+        for line in _describe(card):
+            click.echo(line)
+
+
+@cards.command()
+@click.argument("query")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 1000),
+              help="Show at most this many cards.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
+@handle_errors
+def search(obj: Ctx, query: str, limit: int, as_json: bool) -> None:
+    """List cards whose name (in any language) contains QUERY."""
+    from deckcheck.cards.pool import search_pool
+
+    found = search_pool(obj.pool(quiet=as_json), query, limit)
+    if as_json:
+        echo_json([{"passcode": c.passcode, "name": c.name, "kind": c.kind.value,
+                    "frame": c.frame.value} for c in found])
+        return
+    if not found:
+        click.echo(f"No card name contains {query!r}.")
+    for c in found:
+        click.echo(f"{c.passcode:>9}  {c.name}")
+
+
+@cards.command()
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
+@handle_errors
+def info(obj: Ctx, as_json: bool) -> None:
+    """Show where the card database is, its sources, versions, card counts and age."""
+    from deckcheck.cards.store import store_info
+
+    data = store_info(obj.db)
+    if as_json:
+        echo_json(data)
+        return
+    if not data["exists"]:
+        click.echo(f"No card database at {data['path']}: deckcheck uses its small built-in card "
+                   "set. Run `deckcheck cards update` or `deckcheck cards import FILE`.")
+        return
+    age = data["age_days"]
+    click.echo(f"Card database: {data['path']}")
+    click.echo(f"Cards: {data['cards']} (+{data['alt_ids']} alternate-artwork ids, "
+               f"+{data['prerelease_ids']} prerelease ids)")
+    click.echo(f"Built: {data['built_at']}" + (f" ({age} days ago)" if age is not None else ""))
+    click.echo("Sources:")
+    for s in data["sources"]:
+        click.echo(f"  {s['name']}: {s['records']} records, version {s['version'] or '?'}, "
+                   f"imported {s['imported_at']}")

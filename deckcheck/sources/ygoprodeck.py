@@ -1,0 +1,226 @@
+"""YGOPRODeck API v7: the full `cardinfo.php?misc=yes` dump, online or from a file.
+
+`parse(data)` turns the API answer into source records (plain dicts, see
+`deckcheck.sources`); `update(...)` checks `checkDBVer.php`, downloads the dump through the
+shared HTTP helper and imports it into the store.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from deckcheck.cards.rulename import rule_name_from_english
+from deckcheck.errors import ImportFailed
+from deckcheck.sources.http import Http, Progress
+
+NAME = "ygoprodeck"
+DEFAULT_URL = "https://db.ygoprodeck.com/api/v7"
+
+_FRAMES = {
+    "normal", "effect", "ritual", "fusion", "synchro", "xyz", "link", "normal_pendulum",
+    "effect_pendulum", "ritual_pendulum", "fusion_pendulum", "synchro_pendulum", "xyz_pendulum",
+    "spell", "trap", "token", "skill",
+}
+_NO_NS = re.compile(r"cannot be normal summoned(?:/| or )set|must (?:first )?be special summoned",
+                    re.IGNORECASE)
+
+
+def base_url(url: str | None = None) -> str:
+    return (url or os.environ.get("DECKCHECK_YGOPRODECK_URL") or DEFAULT_URL).rstrip("/")
+
+
+def looks_like(data: Any) -> bool:
+    """True for a `cardinfo.php` answer: {"data": [{"id", "name", "frameType"…}…]}."""
+    if not isinstance(data, dict) or not isinstance(data.get("data"), list):
+        return False
+    first = next(iter(data["data"]), None)
+    return isinstance(first, dict) and "frameType" in first and "id" in first
+
+
+def parse(data: Any) -> Iterator[dict[str, Any]]:
+    """Source records for every card of a `cardinfo.php` answer."""
+    if not looks_like(data):
+        raise ImportFailed("The file is not a YGOPRODeck cardinfo.php answer (no \"data\" list "
+                           "of cards); nothing was changed — download it again.")
+    for raw in data["data"]:
+        rec = card_record(raw)
+        if rec is not None:
+            yield rec
+
+
+def _int(v: Any) -> int | None:
+    if v is None or v == "" or isinstance(v, bool):
+        return None
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def card_record(raw: dict[str, Any]) -> dict[str, Any] | None:
+    passcode = _int(raw.get("id"))
+    name = raw.get("name")
+    if passcode is None or not name:
+        return None
+    ctype = raw.get("type") or ""
+    frame = (raw.get("frameType") or "").lower()
+    if ctype == "Skill Card":
+        frame = "skill"
+    elif ctype == "Token":
+        frame = "token"
+    if frame not in _FRAMES:
+        frame = "effect" if "Monster" in ctype else "spell" if "Spell" in ctype else \
+            "trap" if "Trap" in ctype else "effect"
+    kind = frame if frame in ("spell", "trap", "token", "skill") else "monster"
+    desc = raw.get("desc") or ""
+    rec: dict[str, Any] = {"passcode": passcode, "name": name, "names": {"en": name},
+                           "kind": kind, "frame": frame, "text": desc or None}
+    alts = sorted({i for img in raw.get("card_images") or () if isinstance(img, dict)
+                   for i in [_int(img.get("id"))] if i is not None and i != passcode})
+    if alts:
+        rec["alt_passcodes"] = alts
+    race = raw.get("race") or None
+    if kind == "monster" or kind == "token":
+        typeline = [t for t in raw.get("typeline") or () if isinstance(t, str)]
+        if typeline and race and typeline[0] == race:
+            typeline = typeline[1:]
+        rec["monster_types"] = typeline
+        rec["attribute"] = raw.get("attribute") or None
+        rec["race"] = race
+        atk, dfn = _int(raw.get("atk")), _int(raw.get("def"))
+        rec["atk"] = None if atk is None or atk < 0 else atk
+        rec["defense"] = None if dfn is None or dfn < 0 else dfn
+        level = _int(raw.get("level"))
+        if frame.startswith("xyz"):
+            rec["rank"] = level
+        elif frame == "link":
+            rec["link_rating"] = _int(raw.get("linkval"))
+            rec["link_arrows"] = [a for a in raw.get("linkmarkers") or () if isinstance(a, str)]
+        else:
+            rec["level"] = level
+        scale = _int(raw.get("scale"))
+        if scale is not None:
+            rec["scale"] = scale
+        if kind == "monster" and _NO_NS.search(desc):
+            rec["cannot_normal_summon"] = True
+    elif kind in ("spell", "trap"):
+        rec["race"] = race
+    if raw.get("archetype"):
+        rec["archetypes"] = [raw["archetype"]]
+    scopes: set[str] = set()
+    if kind == "skill":
+        scopes.add("skill")
+    misc = raw.get("misc_info")
+    if isinstance(misc, list) and misc and isinstance(misc[0], dict):
+        m = misc[0]
+        kid = _int(m.get("konami_id"))
+        if kid is not None:
+            rec["konami_id"] = kid
+        released = {r: str(m[f"{r}_date"])[:10] for r in ("tcg", "ocg") if m.get(f"{r}_date")}
+        if released:
+            rec["released"] = released
+        formats = {str(f).lower() for f in m.get("formats") or ()}
+        if "ocg" in formats and "tcg" not in formats and not released.get("tcg"):
+            scopes.add("ocg_only")
+        elif "tcg" in formats and "ocg" not in formats and not released.get("ocg"):
+            scopes.add("tcg_only")
+        elif formats and not formats & {"tcg", "ocg"} and "speed duel" in formats:
+            scopes.add("speed")
+        treated = m.get("treated_as")
+        if isinstance(treated, list):
+            treated = next((t for t in treated if isinstance(t, str)), None)
+        if isinstance(treated, str) and treated.strip() and treated.strip() != name:
+            rec.setdefault("hints", []).append(
+                ["ygoprodeck-treated_as", "name", treated.strip(), "en"])
+    if scopes or isinstance(misc, list):
+        rec["scopes"] = sorted(scopes)
+    said = rule_name_from_english(desc)
+    rec["spoke"] = ["ygoprodeck-text"]
+    if said and said != name:
+        rec.setdefault("hints", []).append(["ygoprodeck-text", "name", said, "en"])
+    return rec
+
+
+# -- online update ----------------------------------------------------------------------
+
+def remote_version(http: Http, url: str | None = None) -> str | None:
+    """The database version `checkDBVer.php` announces (None if it says nothing usable)."""
+    answer = http.get_json(f"{base_url(url)}/checkDBVer.php")
+    if isinstance(answer, list) and answer and isinstance(answer[0], dict):
+        answer = answer[0]
+    if isinstance(answer, dict):
+        v = answer.get("database_version")
+        last = answer.get("last_update")
+        if v is not None:
+            return f"{v}" + (f" ({last})" if last else "")
+    return None
+
+
+def download(http: Http, dest_dir: Path, url: str | None = None,
+             progress: Progress | None = None) -> Path:
+    """Download the full dump into `dest_dir`; returns the file (the caller deletes it)."""
+    fd, name = tempfile.mkstemp(prefix=".cardinfo.", suffix=".json", dir=dest_dir)
+    os.close(fd)
+    try:
+        return http.download(f"{base_url(url)}/cardinfo.php", name, params={"misc": "yes"},
+                             progress=progress)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
+def load_file(path: str | Path) -> Any:
+    """A cardinfo answer from a JSON file or a .zip holding cardinfo.json."""
+    from deckcheck.sources import read_json_file
+
+    return read_json_file(Path(path), prefer="cardinfo.json")
+
+
+
+def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | None = None,
+           http: Http | None = None, url: str | None = None, force: bool = False,
+           progress: Progress | None = None) -> dict[str, Any]:
+    """Import the YGOPRODeck dump into the store: online (skipped when `checkDBVer.php`
+    reports the version already imported, unless `force`) or from a file.
+
+    Returns the import summary, with ``"unchanged": True`` when nothing needed doing.
+    The previous store stays intact when anything fails.
+    """
+    from deckcheck.cards.store import import_sources, resolve_path, store_info
+    from deckcheck.sources import SourceData, _sha, bulk
+
+    path = resolve_path(db)
+    if from_file is not None:
+        with bulk():
+            data = load_file(from_file)
+            sd = SourceData(NAME, list(parse(data)), f"file {_sha(Path(from_file))}",
+                            str(from_file))
+            return {**import_sources(path, [sd]), "unchanged": False}
+    http = http or Http()
+    version = remote_version(http, url)
+    if not force and version is not None and path.exists():
+        known = {s["name"]: s["version"] for s in store_info(path).get("sources", ())}
+        if known.get(NAME) == version:
+            return {"path": str(path), "imported": [], "unchanged": True,
+                    "sources": known, "version": version}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = download(http, path.parent, url, progress)
+    try:
+        with bulk():
+            try:
+                with open(tmp, "rb") as f:
+                    data = json.load(f)
+            except ValueError:
+                raise ImportFailed(f"The YGOPRODeck answer from {base_url(url)} is not valid "
+                                   "JSON (cut off?); nothing was changed — try again later."
+                                   ) from None
+            sd = SourceData(NAME, list(parse(data)), version, f"{base_url(url)}/cardinfo.php")
+            return {**import_sources(path, [sd]), "unchanged": False, "version": version}
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -1,0 +1,102 @@
+"""Merging source records: alternate artworks, prerelease ids, priorities, the same-name
+rule's evidence, votes and chains."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deckcheck.cards.merge import merge
+
+
+def rec(pc: int, name: str, **kw: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"passcode": pc, "name": name, "names": {"en": name},
+                            "kind": "spell", "frame": "spell"}
+    base.update(kw)
+    return base
+
+
+def hint(key: str, value: Any, lang: str = "en", kind: str = "name") -> list[Any]:
+    return [key, kind, value, lang]
+
+
+def test_chain_resolves_to_the_end() -> None:
+    out = merge({"ygoprodeck": [
+        rec(1, "A", hints=[hint("ygoprodeck-text", "B")]),
+        rec(2, "B", hints=[hint("ygoprodeck-text", "C")]),
+        rec(3, "C"),
+        rec(4, "Loop1", hints=[hint("ygoprodeck-text", "Loop2")]),
+        rec(5, "Loop2", hints=[hint("ygoprodeck-text", "Loop1")]),
+    ]})
+    assert [out.cards[i]["rule_name"] for i in (1, 2, 3)] == ["C", "C", "C"]
+    assert out.cards[1]["rule_name_evidence"] == {"ygoprodeck-text": "B"}
+    assert {out.cards[4]["rule_name"], out.cards[5]["rule_name"]} <= {"Loop1", "Loop2"}
+
+
+def test_foreign_names_map_to_the_english_name() -> None:
+    out = merge({
+        "ygoprodeck": [rec(10, "Umi"), rec(11, "Ocean")],
+        "yaml-yugi": [rec(10, "Umi", names={"en": "Umi", "ja": "海"}),
+                      rec(11, "Ocean", hints=[hint("yaml-yugi-text-ja", "海", "ja")],
+                          spoke=["yaml-yugi-text-en", "yaml-yugi-text-ja"])],
+    })
+    assert out.cards[11]["rule_name"] == "Umi"
+    assert out.cards[11]["rule_name_evidence"] == {"yaml-yugi-text-ja": "Umi",
+                                                   "yaml-yugi-text-en": "Ocean"}
+
+
+def test_a_lone_claim_loses_to_more_silent_sources() -> None:
+    claim = rec(21, "Knight", hints=[hint("ygocdb-text", "Gaia", "zh-CN")], spoke=["ygocdb-text"])
+    out = merge({
+        "ygoprodeck": [rec(20, "Gaia"), rec(21, "Knight", spoke=["ygoprodeck-text"])],
+        "yaml-yugi": [rec(21, "Knight", spoke=["yaml-yugi-text-en"])],
+        "ygocdb": [rec(20, "Gaia", names={"en": "Gaia", "cn_name": "Gaia"}), claim],
+    })
+    card = out.cards[21]
+    assert card["rule_name"] == "Knight"
+    assert card["rule_name_evidence"] == {"ygocdb-text": "Gaia", "ygoprodeck-text": "Knight",
+                                          "yaml-yugi-text-en": "Knight"}
+    # with one silent source against it, the claim wins
+    out = merge({"ygoprodeck": [rec(20, "Gaia"), rec(21, "Knight", spoke=["ygoprodeck-text"])],
+                 "ygocdb": [claim]})
+    assert out.cards[21]["rule_name"] == "Gaia"
+
+
+def test_cdb_alias() -> None:
+    out = merge({
+        "ygoprodeck": [rec(30, "Talker", alt_passcodes=[31]), rec(40, "Umi")],
+        "edopro:cards.cdb": [rec(32, "Talker", alias=30), rec(33, "Talker", alias=31),
+                             rec(41, "Ocean", alias=40), rec(50, "Orphan", alias=999)],
+    })
+    assert out.cards[30]["alt_passcodes"] == [31, 32, 33]
+    assert out.ids[33] == (30, "alt") and 32 not in out.cards
+    assert out.cards[41]["rule_name"] == "Umi" and out.cards[41]["alt_passcodes"] == []
+    assert out.cards[50]["rule_name"] == "Orphan"
+
+
+def test_priorities_and_enrichment() -> None:
+    out = merge({
+        "ygocdb": [rec(60, "Card", atk=1, names={"en": "Card", "cn_name": "卡"}),
+                   {"passcode": 61, "name": "名", "names": {"cn_name": "名"}}],
+        "ygoprodeck": [rec(60, "Card", atk=None, race="Field", scopes=[])],
+        "edopro:x.cdb": [rec(60, "Card (old)", race="Normal", scopes=["ocg_only"],
+                         konami_id=7)],
+        "edopro-mappings": [{"passcode": 60, "extra_ids": [100], "enrich_only": True},
+                            {"passcode": 62, "extra_ids": [101], "enrich_only": True}],
+    })
+    card = out.cards[60]
+    assert card["name"] == "Card" and card["race"] == "Field" and card["scopes"] == []
+    assert card["atk"] == 1 and card["konami_id"] == 7
+    assert card["names"] == {"en": "Card", "cn_name": "卡"}
+    assert out.ids[100] == (60, "prerelease")
+    assert set(out.cards) == {60}  # no card without a type, none from mappings alone
+    assert out.names["卡"] == [60] and out.names["cardold"] == [60]
+
+
+def test_prerelease_record_folds_into_the_official_card() -> None:
+    out = merge({
+        "ygoprodeck": [rec(70, "Official")],
+        "edopro:delta.cdb": [rec(100300001, "Provisional", scopes=["prerelease"])],
+        "edopro-mappings": [{"passcode": 70, "extra_ids": [100300001], "enrich_only": True}],
+    })
+    assert set(out.cards) == {70} and out.ids[100300001] == (70, "prerelease")
+    assert out.names["provisional"] == [70]

@@ -1,0 +1,177 @@
+"""The SQLite card store: paths, versions, atomic replacement, lazy lookups."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from deckcheck.cards import store
+from deckcheck.cards.load import open_pool
+from deckcheck.cards.pool import CardPool, search_pool
+from deckcheck.cards.store import StorePool, default_db_path, import_sources, store_info
+from deckcheck.errors import ImportFailed, StoreVersionError
+from deckcheck.sources import read_source
+
+FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "cards.sqlite"
+    import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
+    return path
+
+
+def test_default_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("DECKCHECK_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_db_path() == tmp_path / "xdg" / "deckcheck" / "cards.sqlite"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_db_path() == tmp_path / ".local" / "share" / "deckcheck" / "cards.sqlite"
+    monkeypatch.setenv("DECKCHECK_DB", str(tmp_path / "x.sqlite"))
+    assert default_db_path() == tmp_path / "x.sqlite"
+
+
+def test_no_store_means_builtin(tmp_path: Path) -> None:
+    pool = open_pool(str(tmp_path / "missing.sqlite"))
+    assert pool.info.builtin is True
+    assert open_pool(None).info.builtin is True  # DECKCHECK_DB points at a file not made yet
+
+
+def test_store_is_a_card_pool(db: Path) -> None:
+    pool = open_pool(str(db))
+    assert isinstance(pool, StorePool) and isinstance(pool, CardPool)
+    assert pool.info.builtin is False and pool.info.card_count == len(pool) == 18
+    assert pool.info.sources == {"ygoprodeck": store_info(db)["sources"][0]["version"]}
+    ash = pool.get(14558127)
+    assert ash is not None and pool.get(14558128) is ash and pool.get(14558127) is ash
+    assert pool.get(99) is None and pool.get(2**70) is None
+    assert pool.find_name("ASH BLOSSOM and joyous spring") == [ash]
+    assert pool.find_name("") == [] and pool.find_name("Nope") == []
+    assert pool.by_konami_id(4041) is pool.get(46986414)
+    assert sorted(c.name for c in pool.with_rule_name("Harpie Lady")) == ["Harpie Lady",
+                                                                          "Harpie Lady 1"]
+    assert [c.passcode for c in pool][:3] == [295517, 1861629, 6368038]
+    assert len(list(pool)) == 18
+
+def test_lazy_and_cached(db: Path) -> None:
+    pool = StorePool(db)
+    assert pool._cards == {}
+    pool.get(14558127)
+    assert list(pool._cards) == [14558127]
+    assert pool._suggest == {}
+    assert pool.suggest("ash blosom") == ["Ash Blossom & Joyous Spring"]
+    assert pool.suggest("Dark Magican") == ["Dark Magician"]
+    assert pool.suggest("zzzzqqq") == []
+    assert list(pool._suggest) == ["en"]
+    assert pool.suggest("灰流うらら") == []  # only YGOPRODeck: no Japanese names yet
+    assert sorted(pool._suggest) == ["all", "en"]
+    import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
+    assert StorePool(db).suggest("灰流うららら") == ["Ash Blossom & Joyous Spring"]
+
+
+def test_search(db: Path) -> None:
+    pool = StorePool(db)
+    assert [c.name for c in search_pool(pool, "harpie")] == ["Harpie Lady", "Harpie Lady 1"]
+    assert [c.name for c in pool.search("100%_")] == []
+    assert search_pool(pool, "  ") == []
+
+
+def test_foreign_and_old_files(tmp_path: Path) -> None:
+    text = tmp_path / "notes.sqlite"
+    text.write_text("hello, this is not a database at all " * 10, encoding="utf-8")
+    with pytest.raises(StoreVersionError,
+                       match=r"^.*notes.sqlite is not a deckcheck card database; .*\.$"):
+        open_pool(str(text))
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE t(x)").connection.close()
+    with pytest.raises(StoreVersionError, match="is not a deckcheck card database"):
+        StorePool(other)
+    old = tmp_path / "old.sqlite"
+    con = sqlite3.connect(old)
+    con.execute(f"PRAGMA application_id = {store.APPLICATION_ID}")
+    con.execute("PRAGMA user_version = 0")
+    con.execute("CREATE TABLE t(x)")
+    con.commit()
+    con.close()
+    with pytest.raises(StoreVersionError,
+                       match=r"written by an older version of deckcheck \(schema 0"):
+        open_pool(str(old))
+    # importing into a foreign file refuses too, and leaves it alone
+    with pytest.raises(StoreVersionError):
+        import_sources(text, [read_source(FIX / "ygocdb_small.json")])
+    assert text.read_text(encoding="utf-8").startswith("hello")
+
+
+def test_failed_import_leaves_store_intact(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = db.read_bytes()
+    reader = StorePool(db)
+
+    def boom(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store, "_validate", boom)
+    with pytest.raises(KeyboardInterrupt):
+        import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    monkeypatch.undo()
+    assert db.read_bytes() == before
+    assert [p.name for p in db.parent.iterdir()] == ["cards.sqlite"]
+    # and an interruption while writing the new file
+    real_write = store.write_store
+
+    def half_write(path: Path, *args: object) -> None:
+        real_write(path.with_name("elsewhere.sqlite"), *args)  # type: ignore[arg-type]
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "write_store", half_write)
+    with pytest.raises(OSError):
+        import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    assert db.read_bytes() == before
+    assert reader.get(14558127) is not None
+
+
+def test_second_source_merges_and_replaces(db: Path) -> None:
+    reader = StorePool(db)
+    import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    info = store_info(db)
+    assert [s["name"] for s in info["sources"]] == ["ygocdb", "ygoprodeck"]
+    assert info["cards"] == 19 and info["alt_ids"] == 4
+    pool = StorePool(db)
+    assert pool.find_name("灰流丽")[0].passcode == 14558127
+    assert pool.get(34103656).rule_name == "Umi"  # Lemuria, ygocdb only
+    # importing the same source again replaces its records rather than adding to them
+    import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    assert [s["records"] for s in store_info(db)["sources"]] == [4, 18]
+    assert reader.get(14558127) is not None  # an open reader keeps its snapshot
+
+
+def test_empty_source_is_refused(db: Path) -> None:
+    data = read_source(FIX / "ygocdb_small.json")
+    data.records = []
+    with pytest.raises(ImportFailed, match="holds no cards"):
+        import_sources(db, [data])
+
+
+def test_info_without_store(tmp_path: Path) -> None:
+    assert store_info(tmp_path / "none.sqlite") == {"path": str(tmp_path / "none.sqlite"),
+                                                    "exists": False}
+
+
+def test_pool_used_from_another_thread(db: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = StorePool(db)
+    with ThreadPoolExecutor(2) as ex:
+        found = list(ex.map(pool.get, [14558127, 46986415, 1]))
+    assert [c.passcode if c else None for c in found] == [14558127, 46986414, None]
+
+
+def test_source_records_are_kept_per_source(db: Path) -> None:
+    import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
+    said = StorePool(db).source_records(14558127)
+    assert sorted(said) == ["yaml-yugi", "ygoprodeck"]
+    assert said["yaml-yugi"][0]["names"]["zh-CN"] == "灰流丽"
+    assert said["ygoprodeck"][0]["alt_passcodes"] == [14558128]

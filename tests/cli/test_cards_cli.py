@@ -1,0 +1,175 @@
+"""`deckcheck cards …` through CliRunner, on hand-written fixtures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from deckcheck.cli.main import cli
+
+FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    path = str(tmp_path / "cards.sqlite")
+    assert run("--db", path, "cards", "import", str(FIX / "ygoprodeck_small.json")).exit_code == 0
+    assert run("--db", path, "cards", "import", str(FIX / "yamlyugi_small.json")).exit_code == 0
+    return path
+
+
+def test_import_output(tmp_path: Path) -> None:
+    path = str(tmp_path / "c.sqlite")
+    res = run("--db", path, "cards", "import", str(FIX / "ygocdb_small.json"))
+    assert res.exit_code == 0
+    assert res.stdout == (f"Imported ygocdb (4 records): 4 cards (+0 alternate-artwork or "
+                          f"prerelease ids) in {path}; sources: ygocdb.\n")
+    res = run("--db", path, "cards", "import", "--json", str(FIX / "ygoprodeck_small.json"))
+    data = json.loads(res.stdout)
+    assert data["source"] == "ygoprodeck" and data["cards"] == 19
+    assert sorted(data["sources"]) == ["ygocdb", "ygoprodeck"]
+
+
+def test_import_unknown_file(tmp_path: Path) -> None:
+    junk = tmp_path / "deck.json"
+    junk.write_text('{"main": [1, 2, 3]}', encoding="utf-8")
+    res = run("--db", str(tmp_path / "c.sqlite"), "cards", "import", str(junk))
+    assert res.exit_code == 2
+    assert res.stderr == (f"deckcheck: {junk} is not card data deckcheck knows (YGOPRODeck "
+                          "cardinfo, YAML Yugi cards.json, ygocdb cards.json, EDOPro cdb or "
+                          "mappings.json); nothing was changed.\n")
+    assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_show_by_name_in_any_language_and_alt_passcode(db: str) -> None:
+    expected = """Harpie Lady 1 [91932350]
+  Konami id: 6186
+  effect monster, main deck
+  Level 4, WIND, Winged Beast, Effect, ATK 1300 / DEF 1400
+  name (ja): ハーピィ・レディ１
+  name (zh-CN): 神鹰女郎１
+  counts as: Harpie Lady
+"""
+    assert run("--db", db, "cards", "show", "91932350").stdout == expected
+    assert run("--db", db, "cards", "show", "ハーピィ・レディ１").stdout == expected
+    res = run("--db", db, "cards", "show", "14558128")
+    assert res.stdout.splitlines()[:3] == ["Ash Blossom & Joyous Spring [14558127]",
+                                           "  alternate artworks: 14558128",
+                                           "  Konami id: 12950"]
+    assert run("--db", db, "cards", "show", "1861629").stdout == """Decode Talker [1861629]
+  link monster, extra deck
+  Link 3, DARK, Cyberse, Link/Effect, ATK 2300
+  Link Arrows: Top, Bottom-Left, Bottom-Right
+"""
+
+
+def test_show_says_when_sources_disagree(db: str) -> None:
+    res = run("--db", db, "cards", "show", "Big Id Card")
+    assert res.stdout.endswith("""  counts as: Umi
+  sources disagree on the name it counts as:
+    ygoprodeck-text: Big Id Card
+    ygoprodeck-treated_as: Umi
+""")
+
+
+def test_show_json(db: str) -> None:
+    res = run("--db", db, "cards", "show", "--json", "灰流丽")
+    [card] = json.loads(res.stdout)
+    assert card["passcode"] == 14558127 and card["deck"] == "main"
+    assert card["names"]["ja"] == "灰流うらら" and res.stderr == ""
+
+
+def test_show_unknown_suggests(db: str) -> None:
+    res = run("--db", db, "cards", "show", "harpy lady 1")
+    assert res.exit_code == 2
+    assert res.stderr == ("deckcheck: No card named or numbered 'harpy lady 1' is in the card "
+                          "pool; did you mean 'Harpie Lady 1', 'Harpie Lady'?\n")
+
+
+def test_search(db: str) -> None:
+    assert run("--db", db, "cards", "search", "harpie").stdout == (
+        " 76812113  Harpie Lady\n 91932350  Harpie Lady 1\n")
+    assert json.loads(run("--db", db, "cards", "search", "--json", "うらら").stdout) == [
+        {"passcode": 14558127, "name": "Ash Blossom & Joyous Spring", "kind": "monster",
+         "frame": "effect"}]
+    assert run("--db", db, "cards", "search", "qqqq").stdout == "No card name contains 'qqqq'.\n"
+
+
+def test_info(db: str) -> None:
+    res = run("--db", db, "cards", "info")
+    lines = res.stdout.splitlines()
+    assert lines[0] == f"Card database: {db}"
+    assert lines[1] == "Cards: 19 (+4 alternate-artwork ids, +0 prerelease ids)"
+    assert lines[2].startswith("Built: ") and lines[2].endswith("(0 days ago)")
+    assert lines[3] == "Sources:"
+    assert lines[4].startswith("  yaml-yugi: 6 records, version ")
+    data = json.loads(run("--db", db, "cards", "info", "--json").stdout)
+    assert data["cards"] == 19
+    assert [s["name"] for s in data["sources"]] == ["yaml-yugi", "ygoprodeck"]
+
+
+def test_info_and_show_without_store(tmp_path: Path) -> None:
+    path = tmp_path / "none.sqlite"
+    assert run("--db", str(path), "cards", "info").stdout == (
+        f"No card database at {path}: deckcheck uses its small built-in card set. Run "
+        "`deckcheck cards update` or `deckcheck cards import FILE`.\n")
+    assert json.loads(run("--db", str(path), "cards", "info", "--json").stdout)["exists"] is False
+
+
+def test_foreign_database(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("not a database" * 20, encoding="utf-8")
+    res = run("--db", str(bad), "cards", "show", "Umi")
+    assert res.exit_code == 2
+    assert res.stderr == (f"deckcheck: {bad} is not a deckcheck card database; move it away or "
+                          "pass another file with --db, then run `deckcheck cards update`.\n")
+
+
+def test_env_db(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECKCHECK_DB", db)
+    assert run("cards", "show", "Umi").stdout.startswith("Umi [22702055]\n")
+
+
+def test_update_from_file(tmp_path: Path) -> None:
+    path = str(tmp_path / "c.sqlite")
+    res = run("--db", path, "cards", "update", "--from", str(FIX / "ygoprodeck_small.json"))
+    assert res.exit_code == 0
+    assert res.stdout.startswith("Imported YGOPRODeck: 18 cards")
+    res = run("--db", path, "cards", "update", "--from", str(FIX / "yamlyugi_small.json"))
+    assert res.exit_code == 2 and "not a YGOPRODeck cardinfo.php answer" in res.stderr
+
+
+@pytest.mark.parametrize("sub", ["update", "import", "show", "search", "info"])
+def test_help(sub: str) -> None:
+    res = run("cards", sub, "--help")
+    assert res.exit_code == 0 and "--json" in res.stdout
+
+
+def test_show_spell_token_skill(db: str) -> None:
+    assert run("--db", db, "cards", "show", "umi").stdout == """Umi [22702055]
+  Konami id: 4340
+  Field Spell, main deck
+  name (ja): 海
+  name (zh-CN): 海
+  name (zh-TW): 海
+"""
+    assert run("--db", db, "cards", "show", "Sheep Token").stdout == (
+        "Sheep Token [73915052]\n  token\n  Level 1, EARTH, Beast, ATK 0 / DEF 0\n")
+    assert run("--db", db, "cards", "show", "300302022").stdout == (
+        "Fusion Party [300302022]\n  skill\n  scopes: skill\n")
+
+
+def test_show_with_builtin_pool(tmp_path: Path) -> None:
+    res = run("--db", str(tmp_path / "none.sqlite"), "cards", "show", "--json", "Dark Magician")
+    assert res.exit_code == 0
+    assert json.loads(res.stdout)[0]["passcode"] == 46986414
+    res = run("--db", str(tmp_path / "none.sqlite"), "cards", "search", "Dark Magician")
+    assert " 46986414  Dark Magician\n" in res.stdout
+    assert res.stderr.startswith("note: using deckcheck's small built-in card set")

@@ -1,0 +1,63 @@
+"""Fixtures for the source importers: hand-written files, cdb builder, a real-data store."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CARDS = Path(__file__).resolve().parents[3] / "shared" / "data" / "cards"
+
+CdbRow = tuple[int, int, int, int, int, int, int, int, int, str, str]
+
+
+def write_cdb(path: Path, rows: list[CdbRow]) -> Path:
+    """A tiny YGOPro cards.cdb: rows of (id, ot, alias, type, atk, def, level, race,
+    attribute, name, desc)."""
+    con = sqlite3.connect(path)
+    con.executescript(
+        "CREATE TABLE datas(id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, setcode INTEGER,"
+        " type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, attribute INTEGER,"
+        " category INTEGER);"
+        "CREATE TABLE texts(id INTEGER PRIMARY KEY, name TEXT, desc TEXT, str1 TEXT, str2 TEXT);")
+    for pid, ot, alias, ctype, atk, dfn, level, race, attr, name, desc in rows:
+        con.execute("INSERT INTO datas VALUES (?,?,?,0,?,?,?,?,?,?,0)",
+                    (pid, ot, alias, ctype, atk, dfn, level, race, attr))
+        con.execute("INSERT INTO texts VALUES (?,?,?,'','')", (pid, name, desc))
+    con.commit()
+    con.close()
+    return path
+
+
+@pytest.fixture
+def cdb_factory(tmp_path: Path) -> Callable[[list[CdbRow], str], Path]:
+    def make(rows: list[CdbRow], name: str = "cards.cdb") -> Path:
+        return write_cdb(tmp_path / name, rows)
+    return make
+
+
+@pytest.fixture(scope="session")
+def real_store(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A store built from the real YGOPRODeck dump, YAML Yugi, the EDOPro delta cdb and
+    mappings (built once per test session)."""
+    if not CARDS.is_dir():
+        pytest.skip("../shared/data is not present (real-data test)")
+    from deckcheck.cards.store import StorePool, import_sources
+    from deckcheck.sources import read_source
+
+    path = tmp_path_factory.mktemp("real") / "cards.sqlite"
+    results = {}
+    first = read_source(CARDS / "ygoprodeck-cardinfo.zip")
+    results["ygoprodeck-cardinfo.zip"] = (first, import_sources(path, [first]))
+    rest = {name: read_source(CARDS / name) for name in (
+        "yaml-yugi-cards.zip", "edopro/cards.delta.cdb", "edopro/mappings.json")}
+    summary = import_sources(path, list(rest.values()))  # merged with what the store has
+    results.update({name: (data, summary) for name, data in rest.items()})
+    pool = StorePool(path)
+    yield pool, results
+    pool.close()
+

@@ -1,0 +1,232 @@
+"""The HTTP helper and `cards update` against a local server on 127.0.0.1: a dropped
+connection, a 500, a 429 and a truncated body each leave the previous store intact."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from deckcheck.cards.store import StorePool, import_sources, store_info
+from deckcheck.cli.main import cli
+from deckcheck.errors import FailedDownload, ImportFailed
+from deckcheck.sources import read_source, ygoprodeck
+from deckcheck.sources.http import Http, _retry_after
+
+FIX = Path(__file__).parent / "fixtures"
+SMALL = (FIX / "ygoprodeck_small.json").read_bytes()
+
+
+class Server:
+    """Serves /checkDBVer.php and /cardinfo.php; `modes` scripts the next answers."""
+
+    def __init__(self) -> None:
+        self.modes: list[str] = []
+        self.body = SMALL
+        self.version = "1.0"
+        self.requests: list[str] = []
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                server.requests.append(self.path)
+                if self.path.startswith("/checkDBVer.php"):
+                    self._send(200, json.dumps([{"database_version": server.version,
+                                                 "last_update": "2026-06-14 22:16:00"}]).encode())
+                    return
+                mode = server.modes.pop(0) if server.modes else "ok"
+                if mode == "drop":
+                    self.close_connection = True
+                    self.connection.close()
+                elif mode == "500":
+                    self._send(500, b"oops")
+                elif mode == "429":
+                    self._send(429, b"slow down", {"Retry-After": "3"})
+                elif mode == "truncated":
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(server.body)))
+                    self.end_headers()
+                    self.wfile.write(server.body[: len(server.body) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                elif mode == "notjson":
+                    self._send(200, b"<html>maintenance</html>")
+                else:
+                    self._send(200, server.body)
+
+            def _send(self, code: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+                self.send_response(code)
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever,
+                                       kwargs={"poll_interval": 0.05},
+                                       daemon=True)
+
+    def count(self, what: str) -> int:
+        return sum(1 for r in self.requests if r.startswith(what))
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    s = Server()
+    s.thread.start()
+    yield s
+    s.httpd.shutdown()
+    s.httpd.server_close()
+
+
+@pytest.fixture
+def sleeps() -> list[float]:
+    return []
+
+
+@pytest.fixture
+def client(sleeps: list[float]) -> Http:
+    return Http(retries=2, backoff=0.01, max_wait=5, sleep=sleeps.append, timeout=5, rate=0)
+
+
+@pytest.fixture
+def old_store(tmp_path: Path) -> Path:
+    """A store holding only one hand-written card, as an earlier import left it."""
+    db = tmp_path / "cards.sqlite"
+    data = read_source(FIX / "ygoprodeck_small.json")
+    data.records = [r for r in data.records if r["passcode"] == 14558127]
+    import_sources(db, [data])
+    return db
+
+
+def _intact(db: Path) -> None:
+    pool = StorePool(db)
+    try:
+        assert len(pool) == 1 and pool.get(14558127) is not None
+    finally:
+        pool.close()
+    assert [p.name for p in db.parent.iterdir() if p.name.startswith(".")] == []
+
+
+def test_update_then_unchanged(server: Server, client: Http, tmp_path: Path) -> None:
+    db = tmp_path / "cards.sqlite"
+    first = ygoprodeck.update(db, http=client, url=server.url)
+    assert first["cards"] == 18 and not first["unchanged"]
+    assert store_info(db)["sources"][0]["version"] == "1.0 (2026-06-14 22:16:00)"
+    again = ygoprodeck.update(db, http=client, url=server.url)
+    assert again["unchanged"] and server.count("/cardinfo.php") == 1
+    server.version = "1.1"
+    assert not ygoprodeck.update(db, http=client, url=server.url)["unchanged"]
+    assert server.count("/cardinfo.php?misc=yes") == 2
+
+
+@pytest.mark.parametrize("mode", ["drop", "500", "429", "truncated"])
+def test_failures_leave_old_store(server: Server, client: Http, old_store: Path, mode: str,
+                                  sleeps: list[float]) -> None:
+    server.modes = [mode] * 3
+    with pytest.raises(FailedDownload) as exc:
+        ygoprodeck.update(old_store, http=client, url=server.url)
+    msg = str(exc.value)
+    assert msg.startswith(f"Downloading {server.url}/cardinfo.php failed after 3 attempts (")
+    assert msg.endswith("nothing was changed — check the connection and try again later.")
+    assert server.count("/cardinfo.php") == 3 and len(sleeps) == 2
+    if mode == "429":
+        assert sleeps == [3, 3]  # Retry-After honoured
+    else:
+        assert sleeps == [0.01, 0.02]  # exponential backoff
+    _intact(old_store)
+
+
+@pytest.mark.parametrize("mode", ["drop", "500", "429", "truncated"])
+def test_recovers_after_one_failure(server: Server, client: Http, old_store: Path,
+                                    mode: str) -> None:
+    server.modes = [mode]
+    result = ygoprodeck.update(old_store, http=client, url=server.url, force=True)
+    assert result["cards"] == 18
+
+
+def test_not_json_is_import_failed(server: Server, client: Http, old_store: Path) -> None:
+    server.modes = ["notjson"]
+    with pytest.raises(ImportFailed, match="not valid JSON"):
+        ygoprodeck.update(old_store, http=client, url=server.url)
+    _intact(old_store)
+
+
+def test_retry_after_is_capped(server: Server, old_store: Path, sleeps: list[float]) -> None:
+    server.modes = ["429", "ok"]
+    ygoprodeck.update(old_store, http=Http(retries=1, backoff=0.0, max_wait=1.5, rate=0,
+                                           sleep=sleeps.append), url=server.url)
+    assert sleeps == [1.5]
+
+
+def test_rate_limit(server: Server, sleeps: list[float]) -> None:
+    polite = Http(rate=20, sleep=sleeps.append)
+    for _ in range(3):
+        polite.get_json(f"{server.url}/checkDBVer.php")
+    assert len(sleeps) >= 1 and all(0 < s <= 0.05 for s in sleeps)
+
+
+def test_retry_after_header() -> None:
+    assert _retry_after("7") == 7.0
+    assert _retry_after("soon") is None
+    assert _retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0
+
+
+def test_download_is_atomic_and_reports_progress(server: Server, client: Http,
+                                                 tmp_path: Path) -> None:
+    seen: list[tuple[int, int | None]] = []
+    dest = tmp_path / "out.json"
+    client.download(f"{server.url}/cardinfo.php", dest, progress=lambda d, t: seen.append((d, t)))
+    assert dest.read_bytes() == SMALL and seen[-1] == (len(SMALL), len(SMALL))
+    server.modes = ["truncated"] * 3
+    with pytest.raises(FailedDownload):
+        client.download(f"{server.url}/cardinfo.php", dest)
+    assert dest.read_bytes() == SMALL and sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
+
+
+def test_env_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECKCHECK_YGOPRODECK_URL", "http://127.0.0.1:9/api/")
+    assert ygoprodeck.base_url() == "http://127.0.0.1:9/api"
+    assert ygoprodeck.base_url("http://x/") == "http://x"
+
+
+def test_cli_update_errors_cleanly(server: Server, old_store: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Http, "BACKOFF", 0.001)
+    monkeypatch.setattr(Http, "MAX_WAIT", 0.01)
+    monkeypatch.setenv("DECKCHECK_YGOPRODECK_URL", server.url)
+    server.modes = ["500"] * 5
+    res = CliRunner().invoke(cli, ["--db", str(old_store), "cards", "update"])
+    assert res.exit_code == 2
+    assert res.stderr == (f"deckcheck: Downloading {server.url}/cardinfo.php failed after 5 "
+                          "attempts (HTTP 500); nothing was changed — check the connection and "
+                          "try again later.\n")
+    _intact(old_store)
+    res = CliRunner().invoke(cli, ["--db", str(old_store), "cards", "update"])
+    assert res.exit_code == 0, res.output
+    assert res.stdout == ("Imported YGOPRODeck: 18 cards (+4 alternate-artwork or prerelease "
+                          f"ids) in {old_store}; sources: ygoprodeck.\n")
+    res = CliRunner().invoke(cli, ["--db", str(old_store), "cards", "update", "--json"])
+    assert json.loads(res.stdout)["unchanged"] is True
+
+
+def test_real_dump_over_http(server: Server, client: Http, tmp_path: Path,
+                             shared_data: Path) -> None:
+    with zipfile.ZipFile(shared_data / "cards" / "ygoprodeck-cardinfo.zip") as zf:
+        server.body = zf.read("cardinfo.json")
+    db = tmp_path / "cards.sqlite"
+    result = ygoprodeck.update(db, http=client, url=server.url)
+    assert result["cards"] == 14388

@@ -1,0 +1,46 @@
+"""YAML Yugi importer: names in many languages, merged with YGOPRODeck."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.sources import read_source, yamlyugi
+
+FIX = Path(__file__).parent / "fixtures"
+
+
+def test_records() -> None:
+    data = read_source(FIX / "yamlyugi_small.json")
+    assert data.name == "yaml-yugi"
+    by = {r["passcode"]: r for r in data.records}
+    assert 14558127 in by and len(by) == 6  # the card without a password is skipped
+    ash = by[14558127]
+    assert ash["names"]["ja"] == "灰流うらら" and "ja_romaji" not in ash["names"]
+    assert ash["monster_types"] == ["Tuner", "Effect"] and ash["race"] == "Zombie"
+    assert by[12345678]["scopes"] == ["ocg_only"] and by[12345678]["kind"] == "trap"
+
+
+def test_strip_ruby() -> None:
+    assert yamlyugi.strip_ruby("<ruby>灰<rt>は</rt></ruby>流うらら") == "灰流うらら"
+
+
+def test_merge_with_ygoprodeck(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])
+    import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
+    pool = StorePool(db)
+    for name in ("灰流丽", "灰流うらら", "灰流麗", "ash blossom & joyous spring", "하루 우라라"):
+        assert [c.passcode for c in pool.find_name(name)] == [14558127], name
+    ash = pool.get(14558127)
+    assert ash.konami_id == 12950 and ash.archetypes == ("Yo-kai Girl",)
+    assert ash.atk == 0 and ash.defense == 1800  # YGOPRODeck's facts kept
+    # a YAML-Yugi-only card with a password is added; Japanese name evidence resolves
+    only = pool.get(12345678)
+    assert only is not None and only.name == "Only In Yaml" and "ocg_only" in only.scopes
+    harpie = pool.get(91932350)
+    assert harpie.rule_name == "Harpie Lady"
+    assert harpie.rule_name_evidence["yaml-yugi-text-ja"] == "Harpie Lady"
+    ocean = pool.get(295517)
+    assert ocean.rule_name_evidence["yaml-yugi-text-zh-CN"] == "Umi"
+    assert len(pool) == 19

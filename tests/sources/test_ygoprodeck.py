@@ -1,0 +1,104 @@
+"""YGOPRODeck v7 importer on a hand-written dump."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from deckcheck.cards.model import Frame, Kind
+from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.errors import ImportFailed
+from deckcheck.sources import read_source, ygoprodeck
+
+FIXTURE = Path(__file__).parent / "fixtures" / "ygoprodeck_small.json"
+
+
+@pytest.fixture
+def pool(tmp_path: Path) -> StorePool:
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, [read_source(FIXTURE)])
+    return StorePool(db)
+
+
+def test_recognised_by_content() -> None:
+    data = read_source(FIXTURE)
+    assert data.name == "ygoprodeck"
+    assert len(data.records) == 18
+
+
+def test_zip_with_cardinfo_json(tmp_path: Path) -> None:
+    z = tmp_path / "anything.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("__MACOSX/._cardinfo.json", b"\x00junk")
+        zf.writestr("cardinfo.json", FIXTURE.read_bytes())
+    assert read_source(z).name == "ygoprodeck"
+    assert len(ygoprodeck.load_file(z)["data"]) == 18
+
+
+def test_fields(pool: StorePool) -> None:
+    dm = pool.get(46986414)
+    assert dm is not None and dm.kind is Kind.MONSTER and dm.frame is Frame.NORMAL
+    assert dm.alt_passcodes == (46986415, 46986416)
+    assert dm.konami_id == 4041 and dm.released["tcg"].isoformat() == "2002-03-08"
+    assert dm.monster_types == ("Normal",) and dm.race == "Spellcaster" and dm.deck == "main"
+    assert pool.get(46986416) is dm
+    link = pool.get(1861629)
+    assert link.link_rating == 3 and link.level is None and link.defense is None
+    assert link.link_arrows == ("Top", "Bottom-Left", "Bottom-Right") and link.deck == "extra"
+    xyz = pool.get(84013237)
+    assert xyz.rank == 4 and xyz.level is None and xyz.frame is Frame.XYZ
+    pend = pool.get(16178681)
+    assert pend.scale == 4 and pend.level == 7 and pend.frame.is_pendulum
+    assert pool.get(14558127).monster_types == ("Tuner", "Effect")
+
+
+def test_kinds_and_quirks(pool: StorePool) -> None:
+    assert pool.get(73915052).kind is Kind.TOKEN and pool.get(73915052).deck is None
+    skill = pool.get(300302022)
+    assert skill.kind is Kind.SKILL and "skill" in skill.scopes and skill.deck is None
+    ra = pool.get(10000010)
+    assert ra.atk is None and ra.defense is None and ra.alt_passcodes == ()
+    assert pool.get(83965310).cannot_normal_summon is True
+    assert pool.get(10000000).cannot_normal_summon is False
+    big = pool.get(501000007)
+    assert big.race == "Counter" and big.konami_id == 99999
+    assert big.scopes == frozenset({"ocg_only"}) and "tcg" not in big.released
+    assert pool.by_konami_id(99999) is big
+
+
+def test_treated_as_is_evidence(pool: StorePool) -> None:
+    big = pool.get(501000007)
+    assert big.rule_name == "Umi"
+    assert big.rule_name_evidence == {"ygoprodeck-treated_as": "Umi",
+                                      "ygoprodeck-text": "Big Id Card"}
+
+
+def test_rule_names(pool: StorePool) -> None:
+    assert pool.get(91932350).rule_name == "Harpie Lady"
+    assert pool.get(295517).rule_name == "Umi"
+    assert pool.get(34130561).rule_name == "Gaia the Magical Knight"
+    assert {c.passcode for c in pool.with_rule_name("Umi")} == {22702055, 295517, 501000007}
+
+
+def test_not_cardinfo() -> None:
+    with pytest.raises(ImportFailed, match="not a YGOPRODeck"):
+        list(ygoprodeck.parse({"data": [{"konami_id": 1}]}))
+
+
+def test_bad_json(tmp_path: Path) -> None:
+    bad = tmp_path / "cardinfo.json"
+    bad.write_text('{"data": [', encoding="utf-8")
+    with pytest.raises(ImportFailed, match="not valid JSON"):
+        read_source(bad)
+
+
+def test_missing_and_null_fields() -> None:
+    rec = ygoprodeck.card_record({"id": 1, "name": "X", "type": "Effect Monster",
+                                  "frameType": None, "desc": None, "atk": None,
+                                  "misc_info": []})
+    assert rec is not None and rec["frame"] == "effect" and rec["atk"] is None
+    assert ygoprodeck.card_record({"id": None, "name": "X"}) is None
+    assert json.dumps(rec)
