@@ -29,16 +29,15 @@ def _walk(cmd: click.Command, path: list[str]) -> list[tuple[list[str], click.Co
 
 
 def render() -> str:
+    """Every command's `--help`, exactly as a user sees it (100 columns wide)."""
+    from click.testing import CliRunner
+
     parts: list[str] = []
-    for path, cmd in _walk(cli, ["deckcheck"]):
-        parent: click.Context | None = None
-        for i, name in enumerate(path):
-            parent = click.Context(cli if i == 0 else cmd, info_name=name, parent=parent,
-                                   terminal_width=100, max_content_width=100)
-        assert parent is not None
-        ctx = click.Context(cmd, info_name=path[-1], parent=parent.parent,
-                            terminal_width=100, max_content_width=100)
-        parts.append(f"### `{' '.join(path)}`\n\n```\n{cmd.get_help(ctx).rstrip()}\n```\n")
+    runner = CliRunner()
+    for path, _cmd in _walk(cli, ["deckcheck"]):
+        result = runner.invoke(cli, [*path[1:], "--help"], prog_name="deckcheck",
+                               terminal_width=100, max_content_width=100)
+        parts.append(f"### `{' '.join(path)}`\n\n```\n{result.output.rstrip()}\n```\n")
     return "\n".join(parts)
 
 
