@@ -8,8 +8,11 @@ entries declare and their compression ratio), reads cached values of formulas
 The registration sheet (`write_xlsx`) is what a player prints and signs: player fields (blank
 lines when not given), the Main Deck split into Monster / Spell / Trap cards with quantities
 and totals, the Extra and Side Decks beside it, deck totals and a signature line, set up for A4
-(portrait, fit to width, print area, borders, bold headers). It reads back as the same deck
-(passcodes included, so alternate artworks survive).
+(portrait, fit to width, print area, the table header repeated, a footer with the player and
+page numbers, borders, bold headers; long card names shrink to fit). Text that a spreadsheet
+would run as a formula is stored as quote-prefixed text and prints as written; characters a
+worksheet cannot hold are dropped or replaced. It reads back as the same deck (passcodes
+included, so alternate artworks survive).
 
 openpyxl is imported only here, and only when a workbook is read or written.
 """
@@ -17,6 +20,7 @@ openpyxl is imported only here, and only when a workbook is read or written.
 from __future__ import annotations
 
 import io
+import re
 import warnings
 import zipfile
 from typing import Any
@@ -32,6 +36,14 @@ from deckcheck.errors import DeckReadError
 MAX_UNZIPPED = 100 * 1024 * 1024
 MAX_RATIO = 200
 MAX_ENTRIES = 5000
+
+#: Characters a worksheet cannot hold: XML-illegal controls (dropped) and lone surrogates from
+#: file names that are not UTF-8 (each becomes U+FFFD). openpyxl refuses the first and writes
+#: the second as a character reference no XML parser reads back.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+#: Excel's limit on the text of one cell.
+MAX_CELL_TEXT = 32767
 
 #: Player fields of the registration sheet: option name -> printed label.
 PLAYER_FIELDS = {
@@ -129,6 +141,22 @@ def _groups(deck: Deck, pool: CardPool | None) -> dict[str, list[tuple[int, str,
     return groups
 
 
+def sheet_text(value: str) -> str:
+    """Text as a worksheet can hold it (see `_CONTROL`, `_SURROGATE`, `MAX_CELL_TEXT`)."""
+    return _SURROGATE.sub("\ufffd", _CONTROL.sub("", value))[:MAX_CELL_TEXT]
+
+
+def _put_text(cell: Any, value: str) -> None:
+    """Store `value` as text. Text a spreadsheet would take for a formula (`=1+1`) is stored as
+    a string with the quote-prefix style, as if typed with a leading `'`: it prints as written
+    and stays text when edited, and no formula is ever written."""
+    text = sheet_text(value)
+    cell.value = text
+    if escape_cell(text) != text:
+        cell.data_type = "s"   # openpyxl took it for a formula
+        cell.quotePrefix = True
+
+
 def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes:
     """A printable, signable registration sheet for the deck (see the module docstring).
     `fields`: player, player_id, event, date, country, deck_name (blank lines when missing)."""
@@ -145,18 +173,21 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
 
     wb = Workbook()
     ws = wb.active
-    title = "".join(ch for ch in (deck.name or "Deck") if ch not in "[]:*?/\\")[:31].strip("'")
-    ws.title = title or "Deck"
+    title = "".join(ch for ch in sheet_text(deck.name or "Deck") if ch not in "[]:*?/\\")
+    ws.title = title[:31].strip("'") or "Deck"
     thin = Side(style="thin")
     box = Border(left=thin, right=thin, top=thin, bottom=thin)
     underline = Border(bottom=thin)
-    bold = Font(bold=True)
+    # name the font everywhere: a nameless bold font prints in a fallback (serif) face
+    bold = Font(name="Calibri", size=11, bold=True)
     shade = PatternFill("solid", fgColor="DDDDDD")
+    center = Alignment(horizontal="center")
+    shrink = Alignment(shrink_to_fit=True)   # long card names shrink instead of being cut
     for col, width in zip("ABCDEFG", (6, 36, 11, 2, 6, 36, 11)):
         ws.column_dimensions[col].width = width
 
     ws["A1"] = "Yu-Gi-Oh! TRADING CARD GAME — Deck Registration Sheet"
-    ws["A1"].font = Font(bold=True, size=14)
+    ws["A1"].font = Font(name="Calibri", bold=True, size=14)
     ws["A1"].alignment = Alignment(horizontal="center")
     ws.merge_cells("A1:G1")
     row = 3
@@ -165,7 +196,8 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
         ws.merge_cells(start_row=row, start_column=1, end_row=row, end_column=2)
         value = values[key]
         if value:
-            ws.cell(row, 3, escape_cell(str(value)))
+            _put_text(ws.cell(row, 3), str(value))
+            ws.cell(row, 3).alignment = shrink
         ws.merge_cells(start_row=row, start_column=3, end_row=row, end_column=7)
         for c in range(3, 8):
             ws.cell(row, c).border = underline
@@ -190,14 +222,16 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
                 ws.cell(r, c).border = box
             r += 1
             for count, label, pc in items:
-                ws.cell(r, start_col, count)
-                ws.cell(r, start_col + 1, escape_cell(label))
-                if pc is not None:
-                    ws.cell(r, start_col + 2, pc).number_format = "0"
+                ws.cell(r, start_col, count).alignment = center
+                _put_text(ws.cell(r, start_col + 1), label)
+                ws.cell(r, start_col + 1).alignment = shrink
+                if pc is not None:  # 8 digits, as printed on the card
+                    ws.cell(r, start_col + 2, pc).number_format = "00000000"
                 for c in range(start_col, start_col + 3):
                     ws.cell(r, c).border = box
                 r += 1
-            ws.cell(r, start_col, sum(n for n, _, _ in items)).font = bold
+            total = ws.cell(r, start_col, sum(n for n, _, _ in items))
+            total.font, total.alignment = bold, center
             ws.cell(r, start_col + 1, f"Total {group}").font = bold
             for c in range(start_col, start_col + 3):
                 ws.cell(r, c).border = box
@@ -209,7 +243,8 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     row = max(left_end, right_end)
     for sec, label in (("main", "Main Deck total"), ("extra", "Extra Deck total"),
                        ("side", "Side Deck total")):
-        ws.cell(row, 1, deck.size(sec)).font = bold  # type: ignore[arg-type]
+        total = ws.cell(row, 1, deck.size(sec))  # type: ignore[arg-type]
+        total.font, total.alignment = bold, center
         ws.cell(row, 2, label).font = bold
         row += 1
     row += 1
@@ -232,6 +267,12 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     ws.print_options.horizontalCentered = True
     ws.page_margins.left = ws.page_margins.right = 0.5
     ws.print_title_rows = f"{header}:{header}"
+    # whose sheet a second page is, and how many there are ("&" is a code there; Excel allows
+    # 255 characters in all)
+    who = " / ".join(sheet_text(v)[:80].replace("&", "&&")
+                     for v in (values["player"], values["player_id"]) if v)
+    ws.oddFooter.left.text = who or None
+    ws.oddFooter.right.text = "Page &P of &N"
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()

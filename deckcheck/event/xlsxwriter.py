@@ -8,12 +8,23 @@ needs, the way Excel, LibreOffice and openpyxl read it without complaint:
 - one sheet per table, every string an inline string (a formula is never written);
 - a frozen header row, an auto-filter over the table, column widths;
 - a fixed set of cell styles (`STYLES`): bold header, verdict fills, wrapped text,
-  quote-prefixed text (text that starts like a formula is marked as typed with a `'`).
+  quote-prefixed text (text that starts like a formula is marked as typed with a `'`);
+- row heights for rows with wrapped text (neither Excel reliably nor LibreOffice ever fits
+  them when opening a file, so several lines would print on top of each other);
+- print setup: A4 landscape, one page wide, the header row repeated on every page,
+  gridlines, and a "sheet - page n of m" footer.
+
+Cell text is cleaned as a workbook needs it: LF line ends, no XML-illegal characters, lone
+surrogates (file names that are not UTF-8) replaced, at most 32,767 characters (Excel's limit).
+The file is written beside `dest` and moved into place, so a failure leaves no broken file.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import re
+import tempfile
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +42,11 @@ _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 #: Lone surrogates (a file name that is not UTF-8, decoded with surrogateescape): UTF-8 cannot
 #: encode them, so each becomes U+FFFD.
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+#: Excel's limit on the text of one cell; longer text is cut and ends with `TRUNCATED`.
+MAX_CELL_TEXT = 32767
+TRUNCATED = "\u2026 (cut)"
+#: Points per line of 11 pt text, and Excel's highest row.
+LINE_HEIGHT, MAX_ROW_HEIGHT = 15.0, 409.0
 #: Text starting with these could be taken for a formula: it gets the quote prefix.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
@@ -87,7 +103,19 @@ def clean_text(value: str) -> str:
     """Cell text as a workbook keeps it: LF line ends, no characters XML cannot hold."""
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
-    return _SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
+    value = _SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
+    if len(value) > MAX_CELL_TEXT:
+        value = value[:MAX_CELL_TEXT - len(TRUNCATED)] + TRUNCATED
+    return value
+
+
+def text_lines(value: Any, width: float) -> int:
+    """How many lines `value` takes wrapped in a column `width` characters wide (an estimate
+    that errs on the high side: a character is taken as wide as a digit)."""
+    if not isinstance(value, str) or (len(value) <= width and "\n" not in value):
+        return 1
+    chars = max(1, int(width))
+    return sum(max(1, -(-len(line) // chars)) for line in str(value).split("\n"))
 
 
 @dataclass
@@ -105,6 +133,8 @@ class Sheet:
     frozen_header: bool = True
     auto_filter: bool = True
     header_style: str = "header"
+    #: Print setup: "landscape" or "portrait" A4, scaled to one page wide.
+    orientation: str = "landscape"
 
 
 def _cell(ref: str, value: Any, style: str) -> str:
@@ -112,8 +142,10 @@ def _cell(ref: str, value: Any, style: str) -> str:
         return ""  # an empty cell is no cell
     if isinstance(value, bool):
         return f'<c r="{ref}" t="b"{_s(style)}><v>{int(value)}</v></c>'
-    if isinstance(value, (int, float)):
-        return f'<c r="{ref}"{_s(style)}><v>{value!r}</v></c>'
+    if isinstance(value, int):
+        return f'<c r="{ref}"{_s(style)}><v>{int(value)}</v></c>'
+    if isinstance(value, float) and math.isfinite(value):
+        return f'<c r="{ref}"{_s(style)}><v>{float(value)!r}</v></c>'
     text = clean_text(str(value))
     if text.startswith(FORMULA_START) or str(value).startswith(FORMULA_START):
         style = {"top": "quoted-top", "wrap": "quoted-wrap"}.get(style, "quoted")
@@ -131,8 +163,8 @@ def _sheet_xml(sheet: Sheet, out: Any) -> None:
     letters = [column_letter(i) for i in range(ncols)]
     last = f"{letters[-1] if letters else 'A'}{len(sheet.rows) + 1}"
     out.write(f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-              f'<worksheet xmlns="{_NS}" xmlns:r="{_R}"><dimension ref="A1:{last}"/>'
-              .encode())
+              f'<worksheet xmlns="{_NS}" xmlns:r="{_R}"><sheetPr><pageSetUpPr fitToPage="1"/>'
+              f'</sheetPr><dimension ref="A1:{last}"/>'.encode())
     if sheet.frozen_header:
         out.write(b'<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" '
                   b'topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection '
@@ -149,6 +181,8 @@ def _sheet_xml(sheet: Sheet, out: Any) -> None:
                    for i, h in enumerate(sheet.headers))
     out.write(f'<row r="1">{head}</row>'.encode())
     styles = [sheet.column_styles.get(i, "default") for i in range(ncols)]
+    wrapped = [(i, sheet.widths[i] if i < len(sheet.widths) else 8.43)
+               for i, st in enumerate(styles) if st == "wrap"]
     by_value = sheet.value_styles
     chunk: list[str] = []
     for r, values in enumerate(sheet.rows, 2):
@@ -158,7 +192,13 @@ def _sheet_xml(sheet: Sheet, out: Any) -> None:
             if i in by_value and v in by_value[i]:
                 style = by_value[i][v]
             cells.append(_cell(f"{letters[i]}{r}", v, style))
-        chunk.append(f'<row r="{r}">{"".join(cells)}</row>')
+        lines = max((text_lines(values[i], w) for i, w in wrapped if i < len(values)),
+                    default=1)
+        if lines > 1:
+            ht = min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines)
+            chunk.append(f'<row r="{r}" ht="{ht:g}" customHeight="1">{"".join(cells)}</row>')
+        else:
+            chunk.append(f'<row r="{r}">{"".join(cells)}</row>')
         if len(chunk) >= 500:
             out.write("".join(chunk).encode())
             chunk.clear()
@@ -166,8 +206,13 @@ def _sheet_xml(sheet: Sheet, out: Any) -> None:
     out.write(b"</sheetData>")
     if sheet.auto_filter:
         out.write(f'<autoFilter ref="A1:{last}"/>'.encode())
-    out.write(b'<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" '
-              b'footer="0.3"/></worksheet>')
+    orientation = "portrait" if sheet.orientation == "portrait" else "landscape"
+    out.write(b'<printOptions gridLines="1"/><pageMargins left="0.4" right="0.4" top="0.5" '
+              b'bottom="0.6" header="0.3" footer="0.3"/>'
+              + f'<pageSetup paperSize="9" orientation="{orientation}" fitToWidth="1" '
+                'fitToHeight="0"/>'.encode()
+              + b"<headerFooter><oddFooter>&amp;C&amp;A - page &amp;P of &amp;N</oddFooter>"
+                b"</headerFooter></worksheet>")
 
 
 def _sheet_name(title: str, used: set[str]) -> str:
@@ -186,14 +231,33 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path) -> Path:
     path = Path(dest)
     used: set[str] = set()
     names = [_sheet_name(s.title, used) for s in sheets]
-    content_types = "".join(
-        f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}.worksheet+xml"/>'
-        for i in range(1, len(sheets) + 1))
     defined = "".join(
         f'<definedName name="_xlnm._FilterDatabase" localSheetId="{i}" hidden="1">'
         f"{escape(_quote_sheet(n))}!$A$1:${column_letter(len(s.headers) - 1)}$"
         f"{len(s.rows) + 1}</definedName>"
         for i, (s, n) in enumerate(zip(sheets, names, strict=True)) if s.auto_filter)
+    defined += "".join(  # the header row is printed on every page
+        f'<definedName name="_xlnm.Print_Titles" localSheetId="{i}">'
+        f"{escape(_quote_sheet(n))}!$1:$1</definedName>"
+        for i, (s, n) in enumerate(zip(sheets, names, strict=True)) if s.frozen_header)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)   # as an ordinary new file, not mkstemp's 0600
+        _write_package(sheets, names, defined, Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Path) -> None:
+    content_types = "".join(
+        f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}.worksheet+xml"/>'
+        for i in range(1, len(sheets) + 1))
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         zf.writestr("[Content_Types].xml",
                     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -226,7 +290,6 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path) -> Path:
         for i, sheet in enumerate(sheets, 1):
             with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
                 _sheet_xml(sheet, out)
-    return path
 
 
 def _quote_sheet(name: str) -> str:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from deckcheck.rules.context import CheckContext, Item, elsewhere, going_over, make, paren
+from deckcheck.rules.context import (
+    CheckContext,
+    Item,
+    elsewhere,
+    going_over,
+    make,
+    paren,
+    strictest_limit,
+)
 from deckcheck.rules.violation import Violation
 
 
@@ -17,6 +25,20 @@ class GroupLimit:
     listed: int | None  # strictest list limit of any card the deck uses in this group
     effective: int | None  # after "Forbidden counts as Limited" (Traditional)
     by: Item | None  # the entry whose card carries the strictest limit
+    holder: str | None = None  # the name of the card the list limits ("Harpie Lady")
+
+
+def named_card_limit(ctx: CheckContext, items: list[Item]) -> tuple[int | None, str | None]:
+    """The list limit of the card whose own name is the group's rule name, when the deck uses
+    only cards that are *treated as* that name: a list limits a name, so "Harpie Lady" being
+    Limited limits Harpie Lady 1, 2 and 3 too."""
+    name = ctx.rule_name(items)
+    if all(it.card is None or it.card.name == name for it in items):
+        return None, None  # the named card itself is in the deck: its limit is already counted
+    for card in ctx.pool.find_name(name):
+        if card.name == name:
+            return strictest_limit(ctx.view, card.all_passcodes), card.name
+    return None, None
 
 
 def group_limits(ctx: CheckContext) -> list[GroupLimit]:
@@ -35,8 +57,12 @@ def group_limits(ctx: CheckContext) -> list[GroupLimit]:
             lim = it.limit
             if lim is not None and (listed is None or lim < listed):
                 listed, by = lim, it
+        holder = by.label if by is not None else None
+        named, named_holder = named_card_limit(ctx, items)
+        if named is not None and (listed is None or named < listed):
+            listed, by, holder = named, items[0], named_holder
         effective = 1 if listed == 0 and as_limited else listed
-        out.append(GroupLimit(key, items, total, listed, effective, by))
+        out.append(GroupLimit(key, items, total, listed, effective, by, holder))
     ctx.cache["group_limits"] = out
     return out
 
@@ -65,7 +91,7 @@ def over_limit(ctx: CheckContext, limit: int, code: str, name: str) -> Iterator[
             continue
         at = going_over(g.items, limit)
         listed_as = _WORD.get(g.listed if g.listed is not None else -1, "limited")
-        holder = g.by.label
+        holder = g.holder or g.by.label
         where = ctx.list_name()
         if g.listed == 0 and ctx.format.forbidden_as_limited:
             rule = (f"{holder} is Forbidden in {where}, which counts as Limited in "

@@ -50,8 +50,8 @@ def test_registration_sheet_is_formatted_for_print(pool: MemoryPool) -> None:
     assert ws.sheet_properties.pageSetUpPr.fitToPage is True
     assert ws.page_setup.fitToWidth == 1
     assert ws.print_area.startswith("'Ash Test'!$A$1:$G$")
-    assert ws["C3"].value == "'=1+1"            # a player field cannot become a formula
-    assert ws["C3"].data_type == "s"
+    # a player field cannot become a formula: text, quote-prefixed, printed as written
+    assert (ws["C3"].value, ws["C3"].data_type, ws["C3"].quotePrefix) == ("=1+1", "s", True)
     assert [ws.cell(10, c).value for c in range(1, 8)] == [
         "Qty", "Card Name", "Passcode", None, "Qty", "Card Name", "Passcode"]
     assert ws["B10"].font.b and ws["B10"].border.left.style == "thin"
@@ -64,6 +64,36 @@ def test_registration_sheet_is_formatted_for_print(pool: MemoryPool) -> None:
     assert totals["Main Deck total"] == 9
     assert totals["Total Monster Cards"] == 3
     assert totals["Side Deck total"] == 3
+
+
+def test_registration_sheet_prints_evenly(pool: MemoryPool) -> None:
+    ws = load_workbook(io.BytesIO(write_xlsx(DECK, pool))).active
+    fonts = {(c.font.name, c.font.b) for row in ws.iter_rows() for c in row if c.value}
+    assert {name for name, _ in fonts} == {"Calibri"}   # no nameless font, no fallback face
+    assert (ws["A12"].value, ws["B12"].value) == (2, "Ash Blossom & Joyous Spring")
+    assert ws["A12"].alignment.horizontal == "center"
+    assert ws["B12"].alignment.shrink_to_fit is True    # long names shrink, not cut
+    assert ws["C12"].value == 14558127 and ws["C12"].number_format == "00000000"
+    row = next(c.row for c in ws["A"] if c.value == "Player signature")
+    assert ws.cell(row, 3).border.bottom.style == "thin"
+
+
+def test_registration_sheet_footer_names_the_player(pool: MemoryPool) -> None:
+    ws = load_workbook(io.BytesIO(write_xlsx(DECK, pool, player="Tom & Jerry",
+                                             player_id="0123456789"))).active
+    assert ws.oddFooter.left.text == "Tom && Jerry / 0123456789"   # "&" is a footer code
+    assert ws.oddFooter.right.text == "Page &P of &N"
+    assert ws.print_title_rows == "$10:$10"
+
+
+def test_text_a_worksheet_cannot_hold_is_cleaned(pool: MemoryPool) -> None:
+    deck = DECK.model_copy(update={"name": "bad\udcffname"})
+    data = write_xlsx(deck, pool, player="Ja\x01ne", event="Re\x1fgional")
+    ws = load_workbook(io.BytesIO(data)).active    # a surrogate would make it unreadable
+    assert ws.title == "bad\ufffdname"
+    assert [ws[c].value for c in ("C3", "C5", "C8")] == ["Jane", "Regional", "bad\ufffdname"]
+    (back,) = read_xlsx(data, pool, "b.xlsx")
+    assert back.counts("main") == DECK.counts("main")
 
 
 def test_blank_player_fields_when_missing(pool: MemoryPool) -> None:

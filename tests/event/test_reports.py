@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import csv
 import json
+import math
+import re
+import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -18,6 +22,7 @@ from deckcheck.event.report_json import write_json
 from deckcheck.event.report_xlsx import write_xlsx
 from deckcheck.event.run import check_registrations
 from deckcheck.event.summary import format_summary
+from deckcheck.event.xlsxwriter import MAX_CELL_TEXT, TRUNCATED, Sheet, write_workbook
 
 EVIL = ["=HYPERLINK(\"http://x\",\"click\")", "+1+2", "-3", "@SUM(A1)", "\tTab", "\rCR"]
 
@@ -46,7 +51,9 @@ def test_xlsx_opens_with_header_filter_widths_fills(event: EventReport, tmp_path
     assert ws.freeze_panes == "A2"
     assert ws.auto_filter.ref == f"A1:M{len(event.players) + 1}"
     assert ws["A1"].font.b and ws["A1"].value == "#"
-    assert ws.column_dimensions["J"].width == 80  # problem details, wrapped
+    assert ws.column_dimensions["J"].width == 50  # problem details, wrapped
+    last = len(event.players) + 1                   # "Bad": could not be read
+    assert ws[f"M{last}"].value and ws[f"M{last}"].alignment.wrap_text   # the error wraps too
     assert 6 <= ws.column_dimensions["D"].width <= 60
     fills = {ws.cell(row=i + 2, column=5).value: ws.cell(row=i + 2, column=5).fill.fgColor.rgb
              for i in range(len(event.players))}
@@ -54,6 +61,102 @@ def test_xlsx_opens_with_header_filter_widths_fills(event: EventReport, tmp_path
     assert wb["Problems"].freeze_panes == "A2"
     assert _sheet_rows(wb["Event"])[:4] == [["Event", None], ["Format", "tcg"],
                                             ["Banlist", "test list"], ["Date", "2026-12-05"]]
+
+
+def test_xlsx_rows_fit_wrapped_text_and_sheets_print(event: EventReport,
+                                                      tmp_path: Path) -> None:
+    out = tmp_path / "report.xlsx"
+    write_xlsx(event, out)
+    wb = openpyxl.load_workbook(out)
+    ws = wb["Players"]
+    pot = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 4).value == "pot.ydk")
+    assert ws.cell(pot, 10).value.count("\n") == 1         # two problems, two lines
+    assert ws.row_dimensions[pot].height >= 30 and ws.row_dimensions[pot].customHeight
+    for sheet in wb.worksheets:
+        assert str(sheet.page_setup.paperSize) == sheet.PAPERSIZE_A4 == "9"
+        assert sheet.sheet_properties.pageSetUpPr.fitToPage is True
+        assert (sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight) == (1, 0)
+        assert sheet.print_options.gridLines is True
+    assert ws.page_setup.orientation == "landscape"
+    assert wb["Event"].page_setup.orientation == "portrait"
+    assert ws.print_title_rows == wb["Problems"].print_title_rows == "$1:$1"
+
+
+_M = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+#: CT_Worksheet's children, in the order the schema requires (Excel refuses others).
+_SHEET_ORDER = ["sheetPr", "dimension", "sheetViews", "sheetFormatPr", "cols", "sheetData",
+                "autoFilter", "printOptions", "pageMargins", "pageSetup", "headerFooter"]
+
+
+def test_xlsx_package_is_consistent(event: EventReport, tmp_path: Path) -> None:
+    """What Excel checks and openpyxl does not: every part typed and well-formed, every
+    relationship's target present, style counts and indexes right, sheet children in order."""
+    out = tmp_path / "report.xlsx"
+    write_xlsx(event, out)
+    with zipfile.ZipFile(out) as zf:
+        parts = {n: ET.fromstring(zf.read(n)) for n in zf.namelist()}
+    types = parts["[Content_Types].xml"]
+    overrides = {e.get("PartName")[1:] for e in types if e.tag.endswith("Override")}
+    defaults = {e.get("Extension") for e in types if e.tag.endswith("Default")}
+    assert all(n in overrides or n.rsplit(".", 1)[1] in defaults for n in parts)
+    assert overrides <= set(parts)
+    for rels, base in (("_rels/.rels", ""), ("xl/_rels/workbook.xml.rels", "xl/")):
+        assert all(base + r.get("Target") in parts for r in parts[rels])
+    styles = parts["xl/styles.xml"]
+    sizes = {}
+    for tag in ("fonts", "fills", "borders", "cellXfs"):
+        group = styles.find(_M + tag)
+        assert group is not None and int(group.get("count")) == len(group), tag
+        sizes[tag] = len(group)
+    for xf in styles.find(_M + "cellXfs"):
+        assert int(xf.get("fontId")) < sizes["fonts"] and int(xf.get("fillId")) < sizes["fills"]
+    sheets = [n for n in parts if n.startswith("xl/worksheets/")]
+    assert len(sheets) == 3
+    for name in sheets:
+        root = parts[name]
+        order = [_SHEET_ORDER.index(child.tag.removeprefix(_M)) for child in root]
+        assert order == sorted(order), name
+        for row in root.iter(_M + "row"):
+            for c in row:
+                assert re.fullmatch(r"[A-Z]+" + row.get("r"), c.get("r"))
+                assert int(c.get("s", 0)) < sizes["cellXfs"]
+                assert c.find(_M + "f") is None
+                assert c.get("t") in (None, "b", "inlineStr")
+
+
+def test_xlsx_row_height_follows_the_wrapped_lines(tmp_path: Path) -> None:
+    out = tmp_path / "w.xlsx"
+    rows = [["short", "one line"], ["x", "a\nb\nc"], ["y", "w" * 25], ["z", "\n".join("a" * 99)]]
+    write_workbook([Sheet("T", ["A", "B"], rows, [30, 10], {1: "wrap"})], out)
+    ws = openpyxl.load_workbook(out)["T"]
+    assert ws.row_dimensions[2].height is None            # one line: the default height
+    assert ws.row_dimensions[3].height == 45              # three lines of 15 pt
+    assert ws.row_dimensions[4].height == 45              # 25 characters in a 10 wide column
+    assert ws.row_dimensions[5].height == 409             # Excel's tallest row
+
+
+def test_xlsx_text_a_workbook_cannot_hold(tmp_path: Path) -> None:
+    out = tmp_path / "w.xlsx"
+    rows = [["bad\udcffname.ydk", "x" * 40_000, math.nan, 1.5, True]]
+    write_workbook([Sheet("T", ["Source", "Long", "NaN", "Float", "Bool"], rows)], out)
+    ws = openpyxl.load_workbook(out)["T"]
+    assert ws["A2"].value == "bad\ufffdname.ydk"   # a surrogate cannot be written as UTF-8
+    assert len(ws["B2"].value) == MAX_CELL_TEXT and ws["B2"].value.endswith(TRUNCATED)
+    assert (ws["C2"].value, ws["D2"].value, ws["E2"].value) == ("nan", 1.5, True)
+
+
+def test_xlsx_failure_leaves_the_old_file(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "w.xlsx"
+    out.write_bytes(b"old")
+
+    def boom(*_: Any) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("deckcheck.event.xlsxwriter._sheet_xml", boom)
+    with pytest.raises(RuntimeError):
+        write_workbook([Sheet("T", ["A"], [["x"]])], out)
+    assert out.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["w.xlsx"]
 
 
 def test_xlsx_never_holds_a_formula(event: EventReport, tmp_path: Path) -> None:

@@ -1,6 +1,19 @@
 from __future__ import annotations
 
-from rulekit import ASH, POT, RAIGEKI, codes, deck, only, run, tcg
+from rulekit import (
+    ASH,
+    GAIA_FK,
+    GAIA_MK,
+    HARPIE,
+    HARPIE1,
+    POT,
+    RAIGEKI,
+    codes,
+    deck,
+    only,
+    run,
+    tcg,
+)
 
 from deckcheck.formats.model import Banlist, BanlistEntry
 from tests_dates import LIST_DAY
@@ -34,3 +47,21 @@ def test_traditional_forbidden_counts_as_limited() -> None:
     assert v.message == ("Pot of Greed is Forbidden in 2026.05 Test, which counts as Limited "
                          "in Traditional: at most 1, the deck has 2 (also at line 40).")
     assert "DC202" not in codes(r)
+
+
+def test_a_limit_on_a_name_limits_the_cards_treated_as_that_name() -> None:
+    # The list limits "Harpie Lady"; Harpie Lady 1's name is always treated as "Harpie Lady",
+    # so two copies of Harpie Lady 1 alone are already over the limit.
+    fmt = tcg(history=[Banlist(name="L", format="tcg", effective=LIST_DAY,
+                               entries=[BanlistEntry(passcode=HARPIE.passcode, limit=1)])])
+    assert codes(run(deck([(HARPIE1, 1)]), fmt)) == []
+    v = only(run(deck([(HARPIE1, 2)]), fmt), "DC203")
+    assert (v.card, v.count, v.limit) == ("Harpie Lady", 2, 1)
+    assert v.message.startswith("Harpie Lady is Limited in L: at most 1, the deck has 2")
+
+
+def test_a_limit_on_an_archetype_member_does_not_spread() -> None:
+    # Gaia the Magical Knight is only "treated as a 'Gaia The Fierce Knight' card".
+    fmt = tcg(history=[Banlist(name="L", format="tcg", effective=LIST_DAY,
+                               entries=[BanlistEntry(passcode=GAIA_FK.passcode, limit=1)])])
+    assert codes(run(deck([(GAIA_MK, 3)]), fmt)) == []
