@@ -160,11 +160,18 @@ def _describe(card: Any) -> list[str]:
         lines.append(f"  scopes: {', '.join(sorted(card.scopes))}")
     if card.rule_name != card.name:
         lines.append(f"  counts as: {card.rule_name}")
-    opinions = set(card.rule_name_evidence.values())
+    evidence = card.rule_name_evidence
+    # A Japanese/Chinese name that matches no card is unmatched evidence, not a disagreement.
+    opinions = {name for name in evidence.values() if not name.endswith("(unknown card)")}
     if len(opinions) > 1:
         lines.append("  sources disagree on the name it counts as:")
-        for src, name in sorted(card.rule_name_evidence.items()):
+        for src, name in sorted(evidence.items()):
             lines.append(f"    {src}: {name}")
+    else:
+        for src, name in sorted(evidence.items()):
+            if name.endswith("(unknown card)"):
+                lines.append(f"  note: {src} names {name.removesuffix(' (unknown card)')!r}, "
+                             "which matches no card's name")
     return lines
 
 

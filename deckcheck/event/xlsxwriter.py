@@ -240,7 +240,10 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path) -> Path:
         f'<definedName name="_xlnm.Print_Titles" localSheetId="{i}">'
         f"{escape(_quote_sheet(n))}!$1:$1</definedName>"
         for i, (s, n) in enumerate(zip(sheets, names, strict=True)) if s.frozen_header)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:  # name the file asked for, not the temporary one
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     os.close(fd)
     try:
         mask = os.umask(0)

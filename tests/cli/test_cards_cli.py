@@ -173,3 +173,17 @@ def test_show_with_builtin_pool(tmp_path: Path) -> None:
     res = run("--db", str(tmp_path / "none.sqlite"), "cards", "search", "Dark Magician")
     assert " 46986414  Dark Magician\n" in res.stdout
     assert res.stderr.startswith("note: using deckcheck's small built-in card set")
+
+
+def test_show_does_not_call_an_unmatched_foreign_name_a_disagreement() -> None:
+    from deckcheck.cards.model import Card, Frame, Kind
+    from deckcheck.cli.cards import _describe
+
+    card = Card(passcode=91932350, name="Harpie Lady 1", kind=Kind.MONSTER, frame=Frame.EFFECT,
+                rule_name="Harpie Lady",
+                rule_name_evidence={"ygoprodeck-text": "Harpie Lady",
+                                    "yaml-yugi-text-zh-CN": "鹰身女郎 (unknown card)"})
+    lines = _describe(card)
+    assert "  sources disagree on the name it counts as:" not in lines
+    assert lines[-1] == ("  note: yaml-yugi-text-zh-CN names '鹰身女郎', which matches no "
+                         "card's name")
