@@ -185,6 +185,8 @@ def _combine(g: int, recs: list[tuple[str, Record]]) -> dict[str, Any] | None:
             released.setdefault(region, day)
         cns = cns or bool(rec.get("cannot_normal_summon"))
     card["archetypes"] = archetypes or []
+    if any(rec.get("tcg_printed") for rec in only):
+        scopes = [s for s in scopes or () if s not in ("ocg_only", "prerelease")]
     card["scopes"] = sorted(scopes or ())
     card["released"] = released
     card["cannot_normal_summon"] = cns

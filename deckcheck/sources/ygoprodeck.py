@@ -140,6 +140,10 @@ def card_record(raw: dict[str, Any]) -> dict[str, Any] | None:
                 ["ygoprodeck-treated_as", "name", treated.strip(), "en"])
     if scopes or isinstance(misc, list):
         rec["scopes"] = sorted(scopes)
+    if raw.get("card_sets"):
+        # YGOPRODeck's card_sets are TCG printings: proof the card exists in the TCG, which
+        # overrules another source's "OCG only" / "not yet released" (see cards.merge).
+        rec["tcg_printed"] = True
     said = rule_name_from_english(desc)
     rec["spoke"] = ["ygoprodeck-text"]
     if said and said != name:

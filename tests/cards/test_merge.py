@@ -100,3 +100,25 @@ def test_prerelease_record_folds_into_the_official_card() -> None:
     })
     assert set(out.cards) == {70} and out.ids[100300001] == (70, "prerelease")
     assert out.names["provisional"] == [70]
+
+
+def test_a_tcg_printing_overrules_another_sources_ocg_only() -> None:
+    # YAML Yugi (ranked first for scopes here) says "not yet released in the TCG", but
+    # YGOPRODeck lists TCG printings of the card: it exists in the TCG.
+    out = merge({
+        "yaml-yugi": [rec(80, "Sanctuary", scopes=["ocg_only"])],
+        "ygoprodeck": [rec(80, "Sanctuary", tcg_printed=True)],
+    })
+    assert out.cards[80]["scopes"] == []
+    out = merge({"yaml-yugi": [rec(81, "Only OCG", scopes=["ocg_only"])],
+                 "ygoprodeck": [rec(81, "Only OCG")]})
+    assert out.cards[81]["scopes"] == ["ocg_only"]
+
+
+def test_ygoprodeck_card_sets_mark_a_tcg_printing() -> None:
+    from deckcheck.sources.ygoprodeck import card_record
+
+    base = {"id": 95658967, "name": "Ritual Sanctuary", "type": "Spell Card",
+            "frameType": "spell", "race": "Continuous", "desc": ""}
+    assert card_record({**base, "card_sets": [{"set_code": "DPDG-EN019"}]})["tcg_printed"]
+    assert "tcg_printed" not in card_record(base)
