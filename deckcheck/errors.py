@@ -92,3 +92,11 @@ class UnknownCard(CardPoolError):
         hint = (f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions
                 else "; check the spelling, or run `deckcheck cards update` for the full pool.")
         return cls(f"No card named or numbered {query!r} is in the card pool{hint}")
+
+
+class BadOption(DeckcheckError):
+    """An option's value cannot be used."""
+
+
+class OutputError(DeckcheckError):
+    """An output file could not be written."""

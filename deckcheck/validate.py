@@ -11,6 +11,7 @@ and each passcode is looked up in the card pool once for the whole run).
 from __future__ import annotations
 
 import datetime as dt
+import os
 from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
@@ -30,25 +31,37 @@ if TYPE_CHECKING:
 
 
 def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None = None, *,
-          pool: CardPool | None = None, banlist: Banlist | None = None,
+          pool: CardPool | None = None, banlist: Banlist | str | None = None,
           points_cap: int | None = None, select: Iterable[str] | None = None,
           ignore: Iterable[str] | None = None, strict: bool = False) -> Report:
     """Check one deck: every problem under `format`'s list in force on `date` (default today).
 
     `format` is a `Format` or a format id ("tcg", "ocg", "genesys"…); `banlist` overrides the
-    format's list; `pool` defaults to the imported card database (else the built-in set);
-    `select` / `ignore` take rule codes, prefixes ("DC2") or names; `strict` makes warnings
-    count as illegal. Raises `UnknownFormat`, `UnknownRule` or `BadDate` for bad arguments.
+    format's list (a `Banlist`, or a list name, format id or list file); `pool` defaults to the
+    imported card database (else the built-in set); `select` / `ignore` take rule codes,
+    prefixes ("DC2") or names (a list, or one comma-separated string); `strict` makes warnings
+    count as illegal. Raises `UnknownFormat`, `UnknownRule`, `BadDate` or `BadOption` for bad
+    values, TypeError when `deck` is not a `Deck`.
     """
+    from deckcheck.decks.model import Deck
+
+    if not isinstance(deck, Deck):
+        raise TypeError(f"check() takes a Deck, not {type(deck).__name__}; read a file first "
+                        "with deckcheck.decks.io.read_deck(path, pool).")
     return Checker(format, date, pool=pool, banlist=banlist, points_cap=points_cap,
                    select=select, ignore=ignore, strict=strict).check(deck)
 
 
-def resolve_format(format: Format | str) -> Format:
+def resolve_format(format: Format | str | None) -> Format:
+    if format is None:
+        format = "tcg"
     if isinstance(format, str):
         from deckcheck.formats import load_format  # type: ignore[attr-defined]
 
         return load_format(format)  # type: ignore[no-any-return]
+    if not hasattr(format, "banlist_at"):
+        raise TypeError(f"format must be a format id such as 'tcg' or a Format, not "
+                        f"{type(format).__name__}.")
     return format
 
 
@@ -59,7 +72,7 @@ def parse_date(date: dt.date | str | None) -> dt.date:
         return date
     try:
         return dt.date.fromisoformat(date)
-    except ValueError:
+    except (ValueError, TypeError):
         raise BadDate(f"\"{date}\" is not a date; write it as YYYY-MM-DD, e.g. 2026-05-18.")\
             from None
 
@@ -68,17 +81,30 @@ class Checker:
     """A format, list, date, card pool and rule selection, ready to check many decks."""
 
     def __init__(self, format: Format | str = "tcg", date: dt.date | str | None = None, *,
-                 pool: CardPool | None = None, banlist: Banlist | None = None,
+                 pool: CardPool | None = None, banlist: Banlist | str | None = None,
                  points_cap: int | None = None, select: Iterable[str] | None = None,
                  ignore: Iterable[str] | None = None, strict: bool = False) -> None:
         self.format = resolve_format(format)
         self.date = parse_date(date)
+        if isinstance(select, str):
+            select = select.split(",")
+        if isinstance(ignore, str):
+            ignore = ignore.split(",")
         self.rules = registry.selected(select, ignore)
+        if points_cap is not None and points_cap < 0:
+            from deckcheck.errors import BadOption
+
+            raise BadOption(f"--points-cap must be 0 or more, not {points_cap}; give the "
+                            "points a deck may have.")
         if pool is None:
             from deckcheck.cards.load import open_pool
 
             pool = open_pool(None)
         self.pool = pool
+        if isinstance(banlist, (str, os.PathLike)):  # a list name, format id or file
+            from deckcheck.formats.loader import find_banlist
+
+            banlist = find_banlist(str(banlist), self.date, pool)
         self.banlist = banlist if banlist is not None else self.format.banlist_at(self.date)
         self.view = ListView.of(self.banlist)
         self.points_cap = points_cap if points_cap is not None else self.format.points_cap
@@ -112,6 +138,12 @@ class Checker:
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts."""
         facts = self._facts
+        preload = getattr(self.pool, "preload", None)  # the store: one query per deck
+        if preload is not None:
+            new = [e.passcode for s in ("main", "extra", "side") for e in getattr(deck, s)
+                   if e.passcode is not None and e.passcode not in facts]
+            if new:
+                preload(new)
         items: list[Item] = []
         for section in ("main", "extra", "side"):
             for entry in getattr(deck, section):

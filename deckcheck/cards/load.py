@@ -1,10 +1,37 @@
-"""`open_pool`: the imported card database if there is one, else the built-in card set."""
+"""`open_pool`: the imported card database if there is one, else the built-in card set.
+
+Where the database lives (`default_db_path`, `resolve_path`) is decided here, without
+importing the store (sqlite3), so `deckcheck check` on the built-in set starts faster.
+"""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from deckcheck.cards.pool import CardPool
+from deckcheck.errors import CardPoolError
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
+
+
+def default_db_path() -> Path:
+    """$DECKCHECK_DB, else $XDG_DATA_HOME/deckcheck/cards.sqlite, else
+    ~/.local/share/deckcheck/cards.sqlite."""
+    env = os.environ.get("DECKCHECK_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "deckcheck" / "cards.sqlite"
+
+
+def resolve_path(db: str | os.PathLike[str] | None) -> Path:
+    path = Path(db).expanduser() if db else default_db_path()
+    if path.is_dir():
+        raise CardPoolError(f"{path} is a folder, not a card database file; point --db or "
+                            f"DECKCHECK_DB at a file such as {path / 'cards.sqlite'}.")
+    return path
 
 
 def open_pool(db: str | os.PathLike[str] | None = None) -> CardPool:
@@ -13,11 +40,11 @@ def open_pool(db: str | os.PathLike[str] | None = None) -> CardPool:
     When no store exists yet, the small built-in card set (`PoolInfo.builtin` is True).
     An existing file that is not a readable deckcheck store raises `StoreVersionError`.
     """
-    from deckcheck.cards.store import StorePool, resolve_path
-
     path = resolve_path(db)
     if not path.exists():
         from deckcheck.cards.builtin import builtin_pool
 
         return builtin_pool()
+    from deckcheck.cards.store import StorePool
+
     return StorePool(path)

@@ -18,7 +18,6 @@ renames it over it, so a failed import leaves the previous pool intact and usabl
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import json
 import os
 import sqlite3
@@ -27,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from deckcheck.cards.load import default_db_path, resolve_path  # noqa: F401 (re-exported)
 from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
@@ -53,18 +53,8 @@ CREATE INDEX cards_rule_name ON cards(rule_name);
 """
 
 
-def default_db_path() -> Path:
-    """$DECKCHECK_DB, else $XDG_DATA_HOME/deckcheck/cards.sqlite, else
-    ~/.local/share/deckcheck/cards.sqlite."""
-    env = os.environ.get("DECKCHECK_DB")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "deckcheck" / "cards.sqlite"
-
-
-def resolve_path(db: str | os.PathLike[str] | None) -> Path:
-    return Path(db).expanduser() if db else default_db_path()
+# default_db_path / resolve_path live in deckcheck.cards.load (re-exported above), so that
+# finding out whether a store exists does not import sqlite3.
 
 
 def _now() -> str:
@@ -171,8 +161,15 @@ def _validate(cards: Iterable[dict[str, Any]]) -> None:
 
 def write_store(path: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
     """Write a complete store to a new file beside `path`, then rename it over `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        why = (f"a file is in the way of the folder {path.parent}" if isinstance(
+            exc, (FileExistsError, NotADirectoryError)) else exc.strerror or str(exc))
+        raise CardPoolError(f"{path}: the card database cannot be written there ({why}); "
+                            "pass a file you may write with --db or DECKCHECK_DB; nothing was "
+                            "changed.") from None
     os.close(fd)
     try:
         con = sqlite3.connect(tmp)
@@ -253,6 +250,7 @@ class Suggester:
     def closest(self, key: str, n: int, cutoff: float = 0.6) -> list[int]:
         if not key:
             return []
+        import difflib  # only for suggestions: kept off `deckcheck check`'s start-up
         from collections import Counter
 
         hits: Counter[int] = Counter()
@@ -292,6 +290,7 @@ class StorePool:
         self._con = connect(self.path)
         self._cards: dict[int, Card] = {}
         self._ids: dict[int, Card | None] = {}
+        self._by_name: dict[str, list[Card]] = {}
         self._suggest: dict[str, Suggester] = {}
         try:
             meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
@@ -331,12 +330,31 @@ class StorePool:
         self._ids[passcode] = card
         return card
 
+    def preload(self, passcodes: Iterable[int]) -> None:
+        """Look up many passcodes in one query, so that `get` answers them from the cache
+        (the validator calls this with each deck's new passcodes)."""
+        todo = sorted({pc for pc in passcodes if isinstance(pc, int) and pc not in self._ids
+                       and -(2**63) <= pc < 2**63})
+        for i in range(0, len(todo), 500):  # well under SQLite's limit on bound parameters
+            chunk = todo[i:i + 500]
+            for pc in chunk:
+                self._ids[pc] = None
+            marks = ",".join("?" * len(chunk))
+            for id_, pc, data in self._con.execute(
+                    "SELECT i.id, c.passcode, c.data FROM ids i JOIN cards c "
+                    f"ON c.passcode = i.passcode WHERE i.id IN ({marks})", chunk):
+                self._ids[id_] = self._card(pc, data)
+
     def find_name(self, name: str) -> list[Card]:
         key = normalize(name)
         if not key:
             return []
-        return self._rows("SELECT c.passcode, c.data FROM names n JOIN cards c "
-                          "ON c.passcode = n.passcode WHERE n.key = ? ORDER BY c.passcode", (key,))
+        found = self._by_name.get(key)
+        if found is None:  # the rules ask for the same names deck after deck
+            found = self._by_name[key] = self._rows(
+                "SELECT c.passcode, c.data FROM names n JOIN cards c ON c.passcode = n.passcode "
+                "WHERE n.key = ? ORDER BY c.passcode", (key,))
+        return list(found)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Closest names: an ASCII query is matched against English names (the index is

@@ -19,7 +19,8 @@ def _date(value: str | None) -> dt.date | None:
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not a date like 2026-05-18.") from None
+        raise click.BadParameter(f"{value!r} is not a date like 2026-05-18.",
+                                 param_hint="'--date'") from None
 
 
 def _date_option(help_text: str) -> Any:
@@ -213,4 +214,6 @@ def export(name: str, to: str, date: str | None, output: str | None) -> None:
     if output is None:
         click.echo(text, nl=False)
     else:
-        Path(output).write_text(text, encoding="utf-8")
+        from deckcheck.decks.io import save_bytes
+
+        save_bytes(output, text.encode("utf-8"))

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from deckcheck.cli.common import Ctx, echo_json, handle_errors
+from deckcheck.cli.common import Ctx, UserError, echo_json, handle_errors
 
 JSON_HELP = "Print JSON instead of text."
 
@@ -113,7 +113,12 @@ def _lookup(pool: Any, query: str) -> list[Any]:
     if not found:
         found = pool.find_name(q)
     if not found:
-        raise UnknownCard.for_name(q, pool.suggest(q))
+        suggestions = pool.suggest(q) if q else []
+        if not suggestions and q:  # a part of the name ("Ash Blossom"): names containing it
+            from deckcheck.cards.pool import search_pool
+
+            suggestions = [c.name for c in search_pool(pool, q, 3)]
+        raise UnknownCard.for_name(q, suggestions)
     return found
 
 
@@ -208,6 +213,9 @@ def search(obj: Ctx, query: str, limit: int, as_json: bool) -> None:
     """List cards whose name (in any language) contains QUERY."""
     from deckcheck.cards.pool import search_pool
 
+    if not query.strip():
+        raise UserError("The search is empty; give a part of a card name, e.g. `deckcheck "
+                        "cards search \"Blue-Eyes\"`.")
     found = search_pool(obj.pool(quiet=as_json), query, limit)
     if as_json:
         echo_json([{"passcode": c.passcode, "name": c.name, "kind": c.kind.value,

@@ -12,7 +12,14 @@ from typing import Any
 
 import click
 
-from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Ctx, handle_errors
+from deckcheck.cli.common import (
+    EXIT_ERROR,
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    Ctx,
+    UserError,
+    handle_errors,
+)
 from deckcheck.errors import DeckcheckError
 
 OUTPUTS = ("text", "json", "parsable")
@@ -121,6 +128,9 @@ def execute(opts: CheckOptions, obj: Ctx) -> int:
     from deckcheck.rules.violation import Report
     from deckcheck.validate import Checker, parse_date, resolve_format
 
+    if opts.decks.count("-") > 1:
+        raise UserError("Standard input (-) can be read only once; save the other decks to "
+                        "files.")
     pool = obj.pool(quiet=True)
     fmt = resolve_format(opts.format)
     day = parse_date(opts.date)

@@ -4,7 +4,7 @@ turning library errors into one-line messages with exit code 2, and JSON output.
 from __future__ import annotations
 
 import functools
-import json
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,15 +55,49 @@ def handle_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except DeckcheckError as exc:
             raise UserError(exc.message) from None
+        except BrokenPipeError:
+            # the reader stopped reading (`deckcheck … | head`): stop quietly, like other
+            # command-line tools, and keep Python from complaining while it flushes stdout
+            _silence_stdout()
+            raise SystemExit(EXIT_ERROR) from None
         except OSError as exc:
-            where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-            raise UserError(f"{exc.strerror or exc}{where}.") from None
+            what = exc.strerror or str(exc)
+            where = getattr(exc, "filename", None)
+            raise UserError(f"{where}: {what}; check the path and its permissions." if where
+                            else f"{what}; check the paths and their permissions.") from None
+        except Exception as exc:
+            if type(exc).__module__ != "sqlite3":  # sqlite3 stays unimported until needed
+                raise
+            raise UserError(f"The card database {_db_path()} is damaged ({exc}); delete it and "
+                            "run `deckcheck cards update`.") from None
 
     return wrapper  # type: ignore[return-value]
 
 
+def _db_path() -> str:
+    """Where the card database of this command is (for messages)."""
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_object(Ctx) if ctx is not None else None
+    try:
+        from deckcheck.cards.load import resolve_path
+
+        return str(resolve_path(obj.db if obj is not None else None))
+    except Exception:  # noqa: BLE001 (a message helper must not fail)
+        return "file"
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (tests, IDEs)
+        pass
+
+
 def echo_json(data: Any) -> None:
     """Print JSON (pydantic models, lists of them, or plain data) to stdout."""
+    import json
+
     from pydantic import BaseModel
 
     def default(o: Any) -> Any:
@@ -74,3 +108,25 @@ def echo_json(data: Any) -> None:
         return str(o)
 
     sys.stdout.write(json.dumps(data, default=default, ensure_ascii=False, indent=2) + "\n")
+
+
+def echo_read_problems(deck: Any, consequence: str) -> None:
+    """Print each entry that could not be read (`deck.problems`) as a note on stderr, so that
+    nothing a deck file holds is dropped silently; `consequence` says what that means."""
+    for p in deck.problems:
+        loc = p.location
+        empty = loc.source is None and loc.line is None and loc.sheet is None and loc.part is None
+        where = (deck.source or deck.name or "deck") if empty else str(loc)
+        click.echo(f"note: {where}: {consequence}: {p.message}", err=True)
+
+
+def check_output_folder(path: str, what: str) -> None:
+    """Refuse, before any work is done, an output file whose folder does not exist."""
+    from pathlib import Path
+
+    if path == "-":
+        return
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UserError(f"{path}: the folder {folder} does not exist; create it or write the "
+                        f"{what} somewhere else.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -32,6 +33,17 @@ def problem_line(p: ReadProblem, deck: Deck) -> str:
     empty = loc.source is None and loc.line is None and loc.sheet is None and loc.part is None
     where = (deck.source or deck.name or "?") if empty else str(loc)
     return f"{where}: {p.message}"
+
+
+def _same_file(source: str, dest: str) -> bool:
+    """True when OUT names the IN file itself: writing it would replace the original (and
+    drop every line that could not be read)."""
+    if "-" in (source, dest):
+        return False
+    try:
+        return os.path.samefile(source, dest)
+    except (OSError, ValueError):
+        return False
 
 
 def pick_deck(decks: list[Deck], sheet: str | None, source: str) -> Deck:
@@ -75,6 +87,9 @@ def convert(obj: Ctx, source: str, dest: str, to_fmt: str | None, from_fmt: str 
     names, bad counts, unknown passcodes) are printed to stderr, one line each with its
     location. Exit status: 0 when the deck was written, 2 when not.
     """
+    if _same_file(source, dest):
+        raise UserError(f"{dest} is the file being converted; write to a new file so that "
+                        "the original stays as it is.")
     pool = LazyPool(obj)
     decks = read_decks(source, pool, fmt=from_fmt)  # type: ignore[arg-type]
     deck = pick_deck(decks, sheet, source)

@@ -9,7 +9,14 @@ from typing import Any, ClassVar
 
 import click
 
-from deckcheck.cli.common import EXIT_ERROR, Ctx, UserError, echo_json, handle_errors
+from deckcheck.cli.common import (
+    EXIT_ERROR,
+    Ctx,
+    UserError,
+    check_output_folder,
+    echo_json,
+    handle_errors,
+)
 
 REPORT_SUFFIXES = (".xlsx", ".csv", ".json")
 
@@ -126,6 +133,9 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
 
     if opts.output is not None and Path(opts.output).suffix.lower() not in REPORT_SUFFIXES:
         raise UserError(f"{opts.output}: the report must end in .xlsx, .csv or .json.")
+    if opts.output is not None:
+        check_output_folder(opts.output, "report")
+        _refuse_overwriting_sources(opts.output, opts.sources)
     day = parse_date(opts.date)
     pool = obj.pool(quiet=True)
     banlist = None
@@ -155,9 +165,43 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     return report.exit_code
 
 
+def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
+    """The report must never replace a registration it reads (`-o regs.csv` on regs.csv)."""
+    import os
+
+    from deckcheck.event.sources import expand
+
+    targets = [Path(output)]
+    if Path(output).suffix.lower() == ".csv":
+        from deckcheck.event.report_csv import problems_path
+
+        targets.append(problems_path(output))
+    targets = [t for t in targets if t.exists()]
+    if not targets:
+        return
+    for src in expand(sources):
+        for target in targets:
+            try:
+                same = os.path.samefile(src, target)
+            except OSError:
+                same = False
+            if same:
+                raise UserError(f"{target} is one of the registrations being checked; write "
+                                "the report to another file so that it stays as it is.")
+
+
 def _safe_name(text: str) -> str:
     keep = "".join(c if c.isalnum() or c in " -_." else "_" for c in text).strip(" .")
     return "_".join(keep.split()) or "player"
+
+
+def _refuse_existing(paths: list[Path], force: bool) -> None:
+    """Never replace a sheet someone may have filled in or signed, unless --force."""
+    existing = [p for p in paths if p.exists()]
+    if existing and not force:
+        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+        raise UserError(f"{existing[0]}{more} already exists; pass --force to replace it, or "
+                        "choose another name.")
 
 
 @event.command("sheet", short_help="Write printable registration sheets (.xlsx).")
@@ -169,10 +213,11 @@ def _safe_name(text: str) -> str:
 @click.option("--date", default=None, help="Event date, YYYY-MM-DD.")
 @click.option("-o", "--output", required=True, type=click.Path(),
               help="The sheet (.xlsx) for one deck, or a folder for one sheet per player.")
+@click.option("--force", is_flag=True, help="Replace sheets that already exist.")
 @click.pass_obj
 @handle_errors
 def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
-          event_name: str | None, date: str | None, output: str) -> None:
+          event_name: str | None, date: str | None, output: str, force: bool) -> None:
     """Write the printable registration sheet for DECK, or, when DECK is a folder, workbook
     or CSV of many registrations, one sheet per player into the folder OUTPUT."""
     from deckcheck.decks.io import write_deck
@@ -190,6 +235,10 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
         dest = Path(output)
         if dest.is_dir():
             dest = dest / f"{_safe_name(player or reg.player or Path(deck).stem)}.xlsx"
+        elif dest.suffix.lower() not in (".xlsx", ".xlsm"):
+            raise UserError(f"{output}: a registration sheet is an .xlsx file; give -o a name "
+                            "ending in .xlsx, or an existing folder.")
+        _refuse_existing([dest], force)
         write_deck(reg.deck, dest, pool, fmt="xlsx", player=player or reg.player,
                    player_id=player_id or reg.player_id, event=event_name, date=day)
         click.echo(f"wrote {dest}", err=True)
@@ -198,12 +247,12 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
         raise UserError(f"{deck} holds {len(regs)} registrations: --player and --id apply to "
                         "one deck; the names and ids are taken from each registration.")
     out = Path(output)
-    if out.suffix.lower() == ".xlsx":
+    if out.suffix.lower() == ".xlsx" or (out.exists() and not out.is_dir()):
         raise UserError(f"{deck} holds {len(regs)} registrations: give -o a folder for one "
                         "sheet per player.")
-    out.mkdir(parents=True, exist_ok=True)
     used: set[str] = set()
     failed = 0
+    planned: list[tuple[Any, Path]] = []
     for reg in regs:
         if reg.deck is None:
             failed += 1
@@ -215,7 +264,15 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
             n += 1
             name = f"{base}_{n}"
         used.add(name.casefold())
-        write_deck(reg.deck, out / f"{name}.xlsx", pool, fmt="xlsx", player=reg.player,
+        planned.append((reg, out / f"{name}.xlsx"))
+    _refuse_existing([dest for _, dest in planned], force)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{out}: the folder cannot be made ({exc.strerror}); give -o a folder "
+                        "you may write.") from None
+    for reg, dest in planned:
+        write_deck(reg.deck, dest, pool, fmt="xlsx", player=reg.player,
                    player_id=reg.player_id, event=event_name, date=day)
     click.echo(f"wrote {len(regs) - failed} sheet{'' if len(regs) - failed == 1 else 's'} "
                f"to {out}", err=True)
@@ -233,14 +290,27 @@ def diff(obj: Ctx, a: str, b: str, as_json: bool) -> None:
     """Show what differs between decks A and B (files in any format, ydke:// URLs or Omega
     codes), card by card and by section; alternate artworks count as the same card.
 
-    Exit code: 0 identical, 1 different, 2 could not read."""
+    Exit code: 0 identical, 1 different, 2 could not read (a file, or entries that could
+    be the difference)."""
     from deckcheck.decks.diff import diff_decks, format_diff
     from deckcheck.decks.io import read_deck
 
+    if a == b == "-":
+        raise UserError("Standard input (-) can be read only once; save one of the decks to a "
+                        "file.")
     pool = obj.pool()
-    result = diff_decks(read_deck(a, pool), read_deck(b, pool), pool, a_label=a, b_label=b)
+    deck_a, deck_b = read_deck(a, pool), read_deck(b, pool)
+    for label, deck in ((a, deck_a), (b, deck_b)):
+        n = len(deck.problems)
+        if n and not any(True for _ in deck.entries()):
+            first = str(deck.problems[0].location) or label
+            what = "its only entry could not" if n == 1 else f"none of its {n} entries could"
+            raise UserError(f"{label}: {what} be read as a card (first at {first}); check that "
+                            "it is a deck file.")
+    result = diff_decks(deck_a, deck_b, pool, a_label=a, b_label=b)
     if as_json:
         echo_json(result)
     else:
         click.echo(format_diff(result))
-    sys.exit(0 if result.identical else 1)
+    # 2: the readable cards agree but some entries could not be read, so no verdict
+    sys.exit(0 if result.identical else 1 if result.changes else EXIT_ERROR)

@@ -41,7 +41,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", "db", type=click.Path(dir_okay=False), envvar="DECKCHECK_DB",
+@click.option("--db", "db", type=click.Path(), envvar="DECKCHECK_DB", metavar="FILE",
               help="Card database file (default: the user's data directory; env DECKCHECK_DB).")
 @click.version_option(package_name="deckcheck")
 @click.pass_context

@@ -11,7 +11,14 @@ from typing import Any
 
 import click
 
-from deckcheck.cli.common import EXIT_OK, Ctx, echo_json, handle_errors
+from deckcheck.cli.common import (
+    EXIT_OK,
+    Ctx,
+    check_output_folder,
+    echo_json,
+    echo_read_problems,
+    handle_errors,
+)
 from deckcheck.errors import ProfileError
 
 
@@ -36,6 +43,7 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
 
     pool = ctx.pool()
     deck = read_deck(opts.deck, pool)
+    echo_read_problems(deck, "left out of the hands")
     seed = opts.seed if opts.seed is not None else new_seed()
     draws = test_draws(deck, pool, opts.hands, seed=seed, going_second=opts.second,
                        turns=opts.turns)
@@ -138,6 +146,7 @@ def _compile(pf: Any, source: str, deck_path: str, pool: Any) -> Any:
     from deckcheck.sim.state import deal_cards
 
     deck = read_deck(deck_path, pool)
+    echo_read_problems(deck, "left out of the odds")
     main, _ = deal_cards(deck, pool)
     return compile_profile(pf, main, pool, source)
 
@@ -151,6 +160,8 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
         raise ProfileError("--exact and --hands exclude each other; give one of them.")
     if opts.compare and opts.compare_profile:
         raise ProfileError("--compare and --compare-profile exclude each other; give one.")
+    if opts.chart:
+        check_output_folder(opts.chart, "chart")
     pool = ctx.pool()
     pf, source = _profile_file(opts, opts.profile, opts.deck)
     cp = _compile(pf, source, opts.deck, pool)

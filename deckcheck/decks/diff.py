@@ -170,11 +170,14 @@ def diff_decks(a: Deck, b: Deck, pool: Any, *, a_label: str | None = None,
     for label, deck in (("A", a), ("B", b)):
         if deck.problems:
             n = len(deck.problems)
-            notes.append(f"{label} has {n} entr{'y' if n == 1 else 'ies'} that could not be "
-                         "read and are not compared.")
+            first = str(deck.problems[0].location) or deck.source or deck.name or label
+            at = f"{first}{', …' if n > 1 else ''}"
+            notes.append(f"{label} has {n} entr{'y' if n == 1 else 'ies'} ({at}) that could "
+                         f"not be read and {'is' if n == 1 else 'are'} not compared.")
     return DeckDiff(
         a=a_label or a.source or a.name or "A", b=b_label or b.source or b.name or "B",
-        identical=not changes,
+        # an entry that could not be read may be the difference: never call that identical
+        identical=not changes and not a.problems and not b.problems,
         sizes_a={s: a.size(s) for s in SECTIONS}, sizes_b={s: b.size(s) for s in SECTIONS},
         changes=changes, moves=moves, notes=notes)
 
@@ -188,6 +191,9 @@ def format_diff(d: DeckDiff) -> str:
     sizes = ", ".join(f"{s} {d.sizes_a.get(s, 0)}" for s in SECTIONS)
     if d.identical:
         lines = [f"The decks are identical ({sizes})."]
+    elif not d.changes:
+        lines = [f"The cards that could be read are the same ({sizes}), but not every entry "
+                 "could be read, so the decks may still differ."]
     else:
         lines = [f"{c.section.capitalize()}: {c.card} {c.before} \u2192 {c.after} "
                  f"({_signed(c.delta)})" for c in d.changes]

@@ -41,21 +41,38 @@ _HEADER_HINT = re.compile(r"(qty|quantity|count|copies|name|card|passcode|code|i
 
 
 def _is_file(s: str) -> bool:
+    return s != STDIN and len(s) < 4096 and os.path.isfile(s)
+
+
+#: The start of an OLE2 compound file: .xls (Excel 97-2003), .doc and the like.
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+#: A long word of base64 characters with no file extension: meant as a deck code.
+_CODE_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{24,}")
+
+
+def _exists(s: str) -> bool:
     try:
-        return s != STDIN and len(s) < 4096 and Path(s).is_file()
+        return len(s) < 4096 and Path(s).exists()
     except (OSError, ValueError):
         return False
 
 
+def _short(s: str) -> str:
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
 def _direct_format(s: str) -> str | None:
     """"ydke" or "omega" when the source string is itself a deck, else None."""
-    from deckcheck.decks.omega import looks_like_omega
     from deckcheck.decks.ydke import is_ydke
 
     if is_ydke(s):
         return "ydke"
-    if s != STDIN and not _is_file(s) and "\n" not in s and looks_like_omega(s):
-        return "omega"
+    if s != STDIN and "\n" not in s and not _is_file(s):
+        from deckcheck.decks.omega import looks_like_omega  # not needed for a file name
+
+        if looks_like_omega(s):
+            return "omega"
     return None
 
 
@@ -116,11 +133,22 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
         direct = _direct_format(s) if fmt in (None, "ydke", "omega") else None
         if direct is not None:
             return [_read_string(s, fmt or direct, pool, name)]
+        if s != STDIN and "\n" not in s and not _exists(s):
+            if fmt in ("ydke", "omega"):  # named as a code: say why it does not decode
+                return [_read_string(s, fmt, pool, name)]
+            if fmt is None and _CODE_LIKE.fullmatch(s):
+                raise DeckReadError(f"{_short(s)}: no such file, and not a ydke:// URL or Omega "
+                                    "deck code that decodes; check the path, or copy the whole "
+                                    "code again.")
     data = read_bytes(source)
-    ext = Path(s).suffix.lower() if s != STDIN else ""
+    if data.startswith(_OLE_MAGIC):
+        raise DeckReadError(f"{source_label(source)} is an old Excel (.xls) or other Office "
+                            "file; save it as an Excel Workbook (.xlsx) and try again.")
+    path = Path(s) if s != STDIN else None
+    ext = path.suffix.lower() if path is not None else ""
     fmt = fmt or sniff(data, ext)
     label = source_label(source)
-    deck_name = name if name is not None else (Path(s).stem if s != STDIN else None)
+    deck_name = name if name is not None else (path.stem if path is not None else None)
     if fmt in NEEDS_POOL_TO_READ and pool is None:
         raise DeckReadError(f"Reading {label} as {fmt} needs the card database; run "
                             "`deckcheck cards update`.")
@@ -184,6 +212,12 @@ def format_for(dest: str | Path, fmt: str | None = None) -> str:
             raise DeckWriteError(f"Unknown deck format {fmt!r}; use one of "
                                  f"{', '.join(FORMATS)}.")
         return fmt
+    if not str(dest):
+        raise DeckWriteError("No output file was named (the path is empty); give a file name "
+                             "such as deck.ydk.")
+    if Path(str(dest)).is_dir():
+        raise DeckWriteError(f"{dest} is a folder; give a file name inside it, such as "
+                             f"{Path(str(dest)) / 'deck.ydk'}.")
     ext = Path(str(dest)).suffix.lower()
     if ext in EXTENSIONS:
         return EXTENSIONS[ext]
@@ -232,16 +266,35 @@ def write_deck(deck: Deck, dest: str | Path | IO[bytes], pool: CardPool | None, 
 
 
 def save_bytes(dest: str | Path, data: bytes) -> None:
-    """Write a file atomically (a temporary file in the same folder, then renamed)."""
+    """Write a file atomically (a temporary file in the same folder, then renamed); the file
+    keeps the permissions of the one it replaces, else gets the usual ones (umask)."""
+    if not str(dest):
+        raise DeckWriteError("No output file was named (the path is empty); give a file name "
+                             "such as deck.ydk.")
     path = Path(dest)
+    if path.is_dir():
+        raise DeckWriteError(f"{path} is a folder; give a file name inside it, such as "
+                             f"{path / 'deck.ydk'}.")
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, _file_mode(path))
         os.replace(tmp, path)
     except OSError as exc:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         raise DeckWriteError(f"{path}: cannot be written ({exc.strerror}); check the folder "
                              "and permissions.") from None
+
+
+def _file_mode(path: Path) -> int:
+    """The permissions a written file gets: those of the file it replaces, else 0o666 less
+    the umask (mkstemp's 0o600 would hide a converted deck from everyone else)."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

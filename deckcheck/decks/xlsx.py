@@ -27,7 +27,7 @@ from typing import Any
 
 from deckcheck.cards.model import Kind
 from deckcheck.cards.pool import CardPool
-from deckcheck.decks.model import Deck
+from deckcheck.decks.model import Deck, Location, ReadProblem
 from deckcheck.decks.source import MAX_COLS, MAX_ROWS
 from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid
 from deckcheck.errors import DeckReadError
@@ -88,6 +88,7 @@ def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck
     from openpyxl import load_workbook
 
     grids: list[Grid] = []
+    cut: set[str] = set()  # sheets longer than MAX_ROWS: their tail is reported, not dropped
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -98,6 +99,7 @@ def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck
                     for i, row in enumerate(ws.iter_rows(min_row=1, min_col=1, max_col=MAX_COLS,
                                                          values_only=True)):
                         if i >= MAX_ROWS:
+                            cut.add(ws.title)
                             break
                         rows.append([clean(v) for v in row])
                     while rows and all(v is None for v in rows[-1]):
@@ -108,10 +110,17 @@ def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck
     except DeckReadError:
         raise
     except Exception as exc:  # openpyxl raises many kinds on damaged files
-        raise DeckReadError(f"{where} is not a readable xlsx workbook "
-                            f"({type(exc).__name__}); open and save it again in a "
-                            "spreadsheet program.") from None
+        detail = "parts of the workbook are missing" if isinstance(exc, KeyError) else (
+            str(exc).strip().rstrip(".") or type(exc).__name__)
+        raise DeckReadError(f"{where} is not a readable xlsx workbook ({detail}); open and save "
+                            "it again in a spreadsheet program.") from None
     decks = [d for g in grids if (d := read_grid(g, pool, g.sheet)) is not None]
+    for d in decks:
+        if d.name in cut:
+            d.problems.append(ReadProblem(
+                kind="bad-line", location=Location(source=source or None, sheet=d.name),
+                message=f"Sheet {d.name} has more than {MAX_ROWS:,} rows; only the first "
+                        f"{MAX_ROWS:,} were read — split the sheet or remove the extra rows."))
     full = [d for d in decks if d.problems or any(d.section(s) for s in ("main", "extra", "side"))]
     if full:
         decks = full  # sheets with a header row but no card (instructions, templates) are not decks

@@ -22,7 +22,7 @@ from deckcheck.decks.diff import deck_hash
 from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
 from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration
-from deckcheck.event.sources import Progress, expand, read_source
+from deckcheck.event.sources import Progress, expand_some, no_registrations, read_source
 from deckcheck.rules.violation import Report, Violation
 
 Checker = Callable[[Deck], Report]
@@ -103,7 +103,7 @@ def check_event(sources: Iterable[str | Path], pool: Any, *, format: str = "tcg"
     if checker is None:
         checker = make_checker(cached, format=format, date=date, banlist=banlist,
                                points_cap=points_cap)
-    files = expand(sources)
+    files = expand_some(sources)
     event = _new_event(format, date)
     found = 0
     for k, path in enumerate(files, 1):
@@ -113,6 +113,8 @@ def check_event(sources: Iterable[str | Path], pool: Any, *, format: str = "tcg"
             add_registration(event, reg, checker, cached)
             if progress is not None:
                 progress("check", len(event.players), found + len(files) - k)
+    if not event.players:
+        raise no_registrations(files)
     return finish(event)
 
 

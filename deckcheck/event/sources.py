@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
-from deckcheck.errors import DeckcheckError
+from deckcheck.errors import DeckcheckError, DeckReadError
 from deckcheck.event import table
 from deckcheck.event.models import Registration
 
@@ -55,9 +55,47 @@ def _walk(folder: Path) -> list[Path]:
             if name.startswith((".", "~$")) or os.path.splitext(name)[1].lower() not in \
                     DECK_SUFFIXES:
                 continue
+            if is_report(Path(dirpath, name)):
+                continue  # an earlier `event check -o` report written into the folder
             found.append((prefix + name, Path(dirpath, name)))
     found.sort(key=lambda item: item[0])
     return [p for _, p in found]
+
+
+#: The sheets of the event report workbook (`deckcheck.event.report_xlsx`), in order.
+REPORT_SHEETS = ["Players", "Problems", "Event"]
+
+
+def is_report(path: Path) -> bool:
+    """True for an event report deckcheck wrote (CSV players or problems table, or the
+    workbook), so that a report saved into the registrations folder is not read as decks."""
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return is_report_csv(path)
+    if suffix in WORKBOOK_SUFFIXES:
+        import zipfile
+
+        try:
+            with zipfile.ZipFile(path) as zf:
+                xml = zf.read("xl/workbook.xml").decode("utf-8", "replace")
+        except (OSError, KeyError, zipfile.BadZipFile):
+            return False
+        return re.findall(r'<sheet [^>]*name="([^"]*)"', xml) == REPORT_SHEETS
+    return False
+
+
+def is_report_csv(path: Path) -> bool:
+    """True for a CSV table deckcheck wrote as an event report (players or problems)."""
+    from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(1024).decode("utf-8-sig", "replace")
+    except OSError:
+        return False
+    first = head.splitlines()[0] if head else ""
+    return first in (",".join(h for _, h in PLAYER_COLUMNS),
+                     ",".join(h for _, h in PROBLEM_COLUMNS))
 
 
 def expand(sources: Iterable[str | Path]) -> list[Path]:
@@ -75,16 +113,38 @@ def expand(sources: Iterable[str | Path]) -> list[Path]:
     return files
 
 
+def expand_some(sources: Iterable[str | Path]) -> list[Path]:
+    """`expand`, refusing sources that hold no deck file at all (an empty or wrong folder)."""
+    sources = list(sources)
+    files = expand(sources)
+    if not files:
+        names = ", ".join(str(s) for s in sources) or "The sources"
+        suffixes = ", ".join(sorted(DECK_SUFFIXES))
+        raise DeckReadError(f"{names}: no deck file found (looked for {suffixes}); check the "
+                            "folder.")
+    return files
+
+
 def discover(sources: Iterable[str | Path], pool: Any, *,
              progress: Progress | None = None) -> list[Registration]:
-    """Every registration in `sources`, in a deterministic order."""
-    files = expand(sources)
+    """Every registration in `sources`, in a deterministic order (DeckReadError when they
+    hold no deck file at all)."""
+    files = expand_some(sources)
     regs: list[Registration] = []
     for done, path in enumerate(files, 1):
         regs.extend(read_source(path, pool))
         if progress is not None:
             progress("read", done, len(files))
+    if not regs:
+        raise no_registrations(files)
     return regs
+
+
+def no_registrations(files: Sequence[Path]) -> DeckReadError:
+    """The error for deck files that hold no registration at all (tables with no rows)."""
+    names = ", ".join(str(p) for p in files[:3]) + (", …" if len(files) > 3 else "")
+    return DeckReadError(f"{names}: no registration found (the registration table has no "
+                         "rows); add one row per player.")
 
 
 def read_source(path: Path, pool: Any) -> list[Registration]:

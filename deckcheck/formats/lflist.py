@@ -185,4 +185,13 @@ def dump(lists: Iterable[Banlist]) -> str:
 
 
 def looks_like_lflist(text: str) -> bool:
-    return any(line.startswith("!") for line in text.lstrip("\ufeff").splitlines())
+    """True for text with a `!name` line; False for a .ydk deck (its only `!` line is `!side`,
+    under a `#main` line), which must never pass for an empty list."""
+    return any(line.startswith("!") for line in text.lstrip("\ufeff").splitlines()) and \
+        not looks_like_ydk(text)
+
+
+def looks_like_ydk(text: str) -> bool:
+    """True for a .ydk deck: a `#main` line, and `!side` as the only `!` line."""
+    lines = [ln.strip().casefold() for ln in text.lstrip("\ufeff").splitlines()]
+    return "#main" in lines and all(ln == "!side" for ln in lines if ln.startswith("!"))

@@ -57,6 +57,15 @@ def clear_cache() -> None:
     _headers.cache_clear()
 
 
+def _text(path: Path) -> str:
+    """A format or list file's text; FormatError (naming the file) when it is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise FormatError(f"{path}: not a UTF-8 text file; save it as UTF-8, or remove it."
+                          ) from None
+
+
 # -- formats -----------------------------------------------------------------------------
 
 def _format_ids(dirs: tuple[Path, ...]) -> list[str]:
@@ -75,7 +84,7 @@ def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
     for d in dirs:
         path = d / fid / FORMAT_FILE
         if path.is_file():
-            fmt = native.parse_format(path.read_text(encoding="utf-8"), path)
+            fmt = native.parse_format(_text(path), path)
             if fmt.id != fid:
                 raise FormatError(f"{path}: its id is {fmt.id!r} but its folder is {fid!r}; "
                                   "make them the same.")
@@ -91,7 +100,7 @@ def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
                 chosen[native.read_header(path).get("effective", path.stem)] = path
     history = []
     for path in chosen.values():
-        bl = native.parse_list(path.read_text(encoding="utf-8"), path)
+        bl = native.parse_list(_text(path), path)
         if bl.format != fid:
             raise FormatError(f"{path}: it says format = {bl.format!r} but lies in the "
                               f"{fid!r} folder; move it or fix the line.")
@@ -120,7 +129,7 @@ def _all_formats(dirs: tuple[Path, ...]) -> tuple[Format, ...]:
     for fid in _format_ids(dirs):
         path = next(d / fid / FORMAT_FILE for d in reversed(dirs)
                     if (d / fid / FORMAT_FILE).is_file())
-        out.append(native.parse_format(path.read_text(encoding="utf-8"), path))
+        out.append(native.parse_format(_text(path), path))
     return tuple(out)
 
 
@@ -179,6 +188,9 @@ def load_banlist_file(path: str | Path, pool: Any = None) -> list[Banlist]:
     except UnicodeDecodeError:
         raise FormatError(f"{path}: not a text file; give a .toml or .lflist.conf list.") \
             from None
+    if lflist.looks_like_ydk(text):
+        raise FormatError(f"{path} is a deck (.ydk), not a Forbidden & Limited List; give a list "
+                          "file, a list name or a format id as the list.")
     if lflist.looks_like_lflist(text):
         formats = all_formats()
         fallback = dt.date.fromtimestamp(path.stat().st_mtime)
@@ -220,9 +232,15 @@ def find_banlist(name: str, date: dt.date | None = None, pool: Any = None) -> Ba
     key = name.strip().casefold()
     for info in list_infos():
         if info.name.casefold() == key:
-            return native.parse_list(info.path.read_text(encoding="utf-8"), info.path)
+            return native.parse_list(_text(info.path), info.path)
     for info in list_infos():
         if label_key(info.name) == label_key(name):
-            return native.parse_list(info.path.read_text(encoding="utf-8"), info.path)
+            return native.parse_list(_text(info.path), info.path)
+    if path.is_dir():
+        raise UnknownBanlist(f"{name} is a folder, not a list file; give a .toml or "
+                             ".lflist.conf file, a list name or a format id.")
+    if path.suffix.lower() in (".toml", ".conf") or "/" in name or "\\" in name:
+        raise UnknownBanlist(f"{name}: no such list file; check the path, or give a list name "
+                             "(`deckcheck banlist list`) or a format id.")
     raise UnknownBanlist(f"No list or format called {name!r}; see `deckcheck banlist list` "
                          "for the known ones, or give a file.")

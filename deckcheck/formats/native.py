@@ -31,7 +31,6 @@ fields of `Format` (sizes as `[main]`/`[extra]`/`[side]` tables, `[imports]`).
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 import tomllib
 from collections.abc import Iterable
@@ -97,8 +96,13 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
                 return None
             if m[1] in table:
                 return None
+            if "\\" not in raw:
+                table[m[1]] = raw
+                continue
+            import json  # escapes are rare: json stays off the start-up path
+
             try:
-                table[m[1]] = json.loads(f'"{raw}"') if "\\" in raw else raw
+                table[m[1]] = json.loads(f'"{raw}"')
             except ValueError:
                 return None
             continue
@@ -216,11 +220,14 @@ def list_from_dict(data: dict[str, Any], path: str | Path | None = None) -> Banl
 def read_header(path: Path) -> dict[str, Any]:
     """name/format/effective of a native list file without parsing its entries (fast)."""
     head: list[str] = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.lstrip().startswith("["):
-                break
-            head.append(line)
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if line.lstrip().startswith("["):
+                    break
+                head.append(line)
+    except UnicodeDecodeError:
+        raise _error(path, "not a UTF-8 text file; save it as UTF-8, or remove it") from None
     try:
         return tomllib.loads("".join(head))
     except tomllib.TOMLDecodeError as exc:
@@ -229,6 +236,8 @@ def read_header(path: Path) -> dict[str, Any]:
 
 def _str(s: str) -> str:
     # JSON string escapes are valid TOML basic-string escapes.
+    import json
+
     return json.dumps(s, ensure_ascii=False)
 
 

@@ -291,6 +291,9 @@ def import_lists(src: str | Path, *, pool: Any = None, dest: str | Path | None =
     """Import every list under `src` into `dest` (default: the user's banlist directory)."""
     target = Path(dest) if dest is not None else user_dir()
     lists, skipped = collect(src, pool=pool, date=date)
+    if not lists and not skipped:
+        raise FormatError(f"{src} holds no list deckcheck can import (.lflist.conf, .toml, "
+                          "Konami-id .json or YGOPRODeck cardinfo); nothing was changed.")
     return _store(lists, skipped, target)
 
 
@@ -302,7 +305,11 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path)
             report.replaced += 1
         chosen[(bl.format, bl.effective)] = bl
     for (fid, day), bl in sorted(chosen.items()):
-        _write(target / fid / f"{day.isoformat()}.toml", native.dump_list(bl))
+        try:
+            _write(target / fid / f"{day.isoformat()}.toml", native.dump_list(bl))
+        except OSError as exc:
+            raise FormatError(f"{target}: the lists cannot be written there ({exc.strerror}); "
+                              "set DECKCHECK_BANLISTS to a folder you may write.") from None
         report.written[fid] = report.written.get(fid, 0) + 1
     for group, reasons in sorted(skipped.items()):
         if len(reasons) > 3:
@@ -323,15 +330,18 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: Any = None,
     client = http or Http()
     urls = dict(urls or URLS)
     failed: list[str] = []
+    first: str | None = None
     with tempfile.TemporaryDirectory(prefix="deckcheck-banlists-") as tmp:
         for fname, url in urls.items():
             try:
                 client.download(url, Path(tmp) / Path(fname).name)
             except FailedDownload as exc:
                 failed.append(f"{fname}: {exc.message}")
+                first = first or exc.message
         if len(failed) == len(urls):
-            raise FailedDownload(f"No list could be downloaded ({failed[0]}); nothing was "
-                                 "changed.") if failed else FailedDownload()
+            # the download error already says what failed and that nothing was changed
+            raise FailedDownload(f"No list could be downloaded: {first}") if first \
+                else FailedDownload()
         target = Path(dest) if dest is not None else user_dir()
         lists, skipped = collect(tmp, pool=pool, date=date)
         report = _store(lists, skipped, target)

@@ -83,7 +83,18 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
                 raw = zf.read(member)
         else:
             raw = path.read_bytes()
+            if raw.startswith(b"PK\x03\x04"):
+                raise ImportFailed(f"{path} is a damaged or incomplete zip archive; nothing was "
+                                   "changed — download it again.")
+            if not raw.strip():
+                raise ImportFailed(f"{path} is empty; nothing was changed — download it again.")
+        if b"\x00" in raw[:4096]:  # json.loads would guess UTF-16/32 and then say "bad JSON"
+            raise UnicodeDecodeError("utf-8", raw[:1], 0, 1, "NUL byte")
         return json.loads(raw)
+    except UnicodeDecodeError:
+        raise ImportFailed(f"{path} is not card data (neither JSON text, an SQLite card "
+                           "database nor a zip of one); nothing was changed — check the file."
+                           ) from None
     except (ValueError, zipfile.BadZipFile) as exc:
         raise ImportFailed(f"{path} is not valid JSON ({str(exc).splitlines()[0][:80]}); "
                            "nothing was changed — download it again.") from None
@@ -137,7 +148,7 @@ def _read_source(path: str | Path) -> SourceData:
         head = f.read(16)
     if head.startswith(b"SQLite format 3"):
         raise ImportFailed(f"{path} is an SQLite file but not a YGOPro card database (no datas/"
-                           "texts tables); nothing was changed.")
+                           "texts tables, or the file is damaged); nothing was changed.")
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as zf:
             cdbs = [n for n in zf.namelist() if n.lower().endswith((".cdb", ".db", ".sqlite"))]

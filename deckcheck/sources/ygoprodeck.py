@@ -203,6 +203,10 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
     if from_file is not None:
         with bulk():
             data = load_file(from_file)
+            if not looks_like(data):
+                raise ImportFailed(f"{from_file} is not a YGOPRODeck cardinfo.php answer (no "
+                                   "\"data\" list of cards); nothing was changed — import other "
+                                   "card data with `deckcheck cards import FILE`.")
             sd = SourceData(NAME, list(parse(data)), f"file {_sha(Path(from_file))}",
                             str(from_file))
             return {**import_sources(path, [sd]), "unchanged": False}
@@ -213,7 +217,14 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
         if known.get(NAME) == version:
             return {"path": str(path), "imported": [], "unchanged": True,
                     "sources": known, "version": version}
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from deckcheck.errors import CardPoolError
+
+        raise CardPoolError(f"{path}: the card database cannot be written there "
+                            f"({exc.strerror}); pass a file you may write with --db or "
+                            "DECKCHECK_DB; nothing was changed.") from None
     tmp = download(http, path.parent, url, progress)
     try:
         with bulk():

@@ -201,3 +201,30 @@ def test_no_sheet_holds_a_deck() -> None:
     wb.active["A1"] = "nothing here"
     with pytest.raises(DeckReadError, match="no sheet holds a table of cards"):
         read_xlsx(save(wb), None, "n.xlsx")
+
+
+def test_a_zip_without_workbook_parts_says_so_in_words() -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("hello.txt", "hi")
+    with pytest.raises(DeckReadError) as err:
+        read_xlsx(out.getvalue(), None, "x.xlsx")
+    assert str(err.value) == ("x.xlsx is not a readable xlsx workbook (parts of the workbook are "
+                              "missing); open and save it again in a spreadsheet program.")
+
+
+def test_rows_beyond_the_bound_are_reported_not_dropped(monkeypatch: pytest.MonkeyPatch,
+                                                        pool: MemoryPool) -> None:
+    monkeypatch.setattr(xlsx_mod, "MAX_ROWS", 3)
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "S"
+    ws.append(["Qty", "Card"])
+    for _ in range(4):
+        ws.append([1, "Pot of Desires"])
+    (deck,) = read_xlsx(save(wb), pool, "p.xlsx")
+    assert deck.size("main") == 2
+    [problem] = deck.problems
+    assert str(problem.location) == "p.xlsx:S"
+    assert problem.message == ("Sheet S has more than 3 rows; only the first 3 were read — split "
+                               "the sheet or remove the extra rows.")

@@ -106,4 +106,10 @@ def bar_chart(series: list[list[float]], *, width: int = 560, height: int = 320)
 
 
 def write_chart(path: str | Path, series: list[list[float]]) -> None:
-    Path(path).write_bytes(bar_chart(series))
+    from deckcheck.errors import OutputError
+
+    try:
+        Path(path).write_bytes(bar_chart(series))
+    except OSError as exc:
+        raise OutputError(f"{path}: the chart cannot be written ({exc.strerror}); check that "
+                          "the folder exists and you may write there.") from None

@@ -201,6 +201,14 @@ def load_profile_file(path: str | Path) -> ProfileFile:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ProfileError(f"No profile file {p}; check the path.") from None
+    except IsADirectoryError:
+        raise ProfileError(f"{p} is a folder, not a profile file; give a .profile.toml file."
+                           ) from None
+    except UnicodeDecodeError:
+        raise ProfileError(f"{p} is not a text file; give a profile TOML file saved as UTF-8."
+                           ) from None
+    except OSError as exc:
+        raise ProfileError(f"{p}: cannot be read ({exc.strerror}); check the file.") from None
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{p}: not valid TOML ({exc}); fix the syntax.") from None
     return parse_profile(data, str(p))
@@ -216,7 +224,11 @@ def parse_profile(data: dict[str, Any], source: str = "profile") -> ProfileFile:
 def find_profile(deck_path: str | Path) -> Path | None:
     """The profile next to a deck file: deck.profile.toml, then deck.toml."""
     p = Path(deck_path)
-    for cand in (p.with_suffix(".profile.toml"), p.with_suffix(".toml")):
+    try:
+        candidates = (p.with_suffix(".profile.toml"), p.with_suffix(".toml"))
+    except ValueError:  # "/", ".": no file name to put a suffix on
+        return None
+    for cand in candidates:
         if cand.is_file() and cand != p:
             return cand
     return None

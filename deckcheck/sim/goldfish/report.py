@@ -277,6 +277,12 @@ def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
         raise SimError(f"--turns must be between 1 and {MAX_TURNS}, not {turns}.")
     if hands is not None and hands < 1:
         raise SimError(f"--hands must be at least 1, not {hands}.")
+    need = OPENING_HAND + (1 if any(seats) else 0)
+    if cp.deck_size < need:
+        raise SimError(f"{deck or 'The deck'}: its Main Deck has {cp.deck_size} card"
+                       f"{'' if cp.deck_size == 1 else 's'}, too few to deal an opening hand "
+                       f"({OPENING_HAND} cards, {OPENING_HAND + 1} going second); add cards "
+                       "to it.")
     results = [going_result(cp, s, mode=mode, turns=turns, hands=hands, seed=seed,
                             failing=failing) for s in seats]
     methods = {r.method for res in results for g in res.goals for r in g.by_turn}
