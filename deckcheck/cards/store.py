@@ -307,6 +307,15 @@ class StorePool:
     def close(self) -> None:
         self._con.close()
 
+    def _q(self, sql: str, args: Iterable[Any] = ()) -> Iterator[Any]:
+        """Run a query; a damaged or vanished database file is a CardPoolError, not a raw
+        sqlite3 error, for library users too. Rows are fetched at once."""
+        try:
+            return iter(self._con.execute(sql, tuple(args)).fetchall())
+        except sqlite3.Error as exc:
+            raise CardPoolError(f"The card database {self.path} is damaged ({exc}); delete it "
+                                "and run `deckcheck cards update`.") from None
+
     def _card(self, passcode: int, data: str) -> Card:
         card = self._cards.get(passcode)
         if card is None:
@@ -317,7 +326,7 @@ class StorePool:
         return card
 
     def _rows(self, sql: str, args: tuple[Any, ...]) -> list[Card]:
-        return [self._card(pc, data) for pc, data in self._con.execute(sql, args)]
+        return [self._card(pc, data) for pc, data in self._q(sql, args)]
 
     def get(self, passcode: int) -> Card | None:
         if passcode in self._ids:
@@ -340,7 +349,7 @@ class StorePool:
             for pc in chunk:
                 self._ids[pc] = None
             marks = ",".join("?" * len(chunk))
-            for id_, pc, data in self._con.execute(
+            for id_, pc, data in self._q(
                     "SELECT i.id, c.passcode, c.data FROM ids i JOIN cards c "
                     f"ON c.passcode = i.passcode WHERE i.id IN ({marks})", chunk):
                 self._ids[id_] = self._card(pc, data)
@@ -368,16 +377,16 @@ class StorePool:
             index: dict[str, list[int]] = {}
             rows: Iterable[tuple[str, int]]
             if tier == "en":
-                rows = [(normalize(n), pc) for pc, n in self._con.execute(
+                rows = [(normalize(n), pc) for pc, n in self._q(
                     "SELECT passcode, name FROM cards")]
             else:
-                rows = self._con.execute("SELECT key, passcode FROM names")
+                rows = self._q("SELECT key, passcode FROM names")
             for k, pc in rows:
                 index.setdefault(k, []).append(pc)
             suggester = self._suggest[tier] = Suggester(index)
         out: list[str] = []
         for pc in suggester.closest(key, limit * 3):
-            row = self._con.execute("SELECT name FROM cards WHERE passcode = ?", (pc,)).fetchone()
+            row = next(self._q("SELECT name FROM cards WHERE passcode = ?", (pc,)), None)
             if row and row[0] not in out:
                 out.append(row[0])
         return out[:limit]
@@ -404,14 +413,14 @@ class StorePool:
     def source_records(self, passcode: int) -> dict[str, list[dict[str, Any]]]:
         """What each source said about a card (its passcode and alternate ids)."""
         out: dict[str, list[dict[str, Any]]] = {}
-        for source, data in self._con.execute(
+        for source, data in self._q(
                 "SELECT source, data FROM source_records WHERE passcode IN "
                 "(SELECT id FROM ids WHERE passcode = ?)", (passcode,)):
             out.setdefault(source, []).append(json.loads(data))
         return out
 
     def __iter__(self) -> Iterator[Card]:
-        for pc, data in self._con.execute("SELECT passcode, data FROM cards ORDER BY passcode"):
+        for pc, data in self._q("SELECT passcode, data FROM cards ORDER BY passcode"):
             yield self._card(pc, data)
 
     def __len__(self) -> int:

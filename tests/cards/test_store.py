@@ -175,3 +175,14 @@ def test_source_records_are_kept_per_source(db: Path) -> None:
     assert sorted(said) == ["yaml-yugi", "ygoprodeck"]
     assert said["yaml-yugi"][0]["names"]["zh-CN"] == "灰流丽"
     assert said["ygoprodeck"][0]["alt_passcodes"] == [14558128]
+
+
+def test_a_database_damaged_while_open_is_a_card_pool_error(db: Path) -> None:
+    from deckcheck.errors import CardPoolError
+
+    pool = StorePool(db)
+    with sqlite3.connect(db) as other:
+        other.execute("DROP TABLE names")
+    with pytest.raises(CardPoolError, match=r"is damaged \(no such table: names\); delete it"):
+        pool.find_name("Some Card")
+    pool.close()
