@@ -188,7 +188,8 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
         from deckcheck.sim.goldfish.chart import write_chart
 
         write_chart(opts.chart, [[r.probability for r in res.goal().by_turn]
-                                 for res in report.results])
+                                 for res in report.results],
+                    labels=[f"going {res.going}" for res in report.results])
     if opts.as_json:
         echo_json(report)
     else:

@@ -160,3 +160,15 @@ def test_chart_is_a_valid_png_with_bars() -> None:
         col_heights.append([hgt for hgt in heights if hgt])
     assert max(col_heights[1]) > max(col_heights[0])  # 100% beats 75%
     assert min(col_heights[0]) == pytest.approx(2 * min(col_heights[1]), abs=2)
+
+
+def test_chart_has_a_legend_swatch_per_series() -> None:
+    width, height = 300, 160
+    plain = bar_chart([[0.0], [0.0]], width=width, height=height)
+    legend = bar_chart([[0.0], [0.0]], width=width, height=height,
+                       labels=["going first", "going second"])
+    for png, expected in ((plain, 0), (legend, 100)):
+        w, h, raw = _png_pixels(png)
+        top = raw[: 30 * (1 + 3 * w)]  # the band above the plot holds title and legend
+        for color in SERIES[:2]:
+            assert top.count(bytes(color)) == expected  # one 10x10 swatch per series

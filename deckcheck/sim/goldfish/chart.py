@@ -2,7 +2,7 @@
 
 Bars per turn (going first: blue, going second: orange) on a 0-100% axis with grid lines
 every 25%; each bar carries its percentage in a tiny 3x5 bitmap font; turn numbers sit
-under the bars. No text beyond digits and "%".
+under the bars; a title and a legend (upper-case letters of the same font) say what is shown.
 """
 
 from __future__ import annotations
@@ -25,6 +25,14 @@ _FONT = {
     "6": ("111", "100", "111", "101", "111"), "7": ("111", "001", "010", "010", "010"),
     "8": ("111", "101", "111", "101", "111"), "9": ("111", "101", "111", "001", "111"),
     "%": ("101", "001", "010", "100", "101"), ".": ("000", "000", "000", "000", "010"),
+    "B": ("110", "101", "110", "101", "110"), "C": ("111", "100", "100", "100", "111"),
+    "D": ("110", "101", "101", "101", "110"), "E": ("111", "100", "110", "100", "111"),
+    "F": ("111", "100", "110", "100", "100"), "G": ("111", "100", "101", "101", "111"),
+    "I": ("111", "010", "010", "010", "111"), "N": ("101", "111", "111", "101", "101"),
+    "O": ("111", "101", "101", "101", "111"), "R": ("110", "101", "110", "101", "101"),
+    "S": ("111", "100", "111", "001", "111"), "T": ("111", "010", "010", "010", "010"),
+    "U": ("101", "101", "101", "101", "111"), "Y": ("101", "101", "010", "010", "010"),
+    "A": ("010", "101", "111", "101", "101"), "-": ("000", "000", "111", "000", "000"),
 }
 
 
@@ -70,10 +78,21 @@ def text_width(s: str, scale: int = 2) -> int:
     return len(s) * 4 * scale - scale
 
 
-def bar_chart(series: list[list[float]], *, width: int = 560, height: int = 320) -> bytes:
-    """PNG bytes: one group of bars per turn, one bar per series (values 0..1)."""
+def bar_chart(series: list[list[float]], *, width: int = 560, height: int = 320,
+              labels: list[str] | None = None, title: str = "SUCCESS BY TURN") -> bytes:
+    """PNG bytes: one group of bars per turn, one bar per series (values 0..1); `labels`
+    name the series in a legend (upper-case letters, digits, "-", "%" and spaces)."""
     c = Canvas(width, height)
-    left, right, top, bottom = 44, 12, 24, 30
+    left, right, top, bottom = 44, 12, 40, 30
+    c.text(left, 10, title.upper())
+    x = width - right
+    for si, label in reversed(list(enumerate(labels or []))):
+        label = label.upper()
+        x -= text_width(label) + 4
+        c.text(x, 10, label)
+        x -= 14
+        c.rect(x, 10, x + 10, 20, SERIES[si % len(SERIES)])
+        x -= 12
     plot_w, plot_h = width - left - right, height - top - bottom
     y_of = lambda v: top + plot_h - round(max(0.0, min(1.0, v)) * plot_h)  # noqa: E731
     for q in (0.25, 0.5, 0.75, 1.0):
@@ -105,11 +124,12 @@ def bar_chart(series: list[list[float]], *, width: int = 560, height: int = 320)
     return c.png()
 
 
-def write_chart(path: str | Path, series: list[list[float]]) -> None:
+def write_chart(path: str | Path, series: list[list[float]],
+                labels: list[str] | None = None) -> None:
     from deckcheck.errors import OutputError
 
     try:
-        Path(path).write_bytes(bar_chart(series))
+        Path(path).write_bytes(bar_chart(series, labels=labels))
     except OSError as exc:
         raise OutputError(f"{path}: the chart cannot be written ({exc.strerror}); check that "
                           "the folder exists and you may write there.") from None
