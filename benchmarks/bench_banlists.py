@@ -36,8 +36,9 @@ def best(fn, n: int = 5) -> float:
 def measure(label: str) -> None:
     for fid in ("tcg", "master-duel", "speed"):
         files = [p for d in loader.search_dirs() for p in (d / fid).glob("*.toml")]
-        base = best(lambda: [tomllib.loads(p.read_text(encoding="utf-8")) for p in files])
-        ours = best(lambda: loader.load_format(fid).banlist_at())
+        base = best(lambda files=files: [tomllib.loads(p.read_text(encoding="utf-8"))
+                                         for p in files])
+        ours = best(lambda fid=fid: loader.load_format(fid).banlist_at())
         print(f"{label:9} {fid:12} {len(files):3} files  load_format {ours * 1000:7.1f} ms  "
               f"= {ours / base:4.2f} x tomllib alone ({base * 1000:.1f} ms)")
 

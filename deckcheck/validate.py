@@ -56,9 +56,9 @@ def resolve_format(format: Format | str | None) -> Format:
     if format is None:
         format = "tcg"
     if isinstance(format, str):
-        from deckcheck.formats import load_format  # type: ignore[attr-defined]
+        from deckcheck.formats import load_format
 
-        return load_format(format)  # type: ignore[no-any-return]
+        return load_format(format)
     if not hasattr(format, "banlist_at"):
         raise TypeError(f"format must be a format id such as 'tcg' or a Format, not "
                         f"{type(format).__name__}.")
@@ -174,7 +174,7 @@ class Checker:
             format_name=self.format.name,
             banlist=self.banlist.name if self.banlist is not None else None,
             date=self.date.isoformat(),
-            sizes={s: ctx.size(s) for s in ("main", "extra", "side")},  # type: ignore[arg-type]
+            sizes={s: ctx.size(s) for s in ("main", "extra", "side")},
             points=points,
             cap=self.points_cap if self._uses_points else None,
             violations=violations,

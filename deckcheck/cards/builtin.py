@@ -99,11 +99,13 @@ def parse_line(line: str, where: str) -> Card:
     flags = _list(c["flags"])
     unknown = set(flags) - _SCOPES - {_CNS}
     if unknown:
-        raise BuiltinDataError(f"{where}: unknown flag {sorted(unknown)[0]!r}; fix the built-in card file.")
+        raise BuiltinDataError(f"{where}: unknown flag {sorted(unknown)[0]!r}; "
+                               "fix the built-in card file.")
     names = {"en": name}
     for lang in ("ja", "zh-CN"):
-        if c[lang] is not None:
-            names[lang] = c[lang]
+        translated = c[lang]
+        if translated is not None:
+            names[lang] = translated
     return Card(
         passcode=passcode,
         alt_passcodes=tuple(_num(x, where, "alt") for x in _list(c["alt"])),

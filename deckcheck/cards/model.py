@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class Kind(str, Enum):
+class Kind(str, Enum):  # noqa: UP042 - StrEnum would change str() of members
     MONSTER = "monster"
     SPELL = "spell"
     TRAP = "trap"
@@ -22,7 +22,7 @@ class Kind(str, Enum):
     SKILL = "skill"
 
 
-class Frame(str, Enum):
+class Frame(str, Enum):  # noqa: UP042 - StrEnum would change str() of members
     """The card frame, as YGOPRODeck's `frameType` names it. It decides the deck a card goes in."""
 
     NORMAL = "normal"
@@ -53,7 +53,9 @@ class Frame(str, Enum):
 
 
 #: Scope flags: where a card exists.
-Scope = Literal["ocg_only", "tcg_only", "anime", "prerelease", "rush", "speed", "skill", "unofficial"]
+Scope = Literal[
+    "ocg_only", "tcg_only", "anime", "prerelease", "rush", "speed", "skill", "unofficial"
+]
 
 #: Languages deckcheck keeps names for. "zh-CN" is the official Simplified Chinese name;
 #: the community names of ygocdb are kept under their own keys.

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_DROP = re.compile(r"[\s\"'`´‘’“”„«»「」『』【】《》〈〉・･·•\-‐‑‒–—―~〜～:：;；,，.。!！?？()（）\[\]［］{}/／\\_#*]+")
+_DROP = re.compile(r"[\s\"'`´‘’“”„«»「」『』【】《》〈〉・･·•\-‐‑‒–—―~〜～:：;；,，.。!！?？"
+                   r"()（）\[\]［］{}/／\\_#*]+")
 
 
 def normalize(name: str) -> str:

@@ -26,7 +26,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from deckcheck.cards.load import default_db_path, resolve_path  # noqa: F401 (re-exported)
+from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
+from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
 from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from deckcheck.cli.common import Ctx, echo_json, handle_errors
 
 JSON_HELP = "Print JSON instead of text."
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _date(value: str | None) -> dt.date | None:
@@ -23,7 +26,7 @@ def _date(value: str | None) -> dt.date | None:
                                  param_hint="'--date'") from None
 
 
-def _date_option(help_text: str) -> Any:
+def _date_option(help_text: str) -> Callable[[_F], _F]:
     return click.option("--date", "date", metavar="YYYY-MM-DD", default=None, help=help_text)
 
 
@@ -56,7 +59,7 @@ def list_(format_id: str | None, as_json: bool) -> None:
             click.echo(f"{i.effective.isoformat()}  {i.name}  ({i.origin})")
         return
     today = dt.date.today()
-    rows = []
+    rows: list[dict[str, Any]] = []
     formats = {f.id: f for f in all_formats()}
     for fid in sorted(set(formats) | {i.format for i in infos}):
         mine = [i for i in infos if i.format == fid]

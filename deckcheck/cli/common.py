@@ -71,7 +71,7 @@ def handle_errors(fn: F) -> F:
             raise UserError(f"The card database {_db_path()} is damaged ({exc}); delete it and "
                             "run `deckcheck cards update`.") from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # functools.wraps keeps fn's signature
 
 
 def _db_path() -> str:

@@ -91,7 +91,7 @@ def convert(obj: Ctx, source: str, dest: str, to_fmt: str | None, from_fmt: str 
         raise UserError(f"{dest} is the file being converted; write to a new file so that "
                         "the original stays as it is.")
     pool = LazyPool(obj)
-    decks = read_decks(source, pool, fmt=from_fmt)  # type: ignore[arg-type]
+    decks = read_decks(source, pool, fmt=from_fmt)
     deck = pick_deck(decks, sheet, source)
     fmt = to_fmt or ("ydk" if dest == "-" else format_for(dest))
     fields = {"player": player, "player_id": player_id, "event": event, "date": event_date,
@@ -101,7 +101,7 @@ def convert(obj: Ctx, source: str, dest: str, to_fmt: str | None, from_fmt: str 
         click.echo("note: player fields (--player, --event…) are written only to xlsx "
                    "registration sheets.", err=True)
         given = {}
-    data = dump_deck(deck, fmt, pool, **given)  # type: ignore[arg-type]
+    data = dump_deck(deck, fmt, pool, **given)
     problems = list(deck.problems)
     if pool.opened is not None:
         problems.extend(unknown_passcodes(deck, pool.opened))

@@ -83,7 +83,8 @@ class Deck(BaseModel):
     meta: dict[str, str] = Field(default_factory=dict)
 
     def section(self, name: Section) -> list[Entry]:
-        return getattr(self, name)
+        entries: list[Entry] = getattr(self, name)
+        return entries
 
     def entries(self) -> Iterator[tuple[Section, Entry]]:
         for s in SECTIONS:

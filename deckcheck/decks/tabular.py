@@ -29,8 +29,14 @@ from typing import Any
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck, Entry, Location, Section
-from deckcheck.decks.resolve import Resolver, bad_count, is_total, parse_count, place_by_frame, \
-    section_word
+from deckcheck.decks.resolve import (
+    Resolver,
+    bad_count,
+    is_total,
+    parse_count,
+    place_by_frame,
+    section_word,
+)
 
 _QTY = {normalize(w) for w in ("qty", "quantity", "count", "copies", "amount", "num", "no",
                                "数量", "枚数", "张数", "張数", "數量", "anzahl", "quantité",
@@ -165,8 +171,7 @@ def _header_blocks(row: list[Any]) -> list[Block]:
             cur.section = sec
     if cur.roles():
         blocks.append(cur)
-    if not any(_role(v) is not None and _role(v)[1] is None  # type: ignore[index]
-               for v in row):
+    if not any((role := _role(v)) is not None and role[1] is None for v in row):
         return []  # section words alone ("Spell Card | main_deck") are data, not headers
     good = []
     for b in blocks:
@@ -209,7 +214,7 @@ def _infer_blocks(grid: Grid) -> list[Block]:
     for c, kind in sorted(kinds.items()):
         if kind not in ("name", "code") or c in used:
             continue
-        b = Block(**{kind: c})
+        b = Block(name=c) if kind == "name" else Block(code=c)
         if kinds.get(c + 1) == "code" and kind == "name":
             b.code = c + 1
         if kinds.get(c - 1) == "qty" and c - 1 not in used:
@@ -295,8 +300,9 @@ class TableReader:
             qty, nm, code = grid.get(r, b.qty), grid.get(r, b.name), grid.get(r, b.code)
             sec_val = grid.get(r, b.section_col)
             if qty is None and nm is None and code is None:
-                if isinstance(sec_val, str) and section_word(sec_val):
-                    state.section, state.last = section_word(sec_val)[0], None  # type: ignore
+                word = section_word(sec_val) if isinstance(sec_val, str) else None
+                if word:
+                    state.section, state.last = word[0], None
                 continue
             name_s = _text(nm)
             filled = [v for v in (qty, nm, code) if v is not None]
@@ -313,6 +319,7 @@ class TableReader:
                 hit = section_word(_text(sec_val))
                 if hit is not None:
                     section = hit[0]
+            # a value was read from that column, so the column is not None
             where = grid.loc(r, b.name if nm is not None else b.code if code is not None
                              else b.qty)  # type: ignore[arg-type]
             pc = self.resolver.passcode_of(_text(code)) if code is not None else None
@@ -338,6 +345,7 @@ class TableReader:
             else:
                 count = parse_count(qty) if b.qty is not None else 1
             if isinstance(count, str):
+                # a count that does not parse comes from the quantity column: b.qty is set
                 deck.problems.append(bad_count(qty, written, section, count,
                                                grid.loc(r, b.qty)))  # type: ignore[arg-type]
                 continue

@@ -152,7 +152,7 @@ def _ambiguous(resolver: Resolver, written: str) -> list[str] | None:
 
 
 def _first_candidate(line: str) -> tuple[int | str, str]:
-    for pattern, name_first in zip(_CANDIDATES, _NAME_FIRST):
+    for pattern, name_first in zip(_CANDIDATES, _NAME_FIRST, strict=True):
         m = pattern.fullmatch(line)
         if m:
             name, count = (m.group(1), m.group(2)) if name_first else (m.group(2), m.group(1))
@@ -164,7 +164,7 @@ def _parse_line(line: str, resolver: Resolver) -> tuple[int | str, str, int] | N
     """(count or why-not, name as written, passcode) for the first reading of the line whose
     name resolves to one card; None when no reading does."""
     options: list[tuple[str, str]] = []
-    for pattern, name_first in zip(_CANDIDATES, _NAME_FIRST):
+    for pattern, name_first in zip(_CANDIDATES, _NAME_FIRST, strict=True):
         m = pattern.fullmatch(line)
         if m:
             name, count = (m.group(1), m.group(2)) if name_first else (m.group(2), m.group(1))
@@ -197,9 +197,9 @@ def write_text(deck: Deck, pool: CardPool | None) -> str:
         card = pool.get(e.passcode) if pool is not None else None
         pc = card.passcode if card is not None else e.passcode
         if sec == "main":
-            kind = card.kind if card is not None else None
             group = {Kind.MONSTER: "Monster", Kind.SPELL: "Spell",
-                     Kind.TRAP: "Trap"}.get(kind, "Main Deck")  # type: ignore[arg-type]
+                     Kind.TRAP: "Trap"}.get(card.kind, "Main Deck") if card is not None \
+                else "Main Deck"
         else:
             group = "Extra Deck" if sec == "extra" else "Side Deck"
         groups[group][pc] = groups[group].get(pc, 0) + e.count

@@ -27,7 +27,7 @@ from typing import Any
 
 from deckcheck.cards.model import Kind
 from deckcheck.cards.pool import CardPool
-from deckcheck.decks.model import Deck, Location, ReadProblem
+from deckcheck.decks.model import Deck, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_COLS, MAX_ROWS
 from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid
 from deckcheck.errors import DeckReadError
@@ -141,9 +141,9 @@ def _groups(deck: Deck, pool: CardPool | None) -> dict[str, list[tuple[int, str,
         if card is None and e.passcode is not None:
             label = ""
         if sec == "main":
-            kind = card.kind if card is not None else None
             group = {Kind.MONSTER: "Monster Cards", Kind.SPELL: "Spell Cards",
-                     Kind.TRAP: "Trap Cards"}.get(kind, "Main Deck")  # type: ignore[arg-type]
+                     Kind.TRAP: "Trap Cards"}.get(card.kind, "Main Deck") if card is not None \
+                else "Main Deck"
         else:
             group = "Extra Deck" if sec == "extra" else "Side Deck"
         groups[group].append((e.count, label, e.passcode))
@@ -172,6 +172,7 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
     from openpyxl.worksheet.properties import PageSetupProperties
+    from openpyxl.worksheet.worksheet import Worksheet
 
     unknown = set(fields) - set(PLAYER_FIELDS)
     if unknown:
@@ -182,6 +183,7 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
 
     wb = Workbook()
     ws = wb.active
+    assert isinstance(ws, Worksheet)  # a new workbook starts with one worksheet
     title = "".join(ch for ch in sheet_text(deck.name or "Deck") if ch not in "[]:*?/\\")
     ws.title = title[:31].strip("'") or "Deck"
     thin = Side(style="thin")
@@ -192,7 +194,7 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     shade = PatternFill("solid", fgColor="DDDDDD")
     center = Alignment(horizontal="center")
     shrink = Alignment(shrink_to_fit=True)   # long card names shrink instead of being cut
-    for col, width in zip("ABCDEFG", (6, 36, 11, 2, 6, 36, 11)):
+    for col, width in zip("ABCDEFG", (6, 36, 11, 2, 6, 36, 11), strict=True):
         ws.column_dimensions[col].width = width
 
     ws["A1"] = "Yu-Gi-Oh! TRADING CARD GAME — Deck Registration Sheet"
@@ -250,9 +252,10 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     left_end = block(1, ["Monster Cards", "Spell Cards", "Trap Cards", "Main Deck"], header + 1)
     right_end = block(5, ["Extra Deck", "Side Deck"], header + 1)
     row = max(left_end, right_end)
-    for sec, label in (("main", "Main Deck total"), ("extra", "Extra Deck total"),
-                       ("side", "Side Deck total")):
-        total = ws.cell(row, 1, deck.size(sec))  # type: ignore[arg-type]
+    totals: tuple[tuple[Section, str], ...] = (
+        ("main", "Main Deck total"), ("extra", "Extra Deck total"), ("side", "Side Deck total"))
+    for sec, label in totals:
+        total = ws.cell(row, 1, deck.size(sec))
         total.font, total.alignment = bold, center
         ws.cell(row, 2, label).font = bold
         row += 1
@@ -280,8 +283,10 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     # 255 characters in all)
     who = " / ".join(sheet_text(v)[:80].replace("&", "&&")
                      for v in (values["player"], values["player_id"]) if v)
-    ws.oddFooter.left.text = who or None
-    ws.oddFooter.right.text = "Page &P of &N"
+    footer = ws.oddFooter
+    assert footer is not None  # every worksheet has one (empty until set)
+    footer.left.text = who or None
+    footer.right.text = "Page &P of &N"
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()

@@ -49,7 +49,7 @@ def read_ydke(url: str, source: str = "<url>", *, name: str | None = None) -> De
         raise DeckReadError(f"The ydke:// URL has {len(parts)} parts but a deck has at most "
                             "four (main!extra!side!); check that only one URL was pasted.")
     deck = Deck(name=name, source=source or None)
-    for sec, part in zip(SECTIONS, parts[:3]):
+    for sec, part in zip(SECTIONS, parts[:3], strict=True):
         label = _NAMES[sec]
         if not _B64.fullmatch(part):
             bad = [ch for ch in part if not (ch.isascii() and (ch.isalnum() or ch in "+/="))]

@@ -7,7 +7,8 @@ not read). Players and Problems print A4 landscape, one page wide, the header ro
 page; Event prints portrait. Every string is written as text, never as a formula: text a
 player wrote that starts with `= + - @`, a tab or a line break is stored as a quote-prefixed
 text cell (as if typed with a leading `'`); line ends become LF, characters a workbook cannot
-hold are dropped or replaced. The workbook is streamed by `deckcheck.event.xlsxwriter`, so large events stay fast.
+hold are dropped or replaced. The workbook is streamed by `deckcheck.event.xlsxwriter`, so
+large events stay fast.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.cards.model import Card
+from deckcheck.cards.pool import CardPool
 from deckcheck.decks.diff import deck_hash
 from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
@@ -34,7 +35,7 @@ PROBLEM_SEVERITIES = ("error", "warning")
 class CachingPool:
     """A card pool whose look-ups are remembered for one run (a store is asked once per card)."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: CardPool) -> None:
         self._pool = pool
         self.info = pool.info
         self._get: dict[int, Card | None] = {}

@@ -93,7 +93,7 @@ def _read_index(paths: Iterable[Path]) -> dict[str, str]:
                 except ValueError:
                     continue  # an entry without a usable date is as good as none
                 # ISO dates with offsets compare correctly once made UTC
-                index[name] = when.astimezone(dt.timezone.utc).isoformat()
+                index[name] = when.astimezone(dt.UTC).isoformat()
     return index
 
 

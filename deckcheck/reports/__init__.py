@@ -50,4 +50,5 @@ def get_reporter(name: str, **options: Any) -> Reporter:
                               f"{', '.join(sorted(REPORTERS))}.")
     module, attr = target.split(":")
     cls = getattr(importlib.import_module(module), attr)
-    return cls(**options)  # type: ignore[no-any-return]
+    reporter: Reporter = cls(**options)
+    return reporter

@@ -45,7 +45,7 @@ def group_limits(ctx: CheckContext) -> list[GroupLimit]:
     """One `GroupLimit` per rule name in the deck (main + extra + side), computed once."""
     cached = ctx.cache.get("group_limits")
     if cached is not None:
-        return cached  # type: ignore[return-value]
+        return cached  # type: ignore[return-value]  # this key always holds list[GroupLimit]
     out: list[GroupLimit] = []
     as_limited = ctx.format.forbidden_as_limited
     for key, items in ctx.by_key().items():

@@ -150,8 +150,8 @@ class CheckContext:
             sizes = self.cache["sizes"] = {"main": 0, "extra": 0, "side": 0}
             for i in self.items:
                 if self.counts_in_size(i):
-                    sizes[i.section] += i.entry.count  # type: ignore[index]
-        return sizes[section]  # type: ignore[index,no-any-return]
+                    sizes[i.section] += i.entry.count
+        return sizes[section]  # type: ignore[index,no-any-return]  # "sizes" is a dict[str, int]
 
     @property
     def unusual(self) -> list[Item]:
@@ -159,7 +159,7 @@ class CheckContext:
         found = self.cache.get("unusual")
         if found is None:
             found = self.cache["unusual"] = [i for i in self.items if i.unusual]
-        return found  # type: ignore[return-value]
+        return found  # type: ignore[return-value]  # "unusual" always holds list[Item]
 
     def in_section(self, section: Section) -> Iterator[Item]:
         return (i for i in self.items if i.section == section)

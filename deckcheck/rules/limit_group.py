@@ -23,11 +23,11 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, Item, card_codes, going_over, make, others
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC206"
 NAME = "limit-group"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:

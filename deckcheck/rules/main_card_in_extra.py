@@ -23,11 +23,11 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, frame_label, make, others
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC111"
 NAME = "main-card-in-extra"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:

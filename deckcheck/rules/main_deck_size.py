@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from deckcheck.decks.model import Deck
 from deckcheck.rules._sizes import check_size
 from deckcheck.rules.context import CheckContext
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC101"
 NAME = "main-deck-size"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:

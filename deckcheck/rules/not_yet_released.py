@@ -22,11 +22,11 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, make, others
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC402"
 NAME = "not-yet-released"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
@@ -38,7 +38,7 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
                        f"cards in this card pool, so not-yet-released cards ({CODE}) could not "
                        f"be checked.")
         return
-    late = (i for i in dated if i.card.released[region] > ctx.date)  # type: ignore[union-attr]
+    late = (i for i in dated if i.card is not None and i.card.released[region] > ctx.date)
     for items in distinct(late).values():
         at = items[0]
         assert at.card is not None

@@ -23,11 +23,11 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, Item, make, others
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC404"
 NAME = "prerelease-id"
-SEVERITY = "warning"
+SEVERITY: Severity = "warning"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:

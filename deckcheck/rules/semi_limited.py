@@ -23,11 +23,11 @@ from collections.abc import Iterator
 from deckcheck.decks.model import Deck
 from deckcheck.rules._limits import over_limit
 from deckcheck.rules.context import CheckContext
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC204"
 NAME = "semi-limited"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 LIMIT = 2
 
 

@@ -24,11 +24,11 @@ from collections.abc import Iterator
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, going_over, make, others
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC122"
 NAME = "skill-required"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:

@@ -27,11 +27,11 @@ from collections.abc import Iterator
 from deckcheck.decks.model import Deck
 from deckcheck.rules._limits import group_limits, names_note
 from deckcheck.rules.context import CheckContext, going_over, make
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC201"
 NAME = "too-many-copies"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:

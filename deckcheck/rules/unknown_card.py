@@ -26,11 +26,11 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, make, others, where
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC401"
 NAME = "unknown-card"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 _KINDS = ("unknown-name", "ambiguous-name", "unknown-passcode")
 

@@ -20,11 +20,11 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, make, where
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC405"
 NAME = "unreadable-entry"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 _KINDS = ("bad-count", "bad-line", "bad-part")
 

@@ -23,11 +23,11 @@ from collections.abc import Iterator
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, make, others
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC403"
 NAME = "wrong-region"
-SEVERITY = "error"
+SEVERITY: Severity = "error"
 
 SCOPE_WORDS = {
     "ocg_only": "an OCG-only card",

@@ -77,6 +77,7 @@ def test_draws(deck: Deck, pool: CardPool, n: int = 1, *, seed: int | None = Non
     return [_deal(main, extra, s, going_second, turns) for s in hand_seeds(seed, n)]
 
 
+# not a test, despite its name: pytest must not collect it (mypy knows no function attributes)
 test_draws.__test__ = False  # type: ignore[attr-defined]
 
 

@@ -44,7 +44,7 @@ __all__ = ["DuelState", "Phase", "Zones", "deal_cards", "discard_last_drawn", "i
            "normal_summon_problem", "tributes_needed"]
 
 
-class Phase(str, Enum):
+class Phase(str, Enum):  # noqa: UP042 - StrEnum would change str() of members
     DRAW = "draw"
     STANDBY = "standby"
     MAIN1 = "main1"

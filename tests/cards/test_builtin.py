@@ -94,7 +94,8 @@ def test_card_structure_follows_frame(card: Card) -> None:
         assert card.attribute in {"LIGHT", "DARK", "EARTH", "WATER", "FIRE", "WIND", "DIVINE"}
         assert (card.rank is not None) == (frame in (Frame.XYZ, Frame.XYZ_PENDULUM))
         assert (card.link_rating is not None) == (frame is Frame.LINK)
-        assert (card.level is not None) == (frame not in (Frame.XYZ, Frame.XYZ_PENDULUM, Frame.LINK))
+        assert (card.level is not None) == (
+            frame not in (Frame.XYZ, Frame.XYZ_PENDULUM, Frame.LINK))
         assert (card.scale is not None) == frame.is_pendulum
         assert (card.defense is None) == (frame is Frame.LINK)
         assert card.atk is not None

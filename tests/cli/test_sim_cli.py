@@ -76,7 +76,7 @@ def test_draw_groups_and_json(tmp_path: Path) -> None:
     res = run("draw", deck, "--seed", "9", "-n", "5", "--turns", "2", "--json")
     data = json.loads(res.output)
     assert data["seed"] == 9 and data["going"] == "first" and len(data["hands"]) == 5
-    for hand, block in zip(data["hands"], a.output.split("Hand ")[1:]):
+    for hand, block in zip(data["hands"], a.output.split("Hand ")[1:], strict=True):
         assert len(hand["opening"]) == 5 and list(hand["draws"]) == ["2"]
         assert len(hand["hand"]) == 6
         groups = hand["groups"]

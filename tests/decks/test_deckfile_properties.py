@@ -14,6 +14,7 @@ import io
 import zipfile
 from collections import Counter
 
+from deckfile_cards import POOL  # type: ignore[import-not-found]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,6 @@ from deckcheck.decks.xlsx import read_xlsx, write_xlsx
 from deckcheck.decks.ydk import read_ydk, write_ydk
 from deckcheck.decks.ydke import read_ydke, to_ydke
 from deckcheck.errors import DeckReadError
-from deckfile_cards import POOL  # type: ignore[import-not-found]
 
 B64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 KNOWN = sorted({pc for c in POOL for pc in c.all_passcodes})

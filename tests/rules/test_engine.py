@@ -5,8 +5,21 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from rulekit import (ASH, DAY, DECODE, HARPIE, HARPIE1, POT, RAIGEKI, SHEEP, codes, deck,
-                     make_pool, run, tcg)
+from rulekit import (
+    ASH,
+    DAY,
+    DECODE,
+    HARPIE,
+    HARPIE1,
+    POT,
+    RAIGEKI,
+    SHEEP,
+    codes,
+    deck,
+    make_pool,
+    run,
+    tcg,
+)
 
 import deckcheck
 from deckcheck.errors import BadDate, UnknownRule

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from rulekit import ASH, POT, codes, deck, only, run, tcg
+from tests_dates import LIST_DAY
 
 from deckcheck.formats.model import Banlist, BanlistEntry
-from tests_dates import LIST_DAY
 
 
 def test_no_forbidden_card_passes() -> None:

@@ -14,9 +14,9 @@ from rulekit import (
     run,
     tcg,
 )
+from tests_dates import LIST_DAY
 
 from deckcheck.formats.model import Banlist, BanlistEntry
-from tests_dates import LIST_DAY
 
 
 def test_one_copy_passes() -> None:

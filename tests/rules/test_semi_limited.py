@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from rulekit import HARPIE, HARPIE1, KURIBOH, codes, deck, only, run, tcg
+from tests_dates import LIST_DAY
 
 from deckcheck.formats.model import Banlist, BanlistEntry
-from tests_dates import LIST_DAY
 
 
 def test_two_copies_pass() -> None:

@@ -1,7 +1,21 @@
 from __future__ import annotations
 
-from rulekit import (ANGRY, ARCRAY, ASH, BLUE_EYES, GAIA_FK, GAIA_MK, HARPIE, HARPIE1, HUNGRY,
-                     ZARC, codes, deck, only, run)
+from rulekit import (
+    ANGRY,
+    ARCRAY,
+    ASH,
+    BLUE_EYES,
+    GAIA_FK,
+    GAIA_MK,
+    HARPIE,
+    HARPIE1,
+    HUNGRY,
+    ZARC,
+    codes,
+    deck,
+    only,
+    run,
+)
 
 
 def test_three_copies_pass() -> None:

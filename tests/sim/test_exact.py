@@ -116,7 +116,7 @@ def test_vectors_and_weights() -> None:
     vecs = list(hand_vectors(K, 5))
     assert len(vecs) == count_vectors(K, 5)
     assert sum(w for _, w in vecs) == comb(40, 5)
-    assert all(sum(k) == 5 and all(a <= b for a, b in zip(k, K)) for k, _ in vecs)
+    assert all(sum(k) == 5 and all(a <= b for a, b in zip(k, K, strict=True)) for k, _ in vecs)
 
 
 def test_budget_and_draw_cards_need_monte_carlo() -> None:

@@ -34,7 +34,7 @@ def test_exact_rows_then_monte_carlo_after_the_hand_limit() -> None:
     rep = odds(cp, mode="auto", turns=4, seed=1, hands=20_000, with_sensitivity=False)
     first = rep.results[0].goal()
     assert [r.method for r in first.by_turn] == ["exact", "exact", "exact", "monte-carlo"]
-    for r, n in zip(first.by_turn[:3], (5, 6, 7)):
+    for r, n in zip(first.by_turn[:3], (5, 6, 7), strict=True):
         assert r.fraction == str(1 - Fraction(comb(37, n), comb(40, n)))
     second = rep.results[1].goal()
     assert [r.method for r in second.by_turn] == ["exact", "exact", "monte-carlo",
@@ -120,6 +120,19 @@ def test_compare_rows() -> None:
     assert row["going"] == "first" and row["turn"] == 1
     assert row["difference"] == pytest.approx(float(row["b"]) - float(row["a"]))  # type: ignore
     assert float(row["a"]) > float(row["b"])  # type: ignore[arg-type]
+
+
+def test_compare_text_rows_after_the_sensitivity_table() -> None:
+    a = odds(compiled({"conditions": {"c": "Card X"}}), seed=1, seats=(False,))
+    b = odds(compiled({"conditions": {"c": "Card Y"}}), seed=1, seats=(False,),
+             with_sensitivity=False)
+    a.compare = compare(a, b, "A", "B")
+    text = render_text(a)
+    pa, pb = 1 - comb(37, 5) / comb(40, 5), 1 - comb(38, 5) / comb(40, 5)
+    assert "Effect of one copy more / fewer" in text
+    assert text.endswith("\nA/B: A = A, B = B (same seed)\n"
+                         f"  going first  turn 1:  A {pa * 100:6.2f}%  B {pb * 100:6.2f}%  "
+                         f"B-A {(pb - pa) * 100:+.2f} pp\n")
 
 
 def _png_pixels(data: bytes) -> tuple[int, int, bytes]:

@@ -94,7 +94,10 @@ def bar_chart(series: list[list[float]], *, width: int = 560, height: int = 320,
         c.rect(x, 10, x + 10, 20, SERIES[si % len(SERIES)])
         x -= 12
     plot_w, plot_h = width - left - right, height - top - bottom
-    y_of = lambda v: top + plot_h - round(max(0.0, min(1.0, v)) * plot_h)  # noqa: E731
+
+    def y_of(v: float) -> int:
+        return top + plot_h - round(max(0.0, min(1.0, v)) * plot_h)
+
     for q in (0.25, 0.5, 0.75, 1.0):
         c.rect(left, y_of(q), width - right, y_of(q) + 1, GRID)
         label = f"{int(q * 100)}%"

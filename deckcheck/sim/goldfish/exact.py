@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -55,7 +55,8 @@ class Evaluator:
     def __init__(self, cp: CompiledProfile, terms: list[Term]) -> None:
         self.cp = cp
         self.terms = [term_checks(cp, t) for t in terms]
-        self.ok = _compile_checks(tuple(self.terms))  # type: ignore[method-assign]
+        # deliberately shadows the interpreted `ok` method below with its compiled twin
+        self.ok = _compile_checks(tuple(self.terms))  # type: ignore[assignment]
         self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
         self.spent = {s: cp.behaviours[s].is_spent for s in self.searchers}
         self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
@@ -121,8 +122,9 @@ def _compile_checks(terms: tuple[tuple[Checks, Checks], ...]) -> Callable[[tuple
         parts += [f"{total(idx)} >= {int(lo)}" for idx, lo in lows]
         alts.append("(" + (" and ".join(parts) or "True") + ")")
     expr = " or ".join(alts) or "False"
-    fn = eval(f"lambda k: bool({expr})", {"__builtins__": {"bool": bool}})  # noqa: S307
-    return fn  # type: ignore[no-any-return]
+    fn: Callable[[tuple[int, ...]], bool] = eval(  # noqa: S307
+        f"lambda k: bool({expr})", {"__builtins__": {"bool": bool}})
+    return fn
 
 
 def count_vectors(K: tuple[int, ...], n: int) -> int:
@@ -195,7 +197,7 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
     first = next(iter(goals))
     searchers = any(ev.searchers for ev in evals.values())
     for k, w in hand_vectors(sizes, hand_size):
-        rest = tuple(a - b for a, b in zip(sizes, k)) if searchers else sizes
+        rest = tuple(a - b for a, b in zip(sizes, k, strict=True)) if searchers else sizes
         for name, ev in evals.items():
             if ev.succeeds(k, rest):
                 nums[name] += w

@@ -191,9 +191,9 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     caps = np.minimum(K, n) + 1
     radix = np.concatenate([[1], np.cumprod(caps)[:-1]]).astype(np.int64)
     space = int(np.prod(caps.astype(np.float64)))
-    freq: Array | dict[int, int]
-    dense = space <= 4_000_000
-    freq = np.zeros(space, dtype=np.int64) if dense else {}
+    # counts by key: an array over the whole key space when it is small enough, else a dict
+    dense = np.zeros(space, dtype=np.int64) if space <= 4_000_000 else None
+    sparse: dict[int, int] = {}
     # the key of each deck position: the radix of its card's class
     pos_key = radix[_position_classes(cp, K, by_card)].astype(
         np.int32 if space < 2**31 else np.int64)
@@ -201,19 +201,19 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     while done < hands:
         size = min(CHUNK, hands - done)
         keys = _sample_keys(rng, pos_key, n, size)
-        if dense:
-            freq += np.bincount(keys, minlength=space)
+        if dense is not None:
+            dense += np.bincount(keys, minlength=space)
         else:
             u, c = np.unique(keys, return_counts=True)
-            for key, cnt in zip(u.tolist(), c.tolist()):
-                freq[key] = freq.get(key, 0) + cnt  # type: ignore[union-attr]
+            for key, cnt in zip(u.tolist(), c.tolist(), strict=True):
+                sparse[key] = sparse.get(key, 0) + cnt
         done += size
-    if dense:
-        keys = np.nonzero(freq)[0]
-        counts = freq[keys]
+    if dense is not None:
+        keys = np.nonzero(dense)[0]
+        counts = dense[keys]
     else:
-        keys = np.array(sorted(freq), dtype=np.int64)  # type: ignore[arg-type]
-        counts = np.array([freq[k] for k in keys.tolist()], dtype=np.int64)  # type: ignore
+        keys = np.array(sorted(sparse), dtype=np.int64)
+        counts = np.array([sparse[k] for k in keys.tolist()], dtype=np.int64)
     rows = (keys[:, None] // radix[None, :]) % caps[None, :]
     rest = K[None, :] - rows
     by_turn: dict[str, list[int]] = {}
@@ -288,7 +288,7 @@ def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: b
                     bad = X[~ok1]
                     if len(bad):
                         u, c = np.unique(bad, axis=0, return_counts=True)
-                        for row, cnt in zip(u.tolist(), c.tolist()):
+                        for row, cnt in zip(u.tolist(), c.tolist(), strict=True):
                             key = tuple(row)
                             fail_counts[key] = fail_counts.get(key, 0) + cnt
             done += size

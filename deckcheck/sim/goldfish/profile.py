@@ -577,8 +577,8 @@ def _dnf(node: Node, source: str) -> list[Term]:
         out = [Term({}, {})]
         for a in node.args:
             sub = _dnf(a, source)
-            out = [_merge(x, y) for x in out for y in sub]
-            out = [t for t in out if t is not None]  # type: ignore[misc]
+            merged = [_merge(x, y) for x in out for y in sub]
+            out = [t for t in merged if t is not None]
             if len(out) > MAX_TERMS:
                 break
     if len(out) > MAX_TERMS:

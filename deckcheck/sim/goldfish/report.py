@@ -298,8 +298,8 @@ def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
 def compare(a: OddsReport, b: OddsReport, label_a: str, label_b: str) -> Comparison:
     """Success of A and B side by side (same seats, turns and seed)."""
     rows: list[dict[str, float | int | str | None]] = []
-    for ra, rb in zip(a.results, b.results):
-        for x, y in zip(ra.goal().by_turn, rb.goal().by_turn):
+    for ra, rb in zip(a.results, b.results, strict=True):
+        for x, y in zip(ra.goal().by_turn, rb.goal().by_turn, strict=True):
             rows.append({"going": ra.going, "turn": x.turn, "a": x.probability,
                          "b": y.probability, "difference": y.probability - x.probability,
                          "method": x.method if x.method == y.method else "mixed"})
@@ -373,7 +373,7 @@ def render_text(rep: OddsReport) -> str:
         lines.append("")
         lines.append(f"A/B: A = {c.label_a}, B = {c.label_b} (same seed)")
         for row in c.rows:
-            a, b, d = (float(row[k] or 0) for k in ("a", "b", "difference"))
+            a, b, diff = (float(row[k] or 0) for k in ("a", "b", "difference"))
             lines.append(f"  going {row['going']:<6} turn {row['turn']}:  A {a * 100:6.2f}%  "
-                         f"B {b * 100:6.2f}%  B-A {d * 100:+.2f} pp")
+                         f"B {b * 100:6.2f}%  B-A {diff * 100:+.2f} pp")
     return "\n".join(lines) + "\n"
