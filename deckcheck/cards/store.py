@@ -21,11 +21,11 @@ import datetime as dt
 import json
 import os
 import sqlite3
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
 from deckcheck.cards.model import Card
@@ -164,50 +164,45 @@ def write_store(path: Path, sources: dict[str, SourceRows], merged: Any, built_a
     """Write a complete store to a new file beside `path`, then rename it over `path`."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with replacing(path) as tmp:
+            _write_tables(tmp, sources, merged, built_at)
     except OSError as exc:
         why = (f"a file is in the way of the folder {path.parent}" if isinstance(
             exc, (FileExistsError, NotADirectoryError)) else exc.strerror or str(exc))
         raise CardPoolError(f"{path}: the card database cannot be written there ({why}); "
                             "pass a file you may write with --db or DECKCHECK_DB; nothing was "
                             "changed.") from None
-    os.close(fd)
+
+
+def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
+    con = sqlite3.connect(tmp)
     try:
-        con = sqlite3.connect(tmp)
-        try:
-            con.execute("PRAGMA journal_mode=OFF")
-            con.execute("PRAGMA synchronous=OFF")
-            con.executescript(_DDL)
-            dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-            with con:
-                con.executemany("INSERT INTO meta VALUES (?, ?)", [
-                    ("built_at", built_at), ("cards", str(len(merged.cards)))])
-                con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", [
-                    (s.name, s.version, s.origin, s.imported_at, len(s.records))
-                    for s in sources.values()])
-                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                    (s.name, r["passcode"], dumps(r)) for s in sources.values() for r in s.records))
-                # rows in key order: B-tree appends instead of page splits
-                con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?)", (
-                    (pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c))
-                    for pc, c in sorted(merged.cards.items())))
-                con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
-                    (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
-                con.executemany("INSERT INTO names VALUES (?, ?)", sorted(
-                    (key, pc) for key, pcs in merged.names.items() for pc in set(pcs)))
-            con.executescript(_INDEXES)
-            con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            con.execute(f"PRAGMA user_version = {SCHEMA}")
-            con.commit()
-        finally:
-            con.close()
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        con.execute("PRAGMA journal_mode=OFF")
+        con.execute("PRAGMA synchronous=OFF")
+        con.executescript(_DDL)
+        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        with con:
+            con.executemany("INSERT INTO meta VALUES (?, ?)", [
+                ("built_at", built_at), ("cards", str(len(merged.cards)))])
+            con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", [
+                (s.name, s.version, s.origin, s.imported_at, len(s.records))
+                for s in sources.values()])
+            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
+                (s.name, r["passcode"], dumps(r)) for s in sources.values() for r in s.records))
+            # rows in key order: B-tree appends instead of page splits
+            con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?)", (
+                (pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c))
+                for pc, c in sorted(merged.cards.items())))
+            con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
+                (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
+            con.executemany("INSERT INTO names VALUES (?, ?)", sorted(
+                (key, pc) for key, pcs in merged.names.items() for pc in set(pcs)))
+        con.executescript(_INDEXES)
+        con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        con.execute(f"PRAGMA user_version = {SCHEMA}")
+        con.commit()
+    finally:
+        con.close()
 
 
 def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:

@@ -183,13 +183,9 @@ def _sentence(exc: BaseException) -> str:
     return str(exc)
 
 
-def _hands(opts: CheckOptions, decks: list[Any], pool: Any) -> list[list[list[str]]] | None:
-    try:
-        from deckcheck.sim.draws import opening_hands
-    except ImportError:
-        click.echo("note: --hands needs deckcheck's simulation module, which is not "
-                   "available; no hands shown.", err=True)
-        return None
+def _hands(opts: CheckOptions, decks: list[Any], pool: Any) -> list[list[list[str]]]:
+    from deckcheck.sim.draws import opening_hands
+
     out: list[list[list[str]]] = []
     for deck in decks:
         if deck is None:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import IO, Any
 
+from deckcheck.atomic import replacing
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
 from deckcheck.decks.source import STDIN, read_bytes, source_label
@@ -275,26 +275,11 @@ def save_bytes(dest: str | Path, data: bytes) -> None:
     if path.is_dir():
         raise DeckWriteError(f"{path} is a folder; give a file name inside it, such as "
                              f"{path / 'deck.ydk'}.")
-    tmp: str | None = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, _file_mode(path))
-        os.replace(tmp, path)
+        with replacing(path) as tmp:
+            tmp.write_bytes(data)
     except OSError as exc:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
         raise DeckWriteError(f"{path}: cannot be written ({exc.strerror}); check the folder "
                              "and permissions.") from None
 
 
-def _file_mode(path: Path) -> int:
-    """The permissions a written file gets: those of the file it replaces, else 0o666 less
-    the umask (mkstemp's 0o600 would hide a converted deck from everyone else)."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask

@@ -22,15 +22,15 @@ The file is written beside `dest` and moved into place, so a failure leaves no b
 from __future__ import annotations
 
 import math
-import os
 import re
-import tempfile
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
+
+from deckcheck.atomic import replacing
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -240,20 +240,8 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path) -> Path:
         f'<definedName name="_xlnm.Print_Titles" localSheetId="{i}">'
         f"{escape(_quote_sheet(n))}!$1:$1</definedName>"
         for i, (s, n) in enumerate(zip(sheets, names, strict=True)) if s.frozen_header)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:  # name the file asked for, not the temporary one
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    os.close(fd)
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)   # as an ordinary new file, not mkstemp's 0600
-        _write_package(sheets, names, defined, Path(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replacing(path) as tmp:
+        _write_package(sheets, names, defined, tmp)
     return path
 
 

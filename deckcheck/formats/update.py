@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
 import tempfile
 import zipfile
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload, FormatError
 from deckcheck.formats import konami, lflist, native, ygoprodeck
 from deckcheck.formats.listnames import classify
@@ -276,14 +276,8 @@ def collect(src: str | Path, *, pool: Any = None, date: dt.date | None = None,
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replacing(path, suffix=".part") as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def import_lists(src: str | Path, *, pool: Any = None, dest: str | Path | None = None,

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import email.utils
 import json
-import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +19,7 @@ from typing import Any
 
 import requests
 
+from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload
 
 #: progress(bytes_done, bytes_total_or_None)
@@ -81,17 +80,8 @@ class Http:
         dest.parent.mkdir(parents=True, exist_ok=True)
 
         def attempt() -> None:
-            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-            try:
-                with os.fdopen(fd, "wb") as out:
-                    self._fetch_stream(url, params, out, progress)
-                os.replace(tmp, dest)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            with replacing(dest, suffix=".part") as tmp, tmp.open("wb") as out:
+                self._fetch_stream(url, params, out, progress)
 
         self._with_retries(url, attempt)
         return dest

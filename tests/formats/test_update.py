@@ -153,5 +153,5 @@ def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
 
 
 def test_default_urls_are_edopro() -> None:
-    assert all(u.startswith("https://raw.githubusercontent.com/ProjectIgnis/LFLists/")
-               for u in upd.URLS.values())
+    assert upd.URLS and all(u.startswith("https://raw.githubusercontent.com/ProjectIgnis/LFLists/")
+                            for u in upd.URLS.values())
