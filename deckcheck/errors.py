@@ -76,6 +76,11 @@ class UnknownRule(DeckcheckError):
     """No rule has that code or name."""
 
 
+class NoListInForce(FormatError):
+    """No list of the format was in force on that date; import the list history with
+    `deckcheck banlist update`, or pass --banlist."""
+
+
 class UnknownBanlist(FormatError):
     """No such banlist: give a format id, a list name (`deckcheck banlist list`) or a file."""
 

@@ -106,6 +106,17 @@ class Checker:
 
             banlist = find_banlist(str(banlist), self.date, pool)
         self.banlist = banlist if banlist is not None else self.format.banlist_at(self.date)
+        if self.banlist is None and self.format.history:
+            # A verdict of "legal" that skipped the list could cost a player a game loss:
+            # refuse instead of guessing.
+            from deckcheck.errors import NoListInForce
+
+            first = min(self.format.history, key=lambda b: b.effective)
+            raise NoListInForce(
+                f"No {self.format.name} list in force on {self.date.isoformat()} is known to "
+                f"deckcheck (the earliest it has is {first.name}, from "
+                f"{first.effective.isoformat()}); run `deckcheck banlist update` to import the "
+                "list history, or pass --banlist.")
         self.view = ListView.of(self.banlist)
         self.points_cap = points_cap if points_cap is not None else self.format.points_cap
         self.strict = strict

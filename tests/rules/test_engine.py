@@ -22,7 +22,7 @@ from rulekit import (
 )
 
 import deckcheck
-from deckcheck.errors import BadDate, UnknownRule
+from deckcheck.errors import BadDate, NoListInForce, UnknownRule
 from deckcheck.formats.model import Banlist, BanlistEntry
 from deckcheck.validate import Checker, check
 
@@ -67,9 +67,17 @@ def test_list_in_force_at_the_date() -> None:
     assert run(deck([(ASH, 1)]), fmt, date=dt.date(2025, 12, 31)).banlist == "Old"
     assert codes(run(deck([(ASH, 1)]), fmt, date=dt.date(2025, 12, 31))) == ["DC202"]
     assert codes(run(deck([(ASH, 1)]), fmt, date="2026-01-01")) == []
-    before = run(deck(), fmt, date=dt.date(2019, 1, 1))
-    assert before.banlist is None
-    assert any("No TCG Advanced list was in force on 2019-01-01" in n for n in before.notices)
+    # Before the first known list, no verdict: "legal" would be a guess.
+    with pytest.raises(NoListInForce) as err:
+        run(deck(), fmt, date=dt.date(2019, 1, 1))
+    assert str(err.value) == (
+        "No TCG Advanced list in force on 2019-01-01 is known to deckcheck (the earliest it has "
+        "is Old, from 2020-01-01); run `deckcheck banlist update` to import the list history, "
+        "or pass --banlist.")
+    # A format that has no lists at all is checked without one, and says so.
+    listless = run(deck(), tcg(history=[]), date=dt.date(2019, 1, 1))
+    assert listless.banlist is None and listless.verdict == "legal"
+    assert any("No TCG Advanced list was in force on 2019-01-01" in n for n in listless.notices)
 
 
 def test_banlist_argument_overrides_the_format_list() -> None:
