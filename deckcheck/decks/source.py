@@ -51,7 +51,8 @@ def read_bytes(source: str | Path) -> bytes:
     except OSError as exc:
         if os.path.isdir(source):
             raise DeckReadError(f"{Path(source)} is a folder, not a deck file; name a file "
-                                "inside it.") from None
+                                "inside it (`deckcheck event check` checks a whole folder)."
+                                ) from None
         raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
     with f:
         try:
