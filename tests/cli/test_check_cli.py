@@ -237,3 +237,10 @@ def test_a_date_before_every_known_list_cannot_be_checked() -> None:
                                     "known to deckcheck (the earliest it has is ")
     assert result.stderr.endswith("run `deckcheck banlist update` to import the list history, "
                                   "or pass --banlist.\n")
+
+
+def test_a_folder_is_not_a_deck_and_the_message_says_what_to_use(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["check", str(tmp_path)])
+    assert result.exit_code == 2
+    assert (f"{tmp_path} is a folder, not a deck file; name a file inside it "
+            "(`deckcheck event check` checks a whole folder).") in result.output
