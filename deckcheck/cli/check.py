@@ -159,7 +159,10 @@ def execute(opts: CheckOptions, obj: Ctx) -> int:
                 report.deck = f"{report.deck} [{deck.name}]"
             reports.append(report)
             decks.append(deck)
-    hands = _hands(opts, decks, pool) if opts.hands else None
+    if opts.hands and opts.output == "parsable":
+        click.echo("note: --hands is shown only with -o text or -o json; no hands shown.",
+                   err=True)
+    hands = _hands(opts, decks, pool) if opts.hands and opts.output != "parsable" else None
     options: dict[str, Any] = {"style": _style} if opts.output == "text" else {}
     text = get_reporter(opts.output, **options).render(reports, hands)
     click.echo(text, nl=False, color=opts.color)

@@ -63,10 +63,6 @@ class PlayerRow(BaseModel):
     error: str | None = None
     """The one-sentence reason when verdict == "unreadable"."""
 
-    @property
-    def verdict_label(self) -> str:
-        return VERDICT_LABELS[self.verdict]
-
 
 class ProblemRow(BaseModel):
     """One problem in one registered deck, with the player it belongs to."""

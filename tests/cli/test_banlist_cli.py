@@ -130,3 +130,29 @@ def test_errors_are_one_line(home: Path) -> None:
     assert code == 2 and "no list in force on 1990-01-01" in err
     code, _, err = run("banlist", "show", "tcg", "--date", "May")
     assert code == 2 and "'May' is not a date like 2026-05-18" in err
+
+
+def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import datetime as dt
+
+    from deckcheck.formats import update as upd
+
+    calls: list[tuple[dict[str, str], dt.date | None]] = []
+
+    def fake_fetch(urls: dict[str, str], *, pool: object = None,
+                   date: dt.date | None = None) -> upd.ImportReport:
+        calls.append((dict(urls), date))
+        return upd.ImportReport(dest=home / "user", written={"tcg": len(urls)})
+
+    monkeypatch.setattr(upd, "fetch", fake_fetch)
+    url = "http://127.0.0.1:9/lists/Mine.lflist.conf?x=1"
+    code, out, err = run("banlist", "update", "--url", url)
+    assert code == 0, err
+    assert calls[-1][0] == {"0-Mine.lflist.conf": url}
+    code, out, err = run("banlist", "update", "--ygoprodeck", "--date", "2026-06-01")
+    assert code == 0, err
+    assert calls[-1] == (upd.URLS | upd.YGOPRODECK_URLS, dt.date(2026, 6, 1))
+    assert out == f"tcg: 12 lists\nImported 12 lists into {home / 'user'}.\n"
+    run("banlist", "update")
+    assert calls[-1][0] == upd.URLS

@@ -96,6 +96,8 @@ def test_show_unknown_suggests(db: str) -> None:
 def test_search(db: str) -> None:
     assert run("--db", db, "cards", "search", "harpie").stdout == (
         " 76812113  Harpie Lady\n 91932350  Harpie Lady 1\n")
+    assert run("--db", db, "cards", "search", "harpie", "--limit", "1").stdout == (
+        " 76812113  Harpie Lady\n")
     assert json.loads(run("--db", db, "cards", "search", "--json", "うらら").stdout) == [
         {"passcode": 14558127, "name": "Ash Blossom & Joyous Spring", "kind": "monster",
          "frame": "effect"}]

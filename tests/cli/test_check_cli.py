@@ -197,6 +197,10 @@ def test_hands(env: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert [ln.split(":")[0] for ln in lines[1:]] == ["  hand 1", "  hand 2"]
+    quiet = invoke(name, "--hands", "2", "--ignore", "DC402", "-o", "parsable")
+    assert quiet.exit_code == 0 and quiet.stdout == ""
+    assert quiet.stderr.endswith(
+        "note: --hands is shown only with -o text or -o json; no hands shown.\n")
     assert all(len(ln.split(": ", 1)[1].split(", ")) == 5 for ln in lines[1:])
     assert invoke(name, "--hands", "2", "--seed", "7", "--ignore", "DC402").stdout == \
         result.stdout

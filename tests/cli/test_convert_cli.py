@@ -85,12 +85,15 @@ def test_text_with_problems_prints_them_and_still_writes(env: Path) -> None:
 
 def test_registration_sheet_and_back(env: Path) -> None:
     result = run("d.ydk", "sheet.xlsx", "--player", "Jane Doe", "--player-id", "0000123456",
-                 "--event", "Regional", "--date", "2026-11-22", "--country", "FR")
+                 "--event", "Regional", "--date", "2026-11-22", "--country", "FR",
+                 "--deck-name", "Ash Pot")
     assert result.exit_code == 0, result.output
     from openpyxl import load_workbook
 
     ws = load_workbook(env / "sheet.xlsx").active
-    assert ws["C3"].value == "Jane Doe" and ws["C4"].value == "0000123456"
+    assert [(ws[f"A{r}"].value, ws[f"C{r}"].value) for r in range(3, 9)] == [
+        ("Player Name", "Jane Doe"), ("CARD GAME ID", "0000123456"), ("Event", "Regional"),
+        ("Date", "2026-11-22"), ("Country of Residence", "FR"), ("Deck Name", "Ash Pot")]
     back = run("sheet.xlsx", "-", "--to", "ydk")
     assert back.exit_code == 0
     assert back.stdout == "#created by deckcheck\n" + YDK

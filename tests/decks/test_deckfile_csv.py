@@ -74,6 +74,10 @@ def test_writer_escapes_formulas_and_reads_back(pool: MemoryPool) -> None:
                 extra=[Entry(passcode=86066372)], side=[Entry(passcode=777, count=3)])
     evil = Deck(main=[Entry(passcode=None, written="=HYPERLINK(\"http://x\")")])
     assert write_csv(evil, pool).splitlines()[1] == 'Main,1,"\'=HYPERLINK(""http://x"")",'
+    # reading back drops the escape again, and only the escape
+    evil.main.append(Entry(passcode=None, written="'quoted"))
+    back = read_csv(write_csv(evil, pool), pool, "e.csv")
+    assert [p.written for p in back.problems] == ["=HYPERLINK(\"http://x\")", "'quoted"]
     text = write_csv(deck, pool)
     assert text.splitlines()[:2] == ["Section,Quantity,Card Name,Passcode",
                                      "Main,2,Ash Blossom & Joyous Spring,14558128"]

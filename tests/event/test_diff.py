@@ -6,6 +6,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from deckcheck.decks.diff import deck_hash, diff_decks, format_diff
+from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
 
 
 def test_identical_decks_say_so(kit: SimpleNamespace, pool: Any) -> None:
@@ -60,3 +61,27 @@ def test_hash_depends_on_section_not_order(kit: SimpleNamespace, pool: Any) -> N
     b = kit.make_deck([(kit.MAXX_C, 3), (kit.ASH, 3)])
     c = kit.make_deck([(kit.MAXX_C, 3)], side=[(kit.ASH, 3)])
     assert deck_hash(a, pool) == deck_hash(b, pool) != deck_hash(c, pool)
+
+
+def test_hash_counts_entries_written_as_unknown_names(pool: Any) -> None:
+    def named(*entries: tuple[str, int]) -> Deck:
+        return Deck(main=[Entry(passcode=None, written=w, count=n) for w, n in entries])
+
+    two = deck_hash(named(("Ash Blosom", 2)), pool)
+    assert two == deck_hash(named(("ash blosom", 1), ("ASH BLOSOM", 1)), pool)
+    assert two != deck_hash(named(("Ash Blosom", 3)), pool)
+    assert two != deck_hash(named(("Maxx D", 2)), pool)
+    assert two != deck_hash(named(), pool)
+
+
+def test_unreadable_entries_are_noted_and_never_identical(kit: SimpleNamespace,
+                                                          pool: Any) -> None:
+    a = kit.make_deck([(kit.ASH, 3)])
+    b = kit.make_deck([(kit.ASH, 3)])
+    b.problems = [ReadProblem(kind="unknown-name", message="No card.", written=w,
+                              location=Location(source="b.txt", line=n))
+                  for n, w in ((4, "Ash Blosom"), (7, "Maxx D"))]
+    d = diff_decks(a, b, pool)
+    assert not d.identical and d.changes == []
+    assert d.notes == ["B has 2 entries (b.txt:4, …) that could not be read and are not "
+                       "compared."]

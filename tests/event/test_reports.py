@@ -16,7 +16,7 @@ import openpyxl
 import pytest
 
 from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS
-from deckcheck.event.models import VERDICT_LABELS, EventReport, Registration
+from deckcheck.event.models import VERDICT_LABELS, EventReport, PlayerRow, Registration
 from deckcheck.event.report_csv import write_csv
 from deckcheck.event.report_json import write_json
 from deckcheck.event.report_xlsx import write_xlsx
@@ -223,3 +223,26 @@ def test_summary_text(event: EventReport) -> None:
         "Could not be read:",
         "  #8 Bad: bad.ydk holds no deck.",
     ])
+
+
+def test_summary_lists_the_most_problems_first_and_counts_the_rest() -> None:
+    illegal = [PlayerRow(number=i, player=f"P{i}", source=f"p{i}.ydk", verdict="illegal",
+                         problem_count=n, problems=f"DC201: problem of P{i}.\nmore")
+               for i, n in enumerate([1, 3, 2, 3, 1, 1, 2], start=1)]
+    broken = [PlayerRow(number=10 + i, source=f"b{i}.ydk", verdict="unreadable",
+                        error=f"b{i}.ydk holds no deck.") for i in range(7)]
+    event = EventReport(format="tcg", total=14, illegal=7, unreadable=7,
+                        players=illegal + broken)
+    lines = format_summary(event, worst=3).splitlines()
+    assert lines[2:] == [
+        "Worst offenders:",
+        "  #2 P2: 3 problems \u2014 DC201: problem of P2.",
+        "  #4 P4: 3 problems \u2014 DC201: problem of P4.",
+        "  #3 P3: 2 problems \u2014 DC201: problem of P3.",
+        "  … and 4 more illegal",
+        "Could not be read:",
+        "  #10 b0.ydk: b0.ydk holds no deck.",
+        "  #11 b1.ydk: b1.ydk holds no deck.",
+        "  #12 b2.ydk: b2.ydk holds no deck.",
+        "  … and 4 more",
+    ]

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from deckcheck.decks.diff import deck_hash
-from deckcheck.event.models import Registration
-from deckcheck.event.run import CachingPool, check_registrations
+from deckcheck.event.models import PlayerRow, Registration
+from deckcheck.event.run import CachingPool, check_registrations, flag_duplicates
 
 
 def _event(kit: SimpleNamespace, pool: Any) -> list[Registration]:
@@ -119,3 +119,14 @@ def test_caching_pool_asks_once(pool: Any, kit: SimpleNamespace) -> None:
     assert cached.get(kit.ASH_ALT).passcode == kit.ASH
     assert cached.get(1) is None and cached.get(1) is None
     assert asked == [kit.ASH_ALT, 1]
+
+
+def test_many_duplicates_name_three_and_count_the_rest() -> None:
+    rows = [PlayerRow(number=n, player=f"P{n}", player_id="0300000001", source=f"{n}.ydk",
+                      verdict="legal") for n in range(1, 6)]
+    rows.append(PlayerRow(number=6, player="Other", player_id="0300000002", source="6.ydk",
+                          verdict="legal"))
+    flag_duplicates(rows)
+    assert rows[0].duplicate == "same player id as #2 P2, #3 P3, #4 P4 and 1 more"
+    assert rows[4].duplicate == "same player id as #1 P1, #2 P2, #3 P3 and 1 more"
+    assert rows[5].duplicate is None

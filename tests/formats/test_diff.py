@@ -50,3 +50,13 @@ def test_groups_and_points_are_statuses() -> None:
     d = diff(p, q)
     assert [(c.old, c.new) for c in d.moved] == [("20 points", "33 points")]
     assert [(c.old, c.new) for c in d.added] == [("0 points", "1 point")]
+
+
+def test_render_orders_point_values_by_number() -> None:
+    p = Banlist(name="P", format="genesys", effective=dt.date(2026, 3, 1), entries=[])
+    q = Banlist(name="Q", format="genesys", effective=dt.date(2026, 6, 8),
+                entries=[BanlistEntry(passcode=1, name="Ten", points=10),
+                         BanlistEntry(passcode=2, name="Two", points=2),
+                         BanlistEntry(passcode=3, name="Gone", limit=0)])
+    heads = [ln for ln in render(diff(p, q)).splitlines() if ln.startswith("New, ")]
+    assert heads == ["New, Forbidden: 1", "New, 2 points: 1", "New, 10 points: 1"]

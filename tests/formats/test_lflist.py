@@ -57,6 +57,22 @@ def test_alternate_artworks_stay_without_a_pool_and_fold_with_one(pool) -> None:
     assert other.whitelist
 
 
+def test_strictest_artwork_wins_whatever_the_line_order(pool) -> None:
+    day = dt.date(2026, 5, 1)
+    (raw,) = lflist.parse("!L\n#Limited\n14558128 1\n#Unlimited\n14558127 3\n")
+    assert lflist.to_banlist(raw, format="x", effective=day, pool=pool).limits() == {
+        14558127: 1}
+    (pts,) = lflist.parse("!G\n$genesys\n14558128 20\n14558127 5\n")
+    assert lflist.to_banlist(pts, format="x", effective=day, pool=pool).points() == {
+        14558127: 20}
+
+
+def test_a_repeated_line_wins_and_moves_to_its_section() -> None:
+    (raw,) = lflist.parse("!L\n#Forbidden\n55144522 0\n21044178 0\n#Limited\n55144522 1\n")
+    assert [(e.passcode, e.count, e.section) for e in raw.entries.values()] == [
+        (21044178, 0, "Forbidden"), (55144522, 1, "Limited")]
+
+
 def test_genesys_numbers_are_points() -> None:
     text = "!2026.06.08 Genesys\n$genesys\n# 100 Points\n21044178 100 -- Abyss Dweller\n" \
            "# 1 Point\n55144522 1  -- Pot of Greed\n"

@@ -36,6 +36,10 @@ def test_points_cap_override() -> None:
     d = deck([(ASH, 3)], side=[(KURIBOH, 1)])
     assert codes(run(d, genesys(), points_cap=120)) == []
     assert codes(run(deck([(ASH, 1)]), genesys(), points_cap=30)) == ["DC301"]
+    assert only(run(deck([(KURIBOH, 1)]), genesys(), points_cap=0), "DC301").cap == 0
+    # 99 points reach a cap of 99 without going over it: Kuriboh is the entry that does
+    v = only(run(d, genesys(), points_cap=99), "DC301")
+    assert (v.points, v.cap, v.location) == (101, 99, "deck.ydk:44")
 
 
 def test_alternate_artwork_counts_its_points() -> None:

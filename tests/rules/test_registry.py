@@ -58,6 +58,7 @@ def test_ignore_and_the_more_specific_pattern_wins() -> None:
                                                   if c.startswith("DC2") and c != "DC201"]
     assert _codes(selected(["DC201"], ["DC2"])) == ["DC201"]
     assert _codes(selected(None, ["DC"])) == []
+    assert _codes(selected(["DC201", "DC202"], ["DC201"])) == ["DC202"]  # a tie: ignored
 
 
 def test_unknown_pattern_is_one_sentence_error() -> None:

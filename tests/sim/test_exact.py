@@ -9,7 +9,7 @@ import pytest
 from simkit import expand, fillers, monster, spell
 
 from deckcheck.errors import ExactTooLarge, SimError
-from deckcheck.sim.goldfish.exact import count_vectors, exact_odds, hand_vectors
+from deckcheck.sim.goldfish.exact import Evaluator, count_vectors, exact_odds, hand_vectors
 from deckcheck.sim.goldfish.profile import compile_profile, parse_profile
 
 X = monster(1, "Card X")
@@ -139,3 +139,18 @@ def test_failing_hands_are_most_likely_first() -> None:
                          None)
     res = exact_odds(cp, 2, failing=5)
     assert res.failing == [((0, 2), Fraction(21, 45)), ((2, 0), Fraction(3, 45))]
+
+
+def test_compiled_checks_agree_with_the_interpreted_ones() -> None:
+    # Evaluator.ok is compiled to one Python expression; the interpreted method it shadows
+    # must give the same answer on every hand vector.
+    spec = [(X, 3), (Y, 2), (D, 2), *[(c, 1) for c in fillers(13)]]
+    data = {"roles": {"a": ["Card X", "Dual"], "b": ["Card Y", "Dual"]},
+            "conditions": {"c": {"any": [{"all": ["a >= 1", "b >= 1"]}, "Card X >= 2"]},
+                           "d": {"all": ["Card Y <= 1", {"not": "Dual"}]}}}
+    cp = compile_profile(parse_profile(data), expand(spec), None, "t")
+    for terms in (cp.success, *cp.conditions.values()):
+        ev = Evaluator(cp, terms)
+        answers = [ev.ok(k) for k, _ in hand_vectors(cp.K, 5)]
+        assert answers == [Evaluator.ok(ev, k) for k, _ in hand_vectors(cp.K, 5)]
+        assert True in answers and False in answers

@@ -309,3 +309,30 @@ def test_test_draws_by_turn() -> None:
     (x,) = test_draws(short, make_pool(MAIN), 1, seed=1, turns=5)
     assert x.deck_out_turn == 3
     assert expand([(MAIN[0], 2)]) == [MAIN[0], MAIN[0]]
+
+
+def test_activated_spells_resolve_to_the_gy_and_field_spells_stay() -> None:
+    pot, umi, trap_card = spell(20, "Pot"), spell(21, "Umi", race="Field"), trap(22, "Trap")
+    state = _state_with_hand([pot, umi, trap_card])
+    state.activate_spell(pot)
+    assert state.zones.gy == [pot] and state.zones.spell_trap == [None] * 5
+    state.activate_spell(umi)
+    assert state.zones.field_zone is umi and state.zones.gy == [pot]
+    with pytest.raises(IllegalAction, match="Trap is not a Spell"):
+        state.activate_spell(trap_card)
+    assert state.hand == [trap_card]
+
+
+def test_banish_from_deck_top_and_monsters_on_field() -> None:
+    state = DuelState(fillers(13), [FUSION], seed=None, shuffle=False)  # 5 dealt, 8 left
+    state.start_turn()
+    top = state.zones.deck[:3]
+    assert state.banish_from_deck_top(3) == top
+    assert state.zones.banished == top and len(state.zones.deck) == 5
+    with pytest.raises(IllegalAction, match="The Deck has 5 cards; 6 cannot be banished"):
+        state.banish_from_deck_top(6)
+    assert state.zones.monsters_on_field() == []
+    summoned = state.hand[0]
+    state.normal_summon(summoned)
+    state.special_summon_from_extra(FUSION)
+    assert state.zones.monsters_on_field() == [summoned, FUSION]

@@ -108,6 +108,18 @@ def test_kinds_from_type_bits() -> None:
     assert Kind.TRAP.value == trap["kind"] and Frame("normal")
 
 
+@pytest.mark.parametrize(("race", "attribute", "names"), [
+    # EDOPro's constant.lua: RACE_* and ATTRIBUTE_* bits
+    (0x4, 0x2, ("Fairy", "WATER")), (0x8, 0x1, ("Fiend", "EARTH")),
+    (0x10, 0x20, ("Zombie", "DARK")), (0x200, 0x8, ("Winged Beast", "WIND")),
+    (0x100000, 0x10, ("Psychic", "LIGHT")), (0x800000, 0x4, ("Wyrm", "FIRE")),
+    (0x200000, 0x40, ("Divine-Beast", "DIVINE")),
+])
+def test_race_and_attribute_bits(race: int, attribute: int, names: tuple[str, str]) -> None:
+    rec = edopro_cdb.decode(1, 3, 0x11, 0, 0, 4, race, attribute)
+    assert (rec["race"], rec["attribute"]) == names
+
+
 def test_zip_holding_a_cdb(cdb_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     import zipfile
 

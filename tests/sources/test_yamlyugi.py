@@ -21,6 +21,21 @@ def test_records() -> None:
     assert by[12345678]["scopes"] == ["ocg_only"] and by[12345678]["kind"] == "trap"
 
 
+def test_monster_frames_from_the_type_line() -> None:
+    def frame(line: str, **kw: object) -> tuple[str, str]:
+        rec = yamlyugi.card_record({"password": 1, "name": {"en": "X"}, "card_type": "Monster",
+                                    "monster_type_line": line, **kw})
+        assert rec is not None
+        return rec["kind"], rec["frame"]
+
+    assert frame("Dragon / Pendulum / Effect", pendulum_scale=4) == ("monster", "effect_pendulum")
+    assert frame("Dragon / Xyz / Pendulum / Effect", rank=4) == ("monster", "xyz_pendulum")
+    assert frame("Cyberse / Link / Effect", link_arrows=["Top"]) == ("monster", "link")
+    assert frame("Spellcaster / Normal") == ("monster", "normal")
+    assert frame("Beast / Token") == ("token", "token")
+    assert frame("Zombie / Tuner / Effect") == ("monster", "effect")
+
+
 def test_strip_ruby() -> None:
     assert yamlyugi.strip_ruby("<ruby>灰<rt>は</rt></ruby>流うらら") == "灰流うらら"
 
