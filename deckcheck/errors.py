@@ -22,11 +22,6 @@ class CardPoolError(DeckcheckError):
     """The card database could not be used."""
 
 
-class NoCardPool(CardPoolError):
-    """No card database has been imported yet: run `deckcheck cards update` (online) or
-    `deckcheck cards import FILE` (offline)."""
-
-
 class StoreVersionError(CardPoolError):
     """The card database file was written by another version of deckcheck or is not a
     deckcheck database."""

@@ -117,8 +117,3 @@ class Card(BaseModel):
     def stars(self) -> int | None:
         """Level for Main Deck monsters (what Normal Summon tributes are counted by)."""
         return self.level
-
-    def name_in(self, lang: str) -> str | None:
-        if lang == "en":
-            return self.names.get("en", self.name)
-        return self.names.get(lang)
