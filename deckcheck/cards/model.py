@@ -112,8 +112,3 @@ class Card(BaseModel):
     @property
     def all_passcodes(self) -> tuple[int, ...]:
         return (self.passcode, *self.alt_passcodes)
-
-    @property
-    def stars(self) -> int | None:
-        """Level for Main Deck monsters (what Normal Summon tributes are counted by)."""
-        return self.level
