@@ -52,26 +52,22 @@ def parse_vector(data: Any, source: str | None = None) -> tuple[dt.date | None, 
 def from_vector(regulation: Mapping[int, int], pool: Any, *, name: str, format: str,
                 effective: dt.date, points: bool = False, source: str | None = None) -> Banlist:
     """{konami_id: limit or points} -> `Banlist`, mapped through `pool.by_konami_id`."""
-    entries: dict[int, BanlistEntry] = {}
+    mapped: list[tuple[Any, int]] = []
     missing: list[str] = []
     for kid, value in regulation.items():
         card = pool.by_konami_id(kid)
         if card is None:
             missing.append(f"Konami id {kid}")
-            continue
-        entries[card.passcode] = BanlistEntry(
-            passcode=card.passcode, name=card.name,
-            **({"points": value} if points else {"limit": min(max(value, 0), 3)}))
-    if missing:
-        raise UnmappedCards(name, missing)
-    return Banlist(name=name, format=format, effective=effective, source=source,
-                   entries=sorted(entries.values(), key=lambda e: e.passcode))
+        else:
+            mapped.append((card, value))
+    return _banlist(mapped, missing, name=name, format=format, effective=effective,
+                    points=points, source=source)
 
 
 def from_names(table: Mapping[str, Any], pool: Any, *, name: str, format: str,
                effective: dt.date, points: bool = False, source: str | None = None) -> Banlist:
     """{English card name: limit or points} -> `Banlist`, mapped through `pool.find_name`."""
-    entries: dict[int, BanlistEntry] = {}
+    mapped: list[tuple[Any, int]] = []
     missing: list[str] = []
     for card_name, raw in table.items():
         try:
@@ -82,13 +78,23 @@ def from_names(table: Mapping[str, Any], pool: Any, *, name: str, format: str,
         found = {c.passcode: c for c in pool.find_name(card_name)}
         if len(found) != 1:
             missing.append(card_name)
-            continue
-        card = next(iter(found.values()))
+        else:
+            mapped.append((next(iter(found.values())), value))
+    return _banlist(mapped, missing, name=name, format=format, effective=effective,
+                    points=points, source=source)
+
+
+def _banlist(mapped: list[tuple[Any, int]], missing: list[str], *, name: str, format: str,
+             effective: dt.date, points: bool, source: str | None) -> Banlist:
+    """The list from (card, value) pairs; every card must have mapped. Copy limits are kept
+    to 0..3; a card named twice keeps its last value."""
+    if missing:
+        raise UnmappedCards(name, missing)
+    entries: dict[int, BanlistEntry] = {}
+    for card, value in mapped:
         entries[card.passcode] = BanlistEntry(
             passcode=card.passcode, name=card.name,
             **({"points": value} if points else {"limit": min(max(value, 0), 3)}))
-    if missing:
-        raise UnmappedCards(name, missing)
     return Banlist(name=name, format=format, effective=effective, source=source,
                    entries=sorted(entries.values(), key=lambda e: e.passcode))
 
