@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, distinct, frame_label, make, others
+from deckcheck.rules._placement import in_wrong_deck
+from deckcheck.rules.context import CheckContext
 from deckcheck.rules.violation import Severity, Violation
 
 CODE = "DC110"
@@ -30,11 +31,4 @@ SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
-    wrong = (i for i in ctx.in_section("main") if i.place == "extra")
-    for items in distinct(wrong).values():
-        at = items[0]
-        assert at.card is not None
-        n = sum(i.count for i in items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"{at.card.name} is {frame_label(at.card)} and cannot be in the Main Deck; "
-                   f"move it to the Extra Deck{others(items, at)}.", at, count=n)
+    return in_wrong_deck(ctx, "main", "extra", CODE, NAME, SEVERITY)
