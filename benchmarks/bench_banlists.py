@@ -18,27 +18,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _timing import best_of  # noqa: E402
+
 from deckcheck.formats import loader  # noqa: E402
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "banlists"
 
 
-def best(fn, n: int = 5) -> float:
-    times = []
-    for _ in range(n):
-        loader.clear_cache()
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
 def measure(label: str) -> None:
     for fid in ("tcg", "master-duel", "speed"):
         files = [p for d in loader.search_dirs() for p in (d / fid).glob("*.toml")]
-        base = best(lambda files=files: [tomllib.loads(p.read_text(encoding="utf-8"))
-                                         for p in files])
-        ours = best(lambda fid=fid: loader.load_format(fid).banlist_at())
+        base = best_of(lambda files=files: [tomllib.loads(p.read_text(encoding="utf-8"))
+                                            for p in files], 5, setup=loader.clear_cache)
+        ours = best_of(lambda fid=fid: loader.load_format(fid).banlist_at(), 5,
+                       setup=loader.clear_cache)
         print(f"{label:9} {fid:12} {len(files):3} files  load_format {ours * 1000:7.1f} ms  "
               f"= {ours / base:4.2f} x tomllib alone ({base * 1000:.1f} ms)")
 

@@ -9,23 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import tempfile
-import time
 import zipfile
 from pathlib import Path
+
+from _timing import best_of
 
 from deckcheck.sources import ygoprodeck
 
 DEFAULT = (Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
            / "ygoprodeck-cardinfo.zip")
-
-
-def best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:
@@ -50,8 +42,8 @@ def main() -> None:
             result = ygoprodeck.update(Path(tmp) / f"cards{next(counter)}.sqlite", from_file=src)
             assert result["cards"] > 10000
 
-        base = best(baseline, args.repeat)
-        imp = best(full_import, args.repeat)
+        base = best_of(baseline, args.repeat)
+        imp = best_of(full_import, args.repeat)
     print(f"json.load of cardinfo.json ({len(raw) / 1e6:.1f} MB): {base:.3f} s")
     print(f"full import into a new store:               {imp:.3f} s")
     print(f"ratio import / json.load: {imp / base:.2f}x (goal <= 5x)")

@@ -19,7 +19,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+
+from _timing import best_of  # noqa: E402
 
 from deckcheck.cards.model import Card, Frame, Kind  # noqa: E402
 from deckcheck.sim.goldfish import exact  # noqa: E402
@@ -57,15 +58,6 @@ def build():  # type: ignore[no-untyped-def]
         cards.append(_card(pc, f"Filler {pc}"))
         pc += 1
     return compile_profile(parse_profile(PROFILE), cards, None, "bench")
-
-
-def best_of(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
+
+from _timing import best_of
 
 from deckcheck.decks.io import read_decks
 from deckcheck.decks.ydk import read_ydk
@@ -18,15 +19,6 @@ from deckcheck.errors import DeckReadError
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "decks"
-
-
-def best_of(rounds: int, fn) -> float:  # noqa: ANN001
-    best = float("inf")
-    for _ in range(rounds):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def main() -> int:
@@ -59,9 +51,9 @@ def main() -> int:
                 pass
 
     n = len(files)
-    base = best_of(args.rounds, baseline)
-    t_full = best_of(args.rounds, full)
-    t_parse = best_of(args.rounds, parse_only)
+    base = best_of(baseline, args.rounds)
+    t_full = best_of(full, args.rounds)
+    t_parse = best_of(parse_only, args.rounds)
     print(f"{n} .ydk files, best of {args.rounds} rounds")
     print(f"baseline (read bytes only): {n / base:10,.0f} files/s  {base / n * 1e6:7.1f} µs/file")
     print(f"read_decks(path):           {n / t_full:10,.0f} decks/s  {t_full / n * 1e6:7.1f} "
