@@ -30,9 +30,9 @@ TARGET = 5000 / 10  # decks per second, reading included (the event workflow's b
 
 def throughput() -> None:
     from deckcheck.cards.store import StorePool
+    from deckcheck.checker import Checker
     from deckcheck.decks.io import read_decks
     from deckcheck.errors import DeckcheckError
-    from deckcheck.validate import Checker
 
     pool = StorePool(store_path())
     files = ydk_files()

@@ -23,10 +23,10 @@ def main() -> None:
     args = ap.parse_args()
     need_data()
     from deckcheck.cards.store import StorePool
+    from deckcheck.checker import Checker
     from deckcheck.decks.io import read_decks
     from deckcheck.errors import DeckcheckError
     from deckcheck.rules.registry import RULES
-    from deckcheck.validate import Checker
 
     pool = StorePool(store_path())
     checker = Checker(args.format, args.date, pool=pool)

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckcheck.validate import check
+    from deckcheck.checker import check
 
 __all__ = ["check"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "check":
-        from deckcheck.validate import check
+        from deckcheck.checker import check
 
         return check
     raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")

@@ -100,3 +100,18 @@ class BadOption(DeckcheckError):
 
 class OutputError(DeckcheckError):
     """An output file could not be written."""
+
+
+def sentence(exc: BaseException) -> str:
+    """The one sentence to show for an error: a deckcheck error's message; for an operating
+    system error, what failed and on which file, with what to check."""
+    if isinstance(exc, DeckcheckError):
+        return exc.message
+    if isinstance(exc, OSError):
+        what = exc.strerror or str(exc)
+        where = exc.filename
+        if where:
+            return f"{where}: {what}; check the path and its permissions."
+        return f"{what}; check the paths and their permissions."
+    text = str(exc).strip() or type(exc).__name__
+    return text if text.endswith((".", "?", "!")) else text + "."

@@ -12,15 +12,7 @@ from typing import Any
 
 import click
 
-from deckcheck.cli.common import (
-    EXIT_ERROR,
-    EXIT_ILLEGAL,
-    EXIT_OK,
-    Ctx,
-    UserError,
-    handle_errors,
-)
-from deckcheck.errors import DeckcheckError
+from deckcheck.cli.common import EXIT_OK, Ctx, handle_errors
 
 OUTPUTS = ("text", "json", "parsable")
 
@@ -123,83 +115,31 @@ def _want_color() -> bool | None:
 
 
 def execute(opts: CheckOptions, obj: Ctx) -> int:
-    """Check every deck of `opts`, print the reports; return the exit code."""
-    from deckcheck.reports import get_reporter
-    from deckcheck.rules.violation import Report
-    from deckcheck.validate import Checker, parse_date, resolve_format
+    """Check every deck of `opts` (one library call), print the result; return the exit code.
 
-    if opts.decks.count("-") > 1:
-        raise UserError("Standard input (-) can be read only once; save the other decks to "
-                        "files.")
-    pool = obj.pool(quiet=True)
-    fmt = resolve_format(opts.format)
-    day = parse_date(opts.date)
-    banlist = None
-    if opts.banlist:
-        from deckcheck.formats.loader import find_banlist
+    Decks go to stdout in the chosen output; each input that could not be read is one
+    sentence on stderr (and an "unreadable" entry in JSON), and makes the exit code 2."""
+    from deckcheck.checker import check_many
+    from deckcheck.reports import get_reporter, printable
 
-        banlist = find_banlist(opts.banlist, day, pool)
-    checker = Checker(fmt, day, pool=pool, banlist=banlist, points_cap=opts.points_cap,
-                      select=opts.select, ignore=opts.ignore, strict=opts.strict)
-    reports: list[Report] = []
-    decks: list[Any] = []
-    for source in opts.decks:
-        try:
-            read = _read(source, pool)
-        except (DeckcheckError, OSError) as exc:  # one unreadable deck must not stop the rest
-            reports.append(Report(
-                deck=source, verdict="unreadable", format=fmt.id, format_name=fmt.name,
-                banlist=checker.banlist.name if checker.banlist else None,
-                date=day.isoformat(), error=_sentence(exc)))
-            decks.append(None)
-            continue
-        for deck in read:
-            report = checker.check(deck)
-            if len(read) > 1 and deck.name:
-                report.deck = f"{report.deck} [{deck.name}]"
-            reports.append(report)
-            decks.append(deck)
     if opts.hands and opts.output == "parsable":
         click.echo("note: --hands is shown only with -o text or -o json; no hands shown.",
                    err=True)
-    hands = _hands(opts, decks, pool) if opts.hands and opts.output != "parsable" else None
+    result = check_many(
+        opts.decks, opts.format, opts.date, pool=obj.pool(quiet=True), banlist=opts.banlist,
+        points_cap=opts.points_cap, select=opts.select, ignore=opts.ignore,
+        strict=opts.strict, hands=opts.hands if opts.output != "parsable" else 0,
+        seed=opts.seed)
     options: dict[str, Any] = {"style": _style} if opts.output == "text" else {}
-    text = get_reporter(opts.output, **options).render(reports, hands)
+    text = get_reporter(opts.output, **options).render(result)
     click.echo(text, nl=False, color=opts.color)
-    if any(r.verdict == "unreadable" for r in reports):
-        return EXIT_ERROR
-    return EXIT_ILLEGAL if any(r.verdict == "illegal" for r in reports) else EXIT_OK
-
-
-def _read(source: str, pool: Any) -> list[Any]:
-    from deckcheck.decks.io import read_decks
-
-    return list(read_decks(source, pool))
-
-
-def _sentence(exc: BaseException) -> str:
-    if isinstance(exc, DeckcheckError):
-        return exc.message
-    if isinstance(exc, OSError):
-        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-        return f"{exc.strerror or exc}{where}."
-    return str(exc)
-
-
-def _hands(opts: CheckOptions, decks: list[Any], pool: Any) -> list[list[list[str]]]:
-    from deckcheck.sim.draws import opening_hands
-
-    out: list[list[list[str]]] = []
-    for deck in decks:
-        if deck is None:
-            out.append([])
-            continue
-        try:
-            drawn = opening_hands(deck, pool, opts.hands, seed=opts.seed)
-        except DeckcheckError as exc:
-            click.echo(f"note: no hands for {deck.source or deck.name}: {exc.message}",
-                       err=True)
-            out.append([])
-            continue
-        out.append([[c.name for c in hand] for hand in drawn])
-    return out
+    for outcome in result.outcomes:
+        if outcome.skipped is not None:
+            click.echo(f"note: {printable(outcome.skipped)}", err=True)
+        for checked in outcome.decks:
+            if checked.hands_note is not None:
+                click.echo(f"note: no hands for {printable(checked.report.deck)}: "
+                           f"{printable(checked.hands_note)}", err=True)
+    for outcome in result.unreadable:
+        click.echo(f"deckcheck: {printable(outcome.error or outcome.source)}", err=True)
+    return result.exit_code

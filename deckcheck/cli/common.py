@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from deckcheck.errors import DeckcheckError
+from deckcheck.errors import DeckcheckError, sentence
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,17 +54,14 @@ def handle_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except DeckcheckError as exc:
-            raise UserError(exc.message) from None
+            raise UserError(sentence(exc)) from None
         except BrokenPipeError:
             # the reader stopped reading (`deckcheck … | head`): stop quietly, like other
             # command-line tools, and keep Python from complaining while it flushes stdout
             _silence_stdout()
             raise SystemExit(EXIT_ERROR) from None
         except OSError as exc:
-            what = exc.strerror or str(exc)
-            where = getattr(exc, "filename", None)
-            raise UserError(f"{where}: {what}; check the path and its permissions." if where
-                            else f"{what}; check the paths and their permissions.") from None
+            raise UserError(sentence(exc)) from None
         except Exception as exc:
             if type(exc).__module__ != "sqlite3":  # sqlite3 stays unimported until needed
                 raise

@@ -127,29 +127,20 @@ def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: str | None,
 
 def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     """Check the event, write the report and print the summary; return the exit code."""
-    from deckcheck.event.run import check_event, make_checker
+    from deckcheck.event.run import check_event
     from deckcheck.event.summary import format_summary
-    from deckcheck.validate import parse_date
 
     if opts.output is not None and Path(opts.output).suffix.lower() not in REPORT_SUFFIXES:
         raise UserError(f"{opts.output}: the report must end in .xlsx, .csv or .json.")
     if opts.output is not None:
         check_output_folder(opts.output, "report")
         _refuse_overwriting_sources(opts.output, opts.sources)
-    day = parse_date(opts.date)
-    pool = obj.pool(quiet=True)
-    banlist = None
-    if opts.banlist:
-        from deckcheck.formats.loader import find_banlist
-
-        banlist = find_banlist(opts.banlist, day, pool)
-    checker = make_checker(pool, format=opts.format, date=day, banlist=banlist,
-                           points_cap=opts.points_cap, strict=opts.strict)
     show = opts.progress if opts.progress is not None else _stderr_is_tty()
     bar = _Progress() if show else None
     try:
-        report = check_event(opts.sources, pool, format=opts.format, date=day, checker=checker,
-                             progress=bar)
+        report = check_event(opts.sources, obj.pool(quiet=True), format=opts.format,
+                             date=opts.date, banlist=opts.banlist, points_cap=opts.points_cap,
+                             strict=opts.strict, progress=bar)
     finally:
         if bar is not None:
             bar.close()
@@ -220,9 +211,9 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
           event_name: str | None, date: str | None, output: str, force: bool) -> None:
     """Write the printable registration sheet for DECK, or, when DECK is a folder, workbook
     or CSV of many registrations, one sheet per player into the folder OUTPUT."""
+    from deckcheck.checker import parse_date
     from deckcheck.decks.io import write_deck
     from deckcheck.event.sources import discover
-    from deckcheck.validate import parse_date
 
     day = parse_date(date).isoformat() if date else None
     pool = obj.pool()

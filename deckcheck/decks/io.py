@@ -22,7 +22,7 @@ from typing import IO, Any
 from deckcheck.atomic import replacing
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
-from deckcheck.decks.source import STDIN, read_bytes, source_label
+from deckcheck.decks.source import MAX_BYTES, STDIN, read_bytes, source_label
 from deckcheck.errors import DeckReadError, DeckWriteError
 
 FORMATS = ("ydk", "ydke", "omega", "text", "csv", "xlsx")
@@ -121,15 +121,16 @@ def detect_format(path_or_text: str | Path, data: bytes | None = None) -> str:
 
 
 def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = None,
-               name: str | None = None) -> list[Deck]:
+               name: str | None = None, data: bytes | None = None) -> list[Deck]:
     """Every deck in a source (a workbook gives one per sheet; anything else one).
 
     Per-entry problems go into `deck.problems`; DeckReadError only when nothing can be read.
-    `pool` may be None for ydk and ydke sources (the readers that need no card names)."""
+    `pool` may be None for ydk and ydke sources (the readers that need no card names).
+    `data`, when given, is the content (an upload), and `source` only its name."""
     if fmt is not None and fmt not in FORMATS:
         raise DeckReadError(f"Unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}.")
     s = str(source)
-    if isinstance(source, str):
+    if isinstance(source, str) and data is None:
         direct = _direct_format(s) if fmt in (None, "ydke", "omega") else None
         if direct is not None:
             return [_read_string(s, fmt or direct, pool, name)]
@@ -140,7 +141,11 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
                 raise DeckReadError(f"{_short(s)}: no such file, and not a ydke:// URL or Omega "
                                     "deck code that decodes; check the path, or copy the whole "
                                     "code again.")
-    data = read_bytes(source)
+    if data is None:
+        data = read_bytes(source)
+    elif len(data) > MAX_BYTES:
+        raise DeckReadError(f"{source_label(source)} is larger than {MAX_BYTES // 2**20} MB, "
+                            "which is no deck; give a deck file.")
     if data.startswith(_OLE_MAGIC):
         raise DeckReadError(f"{source_label(source)} is an old Excel (.xls) or other Office "
                             "file; save it as an Excel Workbook (.xlsx) and try again.")

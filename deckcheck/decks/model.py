@@ -7,6 +7,7 @@ becomes a `ReadProblem` (with suggestions) so the validator can report it with i
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Literal
@@ -15,6 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
+
+_CELL = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
+_PART = re.compile(r"([a-z]+)\[([0-9]{1,9})\]")
+_PART_ORDER: dict[str, int] = {s: i for i, s in enumerate(SECTIONS)}
 
 
 class Location(BaseModel):
@@ -38,6 +43,42 @@ class Location(BaseModel):
         if self.part is not None:
             return f"{src}#{self.part}" if src else self.part
         return src or "?"
+
+    @property
+    def file(self) -> str | None:
+        """The file (or "-" / "<url>") the entry was read from: `source` by its plain name."""
+        return self.source
+
+    @property
+    def known(self) -> bool:
+        """False when nothing is known about where it was written."""
+        return not (self.source is None and self.line is None and self.sheet is None
+                    and self.cell is None and self.part is None)
+
+    @property
+    def pointed(self) -> bool:
+        """True when it points inside the file (a line, a sheet or cell, a URL part)."""
+        return self.line is not None or self.sheet is not None or self.cell is not None \
+            or self.part is not None
+
+    def sort_key(self) -> tuple[str, str, int, int, int, int, str]:
+        """Reading order: file, sheet, line, cell row and column, URL part; what points at
+        the file as a whole comes before what points inside it."""
+        row = col = part = 0
+        if self.cell:
+            m = _CELL.fullmatch(self.cell)
+            if m:
+                row = int(m.group(2))
+                for ch in m.group(1).upper():
+                    col = col * 26 + ord(ch) - 64
+        section = ""
+        if self.part:
+            m = _PART.fullmatch(self.part)
+            if m:
+                part = _PART_ORDER.get(m.group(1), 3) * 1_000_000_000 + int(m.group(2)) + 1
+            else:
+                section = self.part
+        return (self.source or "", self.sheet or "", self.line or 0, row, col, part, section)
 
 
 class Entry(BaseModel):

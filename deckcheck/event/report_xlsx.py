@@ -7,7 +7,7 @@ not read). Players and Problems print A4 landscape, one page wide, the header ro
 page; Event prints portrait. Every string is written as text, never as a formula: text a
 player wrote that starts with `= + - @`, a tab or a line break is stored as a quote-prefixed
 text cell (as if typed with a leading `'`); line ends become LF, characters a workbook cannot
-hold are dropped or replaced. The workbook is streamed by `deckcheck.event.xlsxwriter`, so
+hold are dropped or replaced. The workbook is streamed by `deckcheck.event.xlsx_tables`, so
 large events stay fast.
 """
 
@@ -24,13 +24,13 @@ from deckcheck.event.columns import (
     problem_values,
 )
 from deckcheck.event.models import VERDICT_LABELS, EventReport
-from deckcheck.event.xlsxwriter import Sheet, write_workbook
+from deckcheck.event.xlsx_tables import Sheet, write_workbook
 
 MIN_WIDTH, MAX_WIDTH = 6, 60
 #: Columns holding long or several-line text get these widths, wrapped: narrow enough that
 #: the Players sheet, printed one page wide, stays at a readable scale.
 WRAPPED = {"problems": 50, "duplicate": 30, "error": 36, "message": 60}
-#: verdict label -> style name of `xlsxwriter.STYLES`
+#: verdict label -> style name of `xlsx_tables.STYLES`
 VERDICT_STYLES = {VERDICT_LABELS[v]: v for v in ("legal", "illegal", "unreadable")}
 
 

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.cards.model import Card
 from deckcheck.cards.pool import CardPool
@@ -24,9 +24,13 @@ from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
 from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration
 from deckcheck.event.sources import Progress, expand_some, no_registrations, read_source
-from deckcheck.rules.violation import Report, Violation
+from deckcheck.reports.model import Report, Violation
 
-Checker = Callable[[Deck], Report]
+if TYPE_CHECKING:
+    from deckcheck.formats.model import Banlist
+
+#: deck -> Report: how each registration's deck is checked (a `Checker.check`, or a test's).
+CheckFn = Callable[[Deck], Report]
 
 #: Violations of these severities are the event's "problems" (info notes are not).
 PROBLEM_SEVERITIES = ("error", "warning")
@@ -80,32 +84,40 @@ class CachingPool:
         return getattr(self._pool, name)
 
 
-def make_checker(pool: Any, *, format: str = "tcg", date: dt.date | None = None,
-                 banlist: Any = None, points_cap: int | None = None,
-                 strict: bool = False) -> Checker:
-    """The validator with the format, its list and the rules prepared once for the event."""
-    from deckcheck.validate import Checker as Validator
+def make_checker(pool: CardPool, *, format: str = "tcg", date: dt.date | str | None = None,
+                 banlist: Banlist | str | None = None, points_cap: int | None = None,
+                 strict: bool = False) -> CheckFn:
+    """The checker with the format, its list and the rules prepared once for the event."""
+    from deckcheck.checker import Checker
 
-    return Validator(format, date, pool=pool, banlist=banlist, points_cap=points_cap,
-                     strict=strict).check
+    return Checker(format, date, pool=pool, banlist=banlist, points_cap=points_cap,
+                   strict=strict).check
 
 
-def check_event(sources: Iterable[str | Path], pool: Any, *, format: str = "tcg",
-                date: dt.date | None = None, banlist: Any = None, points_cap: int | None = None,
-                checker: Checker | None = None, progress: Progress | None = None) -> EventReport:
+def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = "tcg",
+                date: dt.date | str | None = None, banlist: Banlist | str | None = None,
+                points_cap: int | None = None, strict: bool = False,
+                checker: CheckFn | None = None, progress: Progress | None = None) -> EventReport:
     """Find every registration in `sources`, check each deck and build the event report.
+
+    `format`, `date` (default today), `banlist` (a list name, format id or file overriding the
+    format's list), `points_cap` and `strict` are as for `deckcheck.check`; a bad one raises
+    before any file is read. A registration that cannot be read is a row with its sentence.
 
     Files are read and checked one at a time (a deck is dropped once checked, so memory does
     not grow with the event). `progress("check", done, total)` follows each registration;
     `total` counts the registrations found so far plus one per file not read yet, so it grows
     when a workbook or CSV holds many players and is exact at the end.
     """
+    from deckcheck.checker import parse_date
+
+    day = parse_date(date)
     cached = CachingPool(pool)
     if checker is None:
-        checker = make_checker(cached, format=format, date=date, banlist=banlist,
-                               points_cap=points_cap)
+        checker = make_checker(cached, format=format, date=day, banlist=banlist,
+                               points_cap=points_cap, strict=strict)
     files = expand_some(sources)
-    event = _new_event(format, date)
+    event = _new_event(format, day)
     found = 0
     for k, path in enumerate(files, 1):
         regs = read_source(path, cached)
@@ -119,7 +131,7 @@ def check_event(sources: Iterable[str | Path], pool: Any, *, format: str = "tcg"
     return finish(event)
 
 
-def check_registrations(regs: list[Registration], checker: Checker, pool: Any, *,
+def check_registrations(regs: list[Registration], checker: CheckFn, pool: Any, *,
                         format: str = "tcg", date: dt.date | None = None,
                         progress: Progress | None = None) -> EventReport:
     """Check registrations already found; `progress("check", done, total)` after each."""
@@ -136,11 +148,12 @@ def _new_event(format: str, date: dt.date | None) -> EventReport:
 
 
 def _problem_text(v: Violation) -> str:
-    where = f" ({v.location})" if v.location and v.location not in v.message else ""
+    """"DC201: The deck has 4 … (deck.ydk:12)": the message, then where it was written."""
+    where = f" ({v.where})" if v.where else ""
     return f"{v.code}: {v.message}{where}"
 
 
-def add_registration(event: EventReport, reg: Registration, checker: Checker,
+def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
                      pool: Any) -> PlayerRow:
     """Check one registration and add its row (and its problems) to `event`. A deck the
     checker fails on becomes an unreadable row: it never stops the event."""
@@ -179,9 +192,6 @@ def finish(event: EventReport) -> EventReport:
 
 def _apply(row: PlayerRow, report: Report, event: EventReport) -> None:
     row.verdict = report.verdict
-    if report.verdict == "unreadable":
-        row.error = report.error
-        return
     for key in ("main", "extra", "side"):
         if key in report.sizes:
             setattr(row, key, report.sizes[key])
@@ -199,7 +209,7 @@ def _apply(row: PlayerRow, report: Report, event: EventReport) -> None:
         ProblemRow.model_construct(
             number=row.number, player=row.player, player_id=row.player_id, code=v.code,
             name=v.name, severity=v.severity, card=v.card, section=v.section, count=v.count,
-            limit=v.limit, location=v.location, message=v.message)
+            limit=v.limit, location=v.where, message=v.message)
         for v in problems)
 
 

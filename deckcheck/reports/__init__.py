@@ -1,31 +1,46 @@
-"""Reporters: turn `Report`s into text for people or machines, chosen by name (`-o NAME`).
+"""Reporters: turn a `CheckResult` into text for people or machines, chosen by name (`-o NAME`).
 
 `REPORTERS` is the one registry (name -> "module:Class"); reporter modules are imported only
-when used. A reporter is a class whose `render(reports, hands=None) -> str` returns the whole
-output; `hands` (optional, one list per report) holds sample opening hands as card names.
+when used. A reporter is a class whose `render(result) -> str` returns the whole output for
+the decks checked (inputs that could not be read are the front end's to show: the CLI says
+each in one sentence on stderr; the JSON reporter also lists them, as its schema promises).
 Reporters never print and never import click: colour comes in as a `style(text, role)`
-callable from the CLI.
+callable from the CLI. Text a player wrote goes through `printable` before it reaches a
+terminal.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from deckcheck.errors import DeckcheckError
-from deckcheck.rules.violation import Report
+from deckcheck.reports.model import CheckResult
 
 #: name -> "module:Class"
 REPORTERS: dict[str, str] = {
     "text": "deckcheck.reports.text:TextReporter",
-    "json": "deckcheck.reports.json:JsonReporter",
+    "json": "deckcheck.reports.json_output:JsonReporter",
     "parsable": "deckcheck.reports.parsable:ParsableReporter",
 }
 
 #: style(text, role) -> text; roles: legal, illegal, error, warning, info, location, code, dim.
 Style = Callable[[str, str], str]
-Hands = Sequence[Sequence[Sequence[str]]]
+
+#: C0 controls (ESC, CR, LF, BEL…), DEL and C1 controls (CSI, OSC…): never sent raw to a
+#: terminal, where they could recolour, retitle or rewrite what the reader sees.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    """`text` with control characters written as escapes (ESC -> "\\x1b", LF -> "\\n"), so a
+    name or message from a file can neither drive the terminal nor start a new output line."""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: _NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
 
 
 def plain(text: str, role: str) -> str:
@@ -35,7 +50,7 @@ def plain(text: str, role: str) -> str:
 class Reporter(Protocol):
     name: str
 
-    def render(self, reports: Sequence[Report], hands: Hands | None = None) -> str: ...
+    def render(self, result: CheckResult) -> str: ...
 
 
 class UnknownReporter(DeckcheckError):

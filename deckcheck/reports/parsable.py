@@ -3,39 +3,36 @@
     deck.ydk:12:1: DC201 The deck has 4 cards named Harpie Lady …
     deck.ydk:1:1: DC101 The Main Deck has 39 cards; TCG Advanced allows 40 to 60.
     book.xlsx:Sheet1!B7: DC401 No card is named "Ash Blosom" (did you mean …?).
-    deck.ydk: unreadable: <the one-sentence reason>
 
 A problem without a line (a deck-wide one) points at line 1 of the deck; a spreadsheet cell
-is written as is. Legal decks print nothing.
+is written as is. Legal decks print nothing; inputs that could not be read are not problems
+of a deck (the CLI says them on stderr). Control characters and line breaks in what a file
+holds are escaped, so no cell or name can forge a line of its own.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from deckcheck.reports import printable
+from deckcheck.reports.model import CheckResult, Violation
 
-from deckcheck.reports import Hands
-from deckcheck.rules.violation import Report
 
-_LINE = re.compile(r":\d+$")
+def position(v: Violation, deck: str) -> str:
+    """"deck.ydk:12:1", "book.xlsx:Sheet1!B7", "<url>#main[3]", or "deck:1:1" when the
+    problem is about the deck as a whole."""
+    loc = v.location
+    if loc is None or not loc.pointed:
+        return f"{loc.source if loc is not None and loc.source else deck}:1:1"
+    if loc.sheet is not None or loc.part is not None:
+        return str(loc)
+    return f"{loc}:1"
 
 
 class ParsableReporter:
     name = "parsable"
 
-    def render(self, reports: Sequence[Report], hands: Hands | None = None) -> str:
+    def render(self, result: CheckResult) -> str:
         lines: list[str] = []
-        for r in reports:
-            if r.verdict == "unreadable":
-                lines.append(f"{r.deck}: unreadable: {r.error or 'could not be read'}")
-                continue
+        for r in result.reports:
             for v in r.violations:
-                loc = v.location
-                if not loc or loc == r.deck:
-                    where = f"{r.deck}:1:1"
-                elif _LINE.search(loc):
-                    where = f"{loc}:1"
-                else:
-                    where = loc
-                lines.append(f"{where}: {v.code} {v.message}")
+                lines.append(printable(f"{position(v, r.deck)}: {v.code} {v.message}"))
         return "\n".join(lines) + "\n" if lines else ""

@@ -5,15 +5,15 @@
     x.ydk: legal — main 40, extra 15, side 15 — TCG Advanced, list 2026.05 TCG, as of 2026-11-22
 
 Notices shared by every deck are printed once at the end, with a count line when there is
-more than one deck.
+more than one input. Inputs that could not be read are counted there; their sentences are the
+front end's to show (the CLI writes them to stderr). Text from the deck file (names,
+messages, file names) is passed through `printable`, so it cannot drive the terminal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from deckcheck.reports import Hands, Style, plain
-from deckcheck.rules.violation import Report, Violation
+from deckcheck.reports import Style, plain, printable
+from deckcheck.reports.model import CheckResult, Report, Violation
 
 
 def _n(count: int, word: str) -> str:
@@ -26,31 +26,31 @@ class TextReporter:
     def __init__(self, style: Style | None = None) -> None:
         self.style = style or plain
 
-    def render(self, reports: Sequence[Report], hands: Hands | None = None) -> str:
+    def render(self, result: CheckResult) -> str:
+        reports = result.reports
         shared = set(reports[0].notices) if len(reports) > 1 else set()
         for r in reports[1:]:
             shared &= set(r.notices)
         lines: list[str] = []
-        for i, r in enumerate(reports):
-            lines.extend(self.report(r, skip_notices=shared))
-            if hands is not None and i < len(hands):
-                for j, hand in enumerate(hands[i], 1):
-                    lines.append(f"  hand {j}: {', '.join(hand)}")
-        if len(reports) > 1:
-            for n in reports[0].notices:
-                if n in shared:
-                    lines.append(self.style("note: ", "info") + n)
-            counts = {v: sum(r.verdict == v for r in reports)
-                      for v in ("legal", "illegal", "unreadable")}
+        for checked in result.checked:
+            lines.extend(self.report(checked.report, skip_notices=shared))
+            for j, hand in enumerate(checked.hands, 1):
+                lines.append(printable(f"  hand {j}: {', '.join(hand)}"))
+        unreadable = len(result.unreadable)
+        if len(reports) + unreadable > 1:
+            if len(reports) > 1:
+                for n in reports[0].notices:
+                    if n in shared:
+                        lines.append(self.style("note: ", "info") + printable(n))
+            counts = {v: sum(r.verdict == v for r in reports) for v in ("legal", "illegal")}
+            counts["unreadable"] = unreadable
             summary = ", ".join(f"{n} {v}" for v, n in counts.items() if n)
-            lines.append(f"{len(reports)} decks: {summary}.")
+            lines.append(f"{len(reports) + unreadable} decks: {summary}.")
         return "\n".join(lines) + "\n" if lines else ""
 
     def report(self, r: Report, skip_notices: set[str] | frozenset[str] = frozenset()
                ) -> list[str]:
         s = self.style
-        if r.verdict == "unreadable":
-            return [f"{r.deck}: {s('unreadable', 'illegal')} — {r.error or 'could not be read'}"]
         errors = sum(v.severity == "error" for v in r.violations)
         warnings = sum(v.severity == "warning" for v in r.violations)
         infos = len(r.violations) - errors - warnings
@@ -70,20 +70,20 @@ class TextReporter:
         if r.date:
             where.append(f"as of {r.date}")
         segs.append(", ".join(where))
-        lines = [f"{r.deck}: " + " — ".join(segs)]
+        lines = [f"{printable(r.deck)}: " + " — ".join(segs)]
         for v in r.violations:
             lines.append("  " + self.violation(v, r.deck))
         for n in r.notices:
             if n not in skip_notices:
-                lines.append("  " + s("note: ", "info") + n)
+                lines.append("  " + s("note: ", "info") + printable(n))
         return lines
 
     def violation(self, v: Violation, deck: str) -> str:
         s = self.style
-        loc = s(v.location or deck, "location")
+        loc = s(printable(v.where or deck), "location")
         code = s(v.code, v.severity)
         detail = _detail(v)
-        text = f"{detail}: {v.message}" if detail else v.message
+        text = printable(f"{detail}: {v.message}" if detail else v.message)
         return f"{loc}  {code} {v.name}  {text}"
 
 

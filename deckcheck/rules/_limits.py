@@ -14,7 +14,7 @@ from deckcheck.rules.context import (
     paren,
     strictest_limit,
 )
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Found
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ def names_note(ctx: CheckContext, g: GroupLimit, at: Item) -> str:
 _WORD = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited"}
 
 
-def over_limit(ctx: CheckContext, limit: int, code: str, name: str) -> Iterator[Violation]:
+def over_limit(ctx: CheckContext, limit: int) -> Iterator[Found]:
     """Violations for groups whose effective list limit is `limit` and whose total exceeds it."""
     for g in group_limits(ctx):
         if g.effective != limit or g.total <= limit or g.by is None:
@@ -101,5 +101,5 @@ def over_limit(ctx: CheckContext, limit: int, code: str, name: str) -> Iterator[
             rule = f"{holder} is Forbidden in {where}; remove {it}"
         else:
             rule = f"{holder} is {listed_as} in {where}: at most {limit}, the deck has {g.total}"
-        yield make(code, name, "error", rule + names_note(ctx, g, at) + ".", at,
+        yield make(rule + names_note(ctx, g, at) + ".", at,
                    card=ctx.rule_name(g.items), count=g.total, limit=limit)

@@ -7,20 +7,18 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Section
 from deckcheck.rules.context import CheckContext, distinct, frame_label, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found
 
 _TITLE = {"main": "Main Deck", "extra": "Extra Deck"}
 
 
-def in_wrong_deck(ctx: CheckContext, section: Section, belongs: str, code: str, name: str,
-                  severity: Severity) -> Iterator[Violation]:
+def in_wrong_deck(ctx: CheckContext, section: Section, belongs: str) -> Iterator[Found]:
     """One violation per card in `section` whose place is `belongs` ("main" or "extra")."""
     wrong = (i for i in ctx.in_section(section) if i.place == belongs)
     for items in distinct(wrong).values():
         at = items[0]
         assert at.card is not None
         n = sum(i.count for i in items)
-        yield make(code, name, severity,
-                   f"{at.card.name} is {frame_label(at.card)} and cannot be in the "
+        yield make(f"{at.card.name} is {frame_label(at.card)} and cannot be in the "
                    f"{_TITLE[section]}; move it to the {_TITLE[belongs]}{others(items, at)}.",
                    at, count=n)

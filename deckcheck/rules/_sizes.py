@@ -1,4 +1,10 @@
-"""Shared by the three deck-size rules (DC101, DC102, DC103)."""
+"""Shared by the three deck-size rules (DC101, DC102, DC103).
+
+A size counts what the player wrote: the cards deckcheck knows, plus the copies of entries it
+could not resolve (an unknown or misspelt name, a bad count's line). An unknown card is one
+problem (DC401), never a size error on top: when the written count is in range, no size
+problem is reported; when it is not, the message gives both counts.
+"""
 
 from __future__ import annotations
 
@@ -6,24 +12,36 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Section
 from deckcheck.rules.context import CheckContext, going_over, make
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Found
 
 _TITLE = {"main": "Main Deck", "extra": "Extra Deck", "side": "Side Deck"}
 
 
-def check_size(ctx: CheckContext, section: Section, code: str, name: str) -> Iterator[Violation]:
+def unresolved(ctx: CheckContext, section: Section) -> int:
+    """Copies written in `section` that did not become an entry (names the reader could not
+    resolve); their card, and so whether they count, is unknown."""
+    return sum(p.count or 0 for p in ctx.deck.problems if p.section == section)
+
+
+def check_size(ctx: CheckContext, section: Section) -> Iterator[Found]:
     rng = getattr(ctx.format, section)
     size = ctx.size(section)
-    if rng.min <= size <= rng.max:
+    unknown = sum(i.count for i in ctx.in_section(section) if i.card is None)
+    missing = unresolved(ctx, section)
+    written = size + missing
+    if rng.min <= written <= rng.max:
         return
     title = _TITLE[section]
     need = f"{rng.min} to {rng.max}" if rng.min else f"at most {rng.max}"
-    noun = "card" if size == 1 else "cards"
-    message = f"The {title} has {size} {noun}; {ctx.format.name} allows {need}."
+    noun = "card" if written == 1 else "cards"
+    counted = f"{written} {noun}"
+    if unknown or missing:
+        counted += f" written ({written - unknown - missing} known, {unknown + missing} unknown)"
+    message = f"The {title} has {counted}; {ctx.format.name} allows {need}."
     at = None
-    limit = rng.max if size > rng.max else rng.min
+    limit = rng.max if written > rng.max else rng.min
     if size > rng.max:
-        counted = [i for i in ctx.in_section(section) if ctx.counts_in_size(i)]
-        at = going_over(counted, rng.max)
-    yield make(code, name, "error", message, at, with_card=False, count=size, limit=limit,
+        counted_items = [i for i in ctx.in_section(section) if ctx.counts_in_size(i)]
+        at = going_over(counted_items, rng.max)
+    yield make(message, at, with_card=False, count=written, limit=limit,
                section=section, location=None if at is not None else ctx.deck_location)

@@ -23,14 +23,14 @@ from fnmatch import fnmatchcase
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, frame_label, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC302"
 NAME = "banned-card-type"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     patterns = ctx.format.banned_frames
     if not patterns:
         return
@@ -50,6 +50,5 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         if at.card.frame.is_pendulum:
             plural = "Pendulum Monsters"
         n = sum(i.count for i in items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"{at.card.name} is {kind}, and {ctx.format.name} does not allow "
+        yield make(f"{at.card.name} is {kind}, and {ctx.format.name} does not allow "
                    f"{plural}{others(items, at)}.", at, count=n)

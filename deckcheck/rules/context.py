@@ -1,6 +1,6 @@
 """`CheckContext`: everything a rule may look at, resolved once per deck.
 
-The engine (`deckcheck.validate`) resolves each passcode of the deck once, works out the
+The engine (`deckcheck.checker`) resolves each passcode of the deck once, works out the
 copy-limit key ("rule name") of each card once, and hands every rule the same context. Rules
 only read it; a rule adds a notice (not a violation) through `ctx.notice()`.
 """
@@ -13,20 +13,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.decks.model import Location
+from deckcheck.rules.violation import Found
 
 if TYPE_CHECKING:
     from deckcheck.cards.model import Card
     from deckcheck.cards.pool import CardPool
-    from deckcheck.decks.model import Deck, Entry, Location, Section
+    from deckcheck.decks.model import Deck, Entry, Section
     from deckcheck.formats.model import Banlist, Format
 
 
-def where(loc: Location) -> str | None:
-    """`str(location)`, or None when nothing is known about where it was written."""
-    if loc.source is None and loc.line is None and loc.sheet is None and loc.part is None:
-        return None
-    return str(loc)
+def where(loc: Location) -> Location | None:
+    """The location, or None when nothing is known about where it was written."""
+    return loc if loc.known else None
 
 
 @dataclass(slots=True)
@@ -53,7 +52,7 @@ class Item:
         return self.entry.count
 
     @property
-    def location(self) -> str | None:
+    def location(self) -> Location | None:
         return where(self.entry.location)
 
     @property
@@ -135,9 +134,10 @@ class CheckContext:
             self.notices.append(text)
 
     @property
-    def deck_location(self) -> str | None:
+    def deck_location(self) -> Location | None:
         """Where the deck as a whole comes from (its file), for deck-wide problems."""
-        return self.deck.source or self.deck.name
+        source = self.deck.source or self.deck.name
+        return Location(source=source) if source else None
 
     def counts_in_size(self, item: Item) -> bool:
         """Skill Cards are not part of the Main Deck's size in formats that use them."""
@@ -209,19 +209,20 @@ def others(items: list[Item], at: Item) -> str:
 
 def elsewhere(items: list[Item], at: Item) -> str:
     """"also at lines 3, 7 and 9" (file name dropped when it is `at`'s); "" when none."""
-    locs = [loc for it in items if it is not at and (loc := it.location)]
+    locs = [loc for it in items if it is not at and (loc := it.location) is not None]
     if not locs:
         return ""
     more = len(locs) - 5
     locs = locs[:5]
     ref = at.location
-    prefix = ref.rsplit(":", 1)[0] + ":" if ref and ":" in ref else None
-    lines = [loc[len(prefix):] for loc in locs] if prefix else []
-    if prefix and all(loc.startswith(prefix) for loc in locs) and all(x.isdigit() for x in lines):
-        shown = lines
+    same_file = ref is not None and all(
+        loc.source == ref.source and loc.line is not None and loc.sheet is None
+        and loc.part is None for loc in locs)
+    if same_file:
+        shown = [str(loc.line) for loc in locs]
         word = "line " if len(locs) == 1 and more <= 0 else "lines "
     else:
-        shown, word = locs, ""
+        shown, word = [str(loc) for loc in locs], ""
     if more > 0:
         return f"also at {word}{', '.join(shown)} and {more} more"
     if len(shown) == 1:
@@ -235,12 +236,13 @@ def paren(*parts: str) -> str:
     return f" ({text})" if text else ""
 
 
-def make(code: str, name: str, severity: Severity, message: str, at: Item | None = None, *,
-         card: str | None = None, count: int | None = None, limit: int | None = None,
-         points: int | None = None, cap: int | None = None, section: Section | None = None,
-         suggestions: list[str] | None = None, location: str | None = None,
-         with_card: bool = True) -> Violation:
-    """A Violation pointing at entry `at` (card name, passcode as written, section, location).
+def make(message: str, at: Item | None = None, *, card: str | None = None,
+         count: int | None = None, limit: int | None = None, points: int | None = None,
+         cap: int | None = None, section: Section | None = None,
+         suggestions: list[str] | None = None, location: Location | None = None,
+         with_card: bool = True) -> Found:
+    """What a rule found, pointing at entry `at` (card name, passcode as written, section,
+    location); the engine adds the rule's code, name and severity.
 
     `with_card=False` points at the entry's location only (deck-size problems)."""
     passcode = None
@@ -250,9 +252,9 @@ def make(code: str, name: str, severity: Severity, message: str, at: Item | None
             passcode = at.entry.passcode
         section = section or at.section
         location = location or at.location
-    return Violation(code=code, name=name, severity=severity, message=message, card=card,
-                     passcode=passcode, section=section, location=location, count=count,
-                     limit=limit, points=points, cap=cap, suggestions=suggestions or [])
+    return Found(message=message, card=card, passcode=passcode, section=section,
+                 location=location, count=count, limit=limit, points=points, cap=cap,
+                 suggestions=tuple(suggestions or ()))
 
 
 def distinct(items: Iterable[Item]) -> dict[int | str, list[Item]]:

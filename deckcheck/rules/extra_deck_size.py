@@ -21,12 +21,12 @@ from collections.abc import Iterator
 from deckcheck.decks.model import Deck
 from deckcheck.rules._sizes import check_size
 from deckcheck.rules.context import CheckContext
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC102"
 NAME = "extra-deck-size"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
-    return check_size(ctx, "extra", CODE, NAME)
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    return check_size(ctx, "extra")

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from deckcheck.decks.model import Deck
 from deckcheck.rules._limits import over_limit
 from deckcheck.rules.context import CheckContext
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC202"
 NAME = "forbidden"
@@ -31,5 +31,5 @@ SEVERITY: Severity = "error"
 LIMIT = 0
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
-    return over_limit(ctx, LIMIT, CODE, NAME)
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    return over_limit(ctx, LIMIT)

@@ -23,14 +23,14 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, Item, card_codes, going_over, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC206"
 NAME = "limit-group"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     if ctx.banlist is None or not ctx.banlist.groups:
         return
     group_of = ctx.view.group_of
@@ -51,7 +51,6 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         for it in items:
             per[it.label] = per.get(it.label, 0) + it.count
         listing = ", ".join(f"{k} ×{v}" for k, v in per.items())
-        yield make(CODE, NAME, SEVERITY,
-                   f"The deck has {total} cards from the group \"{group.name}\" ({listing}); "
+        yield make(f"The deck has {total} cards from the group \"{group.name}\" ({listing}); "
                    f"{ctx.format.name} allows {group.max}{others(items, at)}.",
                    at, count=total, limit=group.max)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from deckcheck.decks.model import Deck
 from deckcheck.rules._limits import over_limit
 from deckcheck.rules.context import CheckContext
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC203"
 NAME = "limited"
@@ -36,5 +36,5 @@ SEVERITY: Severity = "error"
 LIMIT = 1
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
-    return over_limit(ctx, LIMIT, CODE, NAME)
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    return over_limit(ctx, LIMIT)

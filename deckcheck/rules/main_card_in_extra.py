@@ -24,12 +24,12 @@ from collections.abc import Iterator
 from deckcheck.decks.model import Deck
 from deckcheck.rules._placement import in_wrong_deck
 from deckcheck.rules.context import CheckContext
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC111"
 NAME = "main-card-in-extra"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
-    return in_wrong_deck(ctx, "extra", "main", CODE, NAME, SEVERITY)
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    return in_wrong_deck(ctx, "extra", "main")

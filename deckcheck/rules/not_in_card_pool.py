@@ -22,14 +22,14 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, card_codes, distinct, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC205"
 NAME = "not-in-card-pool"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     if ctx.banlist is None or not ctx.banlist.whitelist:
         return
     listed = ctx.view.listed
@@ -39,6 +39,5 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         if any(pc in listed for pc in card_codes(at)):
             continue
         n = sum(i.count for i in items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"{at.label} is not on the {ctx.list_name()} list, and {ctx.format.name} "
+        yield make(f"{at.label} is not on the {ctx.list_name()} list, and {ctx.format.name} "
                    f"allows only the cards it lists{others(items, at)}.", at, count=n, limit=0)

@@ -22,14 +22,14 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC402"
 NAME = "not-yet-released"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     region = ctx.format.region
     dated = [i for i in ctx.unusual if i.card is not None and region in i.card.released]
     if not dated:
@@ -44,7 +44,6 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         assert at.card is not None
         day = at.card.released[region]
         n = sum(i.count for i in items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"{at.card.name} is not released in the {region.upper()} until "
+        yield make(f"{at.card.name} is not released in the {region.upper()} until "
                    f"{day.isoformat()} (checked as of {ctx.date.isoformat()})"
                    f"{others(items, at)}.", at, count=n)

@@ -20,14 +20,14 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, make
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC301"
 NAME = "points-over-cap"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     cap = ctx.points_cap
     if cap is None:
         return
@@ -46,7 +46,6 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         return
     top = sorted(costly.items(), key=lambda kv: -kv[1])[:3]
     listing = ", ".join(f"{name} {p}" for name, p in top)
-    yield make(CODE, NAME, SEVERITY,
-               f"The deck has {total} points; {ctx.format.name} allows {cap} "
+    yield make(f"The deck has {total} points; {ctx.format.name} allows {cap} "
                f"(most points: {listing}).", at, with_card=False, points=total, cap=cap,
                location=None if at is not None else ctx.deck_location)

@@ -23,14 +23,14 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, Item, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC404"
 NAME = "prerelease-id"
 SEVERITY: Severity = "warning"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     old: dict[int, list[Item]] = {}
     for it in ctx.unusual:
         pc = it.entry.passcode
@@ -40,6 +40,5 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         at = items[0]
         assert at.card is not None
         n = sum(i.count for i in items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"{pc} is a prerelease id of {at.card.name}; write its official passcode "
+        yield make(f"{pc} is a prerelease id of {at.card.name}; write its official passcode "
                    f"{at.card.passcode}{others(items, at)}.", at, count=n)

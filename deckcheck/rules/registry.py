@@ -2,7 +2,9 @@
 
 Every rule module has `CODE` (stable, never reused), `NAME` (kebab-case), `SEVERITY`, a
 docstring with a passing and a failing example (its documentation), and
-`check(deck, ctx) -> Iterator[Violation]`. Adding a rule = one module + one line here.
+`check(deck, ctx) -> Iterator[Found]`: what it found. `run` stamps each finding with the
+module's code, name and severity, so a rule never writes its own identity. Adding a rule =
+one module + one line here.
 
 Codes: DC1xx deck structure, DC2xx copies and list limits, DC3xx points formats (Genesys),
 DC4xx card existence.
@@ -103,5 +105,11 @@ def selected(select: Iterable[str] | None = None,
 
 
 def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+    """Every rule's findings as `Violation`s carrying the rule's code, name and severity."""
     for mod in rules:
-        yield from mod.check(deck, ctx)
+        code, name, severity = mod.CODE, mod.NAME, mod.SEVERITY
+        for f in mod.check(deck, ctx):
+            yield Violation(code=code, name=name, severity=severity, message=f.message,
+                            card=f.card, passcode=f.passcode, section=f.section,
+                            location=f.location, count=f.count, limit=f.limit,
+                            points=f.points, cap=f.cap, suggestions=list(f.suggestions))

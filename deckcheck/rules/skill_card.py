@@ -22,20 +22,19 @@ from collections.abc import Iterator
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC121"
 NAME = "skill-card"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     if ctx.format.skills != "forbidden":
         return
     skills = (i for i in ctx.unusual if i.card is not None and i.card.kind is Kind.SKILL)
     for items in distinct(skills).values():
         at = items[0]
         n = sum(i.count for i in items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"{at.label} is a Skill Card, which {ctx.format.name} does not use; "
+        yield make(f"{at.label} is a Skill Card, which {ctx.format.name} does not use; "
                    f"remove it{others(items, at)}.", at, count=n)

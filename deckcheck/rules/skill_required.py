@@ -24,14 +24,14 @@ from collections.abc import Iterator
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, going_over, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC122"
 NAME = "skill-required"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     mode = ctx.format.skills
     if mode == "forbidden":
         return
@@ -39,12 +39,10 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
               if i.section != "side" and i.card is not None and i.card.kind is Kind.SKILL]
     n = sum(i.count for i in skills)
     if n == 0 and mode == "required-one":
-        yield make(CODE, NAME, SEVERITY,
-                   f"The deck has no Skill Card; {ctx.format.name} needs exactly one.",
+        yield make(f"The deck has no Skill Card; {ctx.format.name} needs exactly one.",
                    count=0, limit=1, location=ctx.deck_location)
     elif n > 1:
         at = going_over(skills, 1)
         need = "exactly one" if mode == "required-one" else "at most one"
-        yield make(CODE, NAME, SEVERITY,
-                   f"The deck has {n} Skill Cards; {ctx.format.name} allows {need}"
+        yield make(f"The deck has {n} Skill Cards; {ctx.format.name} allows {need}"
                    f"{others(skills, at)}.", at, count=n, limit=1)

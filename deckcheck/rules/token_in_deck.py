@@ -19,18 +19,17 @@ from collections.abc import Iterator
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC120"
 NAME = "token-in-deck"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     tokens = (i for i in ctx.unusual if i.card is not None and i.card.kind is Kind.TOKEN)
     for items in distinct(tokens).values():
         at = items[0]
         n = sum(i.count for i in items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"{at.label} is a Token and cannot be in any deck; remove it"
+        yield make(f"{at.label} is a Token and cannot be in any deck; remove it"
                    f"{others(items, at)}.", at, count=n)

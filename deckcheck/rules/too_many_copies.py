@@ -27,21 +27,20 @@ from collections.abc import Iterator
 from deckcheck.decks.model import Deck
 from deckcheck.rules._limits import group_limits, names_note
 from deckcheck.rules.context import CheckContext, going_over, make
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC201"
 NAME = "too-many-copies"
 SEVERITY: Severity = "error"
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     cap = ctx.format.copies
     for g in group_limits(ctx):
         if g.total <= cap or (g.effective is not None and g.effective < cap):
             continue
         at = going_over(g.items, cap)
         name = ctx.rule_name(g.items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"The deck has {g.total} cards named {name} across Main, Extra and Side; "
+        yield make(f"The deck has {g.total} cards named {name} across Main, Extra and Side; "
                    f"at most {cap} are allowed{names_note(ctx, g, at)}.",
                    at, card=name, count=g.total, limit=cap)

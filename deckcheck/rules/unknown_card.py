@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, make, others, where
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC401"
 NAME = "unknown-card"
@@ -35,7 +35,7 @@ SEVERITY: Severity = "error"
 _KINDS = ("unknown-name", "ambiguous-name", "unknown-passcode")
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     unknown = [i for i in ctx.items if i.card is None]
     seen: set[str] = set()
     for items in distinct(unknown).values():
@@ -44,13 +44,12 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         written = at.entry.written or (str(at.entry.passcode) if at.entry.passcode else "")
         seen.add(written)
         if at.entry.passcode is not None:
-            yield make(CODE, NAME, SEVERITY,
-                       f"Passcode {at.entry.passcode} is not a card deckcheck knows; check the "
+            yield make(f"Passcode {at.entry.passcode} is not a card deckcheck knows; check the "
                        f"number, or update the card database if the card is new"
                        f"{others(items, at)}.", at, count=n)
         else:
             sugg = ctx.pool.suggest(written) if written else []
-            yield make(CODE, NAME, SEVERITY, _no_such_name(written, sugg), at, count=n,
+            yield make(_no_such_name(written, sugg), at, count=n,
                        suggestions=sugg)
     for p in deck.problems:
         if p.kind not in _KINDS or (p.written is not None and p.written in seen):
@@ -62,7 +61,7 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
             message = _no_such_name(p.written, sugg)
         else:
             message = _sentence(p.message)
-        yield make(CODE, NAME, SEVERITY, message, card=p.written, count=p.count,
+        yield make(message, card=p.written, count=p.count,
                    section=p.section, location=where(p.location), suggestions=sugg)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, make, where
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC405"
 NAME = "unreadable-entry"
@@ -29,12 +29,12 @@ SEVERITY: Severity = "error"
 _KINDS = ("bad-count", "bad-line", "bad-part")
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     for p in deck.problems:
         if p.kind not in _KINDS:
             continue
         text = p.message.strip()
         if not text.endswith((".", "?", "!")):
             text += "."
-        yield make(CODE, NAME, SEVERITY, text, card=p.written, count=p.count,
+        yield make(text, card=p.written, count=p.count,
                    section=p.section, location=where(p.location))

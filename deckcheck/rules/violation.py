@@ -1,17 +1,41 @@
-"""`Violation` (one problem with a deck) and `Report` (the verdict on one deck).
+"""`Violation` (one problem with a deck) and `Found` (what a rule yields before the engine
+stamps it).
 
-These are the stable JSON schema of `deckcheck check -o json` (documented in README.md):
-fields are only ever added, never renamed or removed.
+A rule yields `Found` values: what it found, the card, the entry's location, the numbers
+involved. The engine (`deckcheck.checker`) turns each into a `Violation`, stamping the rule's
+`CODE`, `NAME` and `SEVERITY` from its module, so no rule writes its own identity.
+
+`Violation` is part of the stable JSON schema of `deckcheck check -o json` (documented in
+README.md): fields are only ever added, never renamed or removed. Its `location` is
+structured (file, line, sheet, cell, URL part); reporters format it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.decks.model import Location, Section
+
 Severity = Literal["error", "warning", "info"]
-Verdict = Literal["legal", "illegal", "unreadable"]
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One problem as a rule sees it; the engine adds the rule's code, name and severity."""
+
+    message: str  # one sentence
+    card: str | None = None
+    passcode: int | None = None
+    section: Section | None = None
+    location: Location | None = None
+    count: int | None = None
+    limit: int | None = None
+    points: int | None = None
+    cap: int | None = None
+    suggestions: tuple[str, ...] = ()
 
 
 class Violation(BaseModel):
@@ -26,36 +50,20 @@ class Violation(BaseModel):
     card: str | None = None  # card name as deckcheck knows it (or as written if unknown)
     passcode: int | None = None  # as written in the deck
     section: Literal["main", "extra", "side"] | None = None
-    location: str | None = None  # "deck.ydk:12", "Sheet1!B7"
+    location: Location | None = None  # where it was written: file, line, sheet, cell, part
     count: int | None = None
     limit: int | None = None
     points: int | None = None
     cap: int | None = None
     suggestions: list[str] = Field(default_factory=list)
 
-
-class Report(BaseModel):
-    """The verdict on one deck under one format, list and date."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    deck: str  # the deck's source (file name) or name
-    verdict: Verdict
-    format: str  # format id, e.g. "tcg"
-    banlist: str | None = None
-    date: str | None = None  # ISO date the deck was checked as of
-    sizes: dict[str, int] = Field(default_factory=dict)  # main/extra/side
-    points: int | None = None
-    violations: list[Violation] = Field(default_factory=list)
-    notices: list[str] = Field(default_factory=list)  # e.g. "built-in card set in use"
-    error: str | None = None  # when verdict == "unreadable": the one-sentence reason
-    format_name: str | None = None  # the format's name for people, e.g. "TCG Advanced"
-    cap: int | None = None  # the points cap the deck was checked against (points formats)
-
     @property
-    def legal(self) -> bool:
-        return self.verdict == "legal"
+    def where(self) -> str | None:
+        """The location for people: "deck.ydk:12", "book.xlsx:Sheet1!B7"; None when unknown."""
+        loc = self.location
+        return str(loc) if loc is not None and loc.known else None
 
-    @property
-    def errors(self) -> list[Violation]:
-        return [v for v in self.violations if v.severity == "error"]
+    def sort_key(self) -> tuple[str, str, int, int, int, int, str]:
+        """Reading order within a deck (deck-wide problems first)."""
+        loc = self.location
+        return loc.sort_key() if loc is not None else ("", "", 0, 0, 0, 0, "")

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, make, others
-from deckcheck.rules.violation import Severity, Violation
+from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC403"
 NAME = "wrong-region"
@@ -41,7 +41,7 @@ SCOPE_WORDS = {
 }
 
 
-def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     excluded = set(ctx.format.excluded_scopes)
     if not excluded:
         return
@@ -53,6 +53,5 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         scope = sorted(at.card.scopes & excluded)[0]
         what = SCOPE_WORDS.get(scope, f"a {scope} card")
         n = sum(i.count for i in items)
-        yield make(CODE, NAME, SEVERITY,
-                   f"{at.card.name} is {what}, not legal in {ctx.format.name}"
+        yield make(f"{at.card.name} is {what}, not legal in {ctx.format.name}"
                    f"{others(items, at)}.", at, count=n)

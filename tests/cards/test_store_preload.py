@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.checker import Checker
 from deckcheck.decks.ydk import read_ydk
 from deckcheck.sources import read_source
-from deckcheck.validate import Checker
 
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
 

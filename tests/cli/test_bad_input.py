@@ -118,8 +118,9 @@ def test_old_excel_file(here: Path) -> None:
     (here / "regs.xls").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"workbook" * 8)
     result = run("check", "regs.xls")
     assert result.exit_code == 2
-    assert result.stdout == ("regs.xls: unreadable — regs.xls is an old Excel (.xls) or other "
-                             "Office file; save it as an Excel Workbook (.xlsx) and try again.\n")
+    assert result.stdout == ""
+    assert result.stderr == ("deckcheck: regs.xls is an old Excel (.xls) or other Office file; "
+                             "save it as an Excel Workbook (.xlsx) and try again.\n")
 
 
 def test_utf16_without_byte_order_mark_is_read(here: Path) -> None:

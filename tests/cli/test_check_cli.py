@@ -95,14 +95,14 @@ def test_illegal_deck(env: Path) -> None:
         "list 2026.05 TCG, as of 2026-11-22\n"
         "  bad.ydk  DC101 main-deck-size  The Main Deck has 39 cards; TCG Advanced allows 40 to "
         "60.\n"
+        "  bad.ydk:41  DC202 forbidden  Pot of Greed ×1 (limit 0): Pot of Greed is Forbidden in "
+        "2026.05 TCG; remove it.\n"
         "  bad.ydk:43  DC111 main-card-in-extra  Ash Blossom & Joyous Spring ×1: Ash Blossom & "
         "Joyous Spring is an Effect Monster and cannot be in the Extra Deck; move it to the Main "
         "Deck.\n"
         "  bad.ydk:45  DC201 too-many-copies  Harpie Lady ×4 (limit 3): The deck has 4 cards "
         "named Harpie Lady across Main, Extra and Side; at most 3 are allowed (Harpie Lady 1 ×2 "
-        "and Harpie Lady ×2 all count as Harpie Lady; also at line 39).\n"
-        "  bad.ydk:41  DC202 forbidden  Pot of Greed ×1 (limit 0): Pot of Greed is Forbidden in "
-        "2026.05 TCG; remove it.\n")
+        "and Harpie Lady ×2 all count as Harpie Lady; also at line 39).\n")
 
 
 def test_parsable_output(env: Path) -> None:
@@ -156,7 +156,41 @@ def test_unreadable_deck_and_missing_file_exit_2(env: Path) -> None:
     result = invoke(good, "missing.ydk")
     assert result.exit_code == 2
     assert "good.ydk: legal" in result.stdout
-    assert "missing.ydk: unreadable — " in result.stdout
+    assert "missing.ydk" not in result.stdout.splitlines()[0]
+    assert result.stdout.endswith("2 decks: 1 legal, 1 unreadable.\n")
+    assert result.stderr == "deckcheck: missing.ydk: no such file; check the path.\n"
+
+
+def test_unreadable_deck_alone_is_one_sentence_on_stderr(env: Path) -> None:
+    result = invoke("missing.ydk")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "deckcheck: missing.ydk: no such file; check the path.\n"
+    doc = json.loads(invoke("missing.ydk", "-o", "json").stdout)
+    assert [(r["deck"], r["verdict"], r["error"]) for r in doc["reports"]] == [
+        ("missing.ydk", "unreadable", "missing.ydk: no such file; check the path.")]
+
+
+def test_a_non_deck_file_among_many_is_skipped_with_the_reason(env: Path) -> None:
+    """`check examples/*` must not read README.md as a decklist."""
+    good = ydk(env / "good.ydk", FILL)
+    (env / "README.md").write_text("# My decks\n\nThese are my decks.\n", encoding="utf-8")
+    result = invoke("README.md", good)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("good.ydk: legal")
+    assert "README" not in result.stdout
+    assert result.stderr == ("note: README.md is not a deck file (.md), so it was skipped; name "
+                             "it on its own to read it as a decklist.\n")
+    alone = invoke("README.md")  # named alone, it is read (as a text list)
+    assert alone.exit_code != 0 and "README.md: illegal" in alone.stdout
+
+
+def test_terminal_controls_in_a_name_are_escaped(env: Path) -> None:
+    (env / "list.txt").write_text("3 Pot\x1b]0;pwned\x07 of Greed\n", encoding="utf-8")
+    for out in ("text", "parsable"):
+        result = invoke("list.txt", "-o", out)
+        assert result.exit_code == 1
+        assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+        assert "\\x1b]0;pwned\\x07" in result.stdout
 
 
 def test_unknown_format_is_one_line_exit_2(env: Path) -> None:
@@ -228,7 +262,7 @@ def test_shipped_examples_with_the_shipped_tcg_format() -> None:
         {"main": 39, "extra": 3, "side": 4}]
     assert [(v["code"], v["card"]) for v in reports[2]["violations"]] == [
         ("DC101", None), ("DC110", "Blue-Eyes Ultimate Dragon"), ("DC120", "Sheep Token"),
-        ("DC201", "Harpie Lady"), ("DC202", "Pot of Greed"), ("DC202", 'Maxx "C"')]
+        ("DC202", "Pot of Greed"), ("DC201", "Harpie Lady"), ("DC202", 'Maxx "C"')]
 
 
 def test_a_date_before_every_known_list_cannot_be_checked() -> None:

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from deckcheck.decks.model import Deck, Entry, Location
-from deckcheck.rules.violation import Report, Violation
+from deckcheck.reports.model import Report, Violation
 
 POT_OF_GREED = 55144522  # Forbidden in the fake checker below
 ASH, ASH_ALT = 14558127, 14558128
@@ -58,7 +58,7 @@ def fake_check(deck: Deck) -> Report:
             if e.passcode == POT_OF_GREED:
                 violations.append(Violation(
                     code="DC201", name="forbidden", card="Pot of Greed", passcode=e.passcode,
-                    section=section, count=e.count, limit=0, location=str(e.location),
+                    section=section, count=e.count, limit=0, location=e.location,
                     message=f"Pot of Greed is Forbidden ({e.count} in the {section} deck)."))
     return Report(deck=deck.source or "?", verdict="illegal" if violations else "legal",
                   format="tcg", banlist="test list", date="2026-12-05",

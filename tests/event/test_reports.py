@@ -22,7 +22,7 @@ from deckcheck.event.report_json import write_json
 from deckcheck.event.report_xlsx import write_xlsx
 from deckcheck.event.run import check_registrations
 from deckcheck.event.summary import format_summary
-from deckcheck.event.xlsxwriter import MAX_CELL_TEXT, TRUNCATED, Sheet, write_workbook
+from deckcheck.event.xlsx_tables import MAX_CELL_TEXT, TRUNCATED, Sheet, write_workbook
 
 EVIL = ["=HYPERLINK(\"http://x\",\"click\")", "+1+2", "-3", "@SUM(A1)", "\tTab", "\rCR"]
 
@@ -153,7 +153,7 @@ def test_xlsx_failure_leaves_the_old_file(tmp_path: Path,
     def boom(*_: Any) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("deckcheck.event.xlsxwriter._sheet_xml", boom)
+    monkeypatch.setattr("deckcheck.event.xlsx_tables._sheet_xml", boom)
     with pytest.raises(RuntimeError):
         write_workbook([Sheet("T", ["A"], [["x"]])], out)
     assert out.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["w.xlsx"]

@@ -124,7 +124,7 @@ def codes(report: Any) -> list[str]:
 
 def run(d: Deck, fmt: Format | None = None, **kw: Any) -> Any:
     """Check `d` under `fmt` (default: `tcg()`) as of DAY with the test pool."""
-    from deckcheck.validate import check
+    from deckcheck.checker import check
 
     kw.setdefault("pool", make_pool())
     return check(d, fmt or tcg(), kw.pop("date", DAY), **kw)

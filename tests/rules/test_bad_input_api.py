@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 from rulekit import DAY, POT, codes, deck, make_pool, tcg
 
+from deckcheck.checker import check
 from deckcheck.errors import BadDate, BadOption, UnknownBanlist
-from deckcheck.validate import check
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_path_instead_of_a_deck() -> None:
     with pytest.raises(TypeError, match=r"^check\(\) takes a Deck, not str; read a file first "
-                                        r"with deckcheck\.decks\.io\.read_deck\(path, pool\)\.$"):
+                                        r"with deckcheck\.read_deck\(path, pool\), or use "
+                                        r"deckcheck\.check_many\.$"):
         check(str(ROOT / "examples" / "tcg-legal.ydk"), tcg(), DAY, pool=make_pool())
 
 

@@ -22,9 +22,9 @@ from rulekit import (
 )
 
 import deckcheck
+from deckcheck.checker import Checker, check
 from deckcheck.errors import BadDate, NoListInForce, UnknownRule
 from deckcheck.formats.model import Banlist, BanlistEntry
-from deckcheck.validate import Checker, check
 
 
 def messy() -> object:
@@ -34,23 +34,61 @@ def messy() -> object:
 
 def test_all_problems_are_reported_at_once() -> None:
     r = run(messy())
-    assert codes(r) == ["DC101", "DC110", "DC111", "DC120", "DC201", "DC202", "DC203",
-                        "DC401"]
+    assert sorted(codes(r)) == ["DC101", "DC110", "DC111", "DC120", "DC201", "DC202", "DC203",
+                                "DC401"]
     assert r.verdict == "illegal"
     assert r.sizes == {"main": 39, "extra": 1, "side": 1}
+
+
+def test_problems_come_in_reading_order() -> None:
+    """Deck-wide problems first, then by line, whatever order the rules ran in."""
+    r = run(messy())
+    assert r.violations[0].code == "DC101" and r.violations[0].where == "deck.ydk"
+    lines = [v.location.line for v in r.violations[1:] if v.location is not None]
+    assert len(lines) == len(r.violations) - 1
+    assert lines == sorted(lines)
+    assert codes(r) == ["DC101", "DC202", "DC203", "DC110", "DC120", "DC401", "DC111", "DC201"]
+
+
+def test_each_violation_carries_its_rules_identity() -> None:
+    from deckcheck.rules.registry import RULES
+
+    r = run(messy())
+    assert r.violations
+    for v in r.violations:
+        mod = RULES[v.code]
+        assert (v.name, v.severity) == (mod.NAME, mod.SEVERITY)
+
+
+@pytest.mark.parametrize("module", ["main_deck_size", "forbidden", "limited", "too_many_copies",
+                                    "extra_monster_in_main", "unknown_card"])
+def test_severity_comes_from_the_rule_module(module: str, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    """Setting a rule's SEVERITY changes its violations' severity (and so the verdict)."""
+    import importlib
+
+    mod = importlib.import_module(f"deckcheck.rules.{module}")
+    before = [v for v in run(messy(), select=[mod.CODE]).violations]
+    assert before and all(v.severity == "error" for v in before)
+    monkeypatch.setattr(mod, "SEVERITY", "warning")
+    after = run(messy(), select=[mod.CODE])
+    assert [v.severity for v in after.violations] == ["warning"] * len(before)
+    assert after.verdict == "legal"
+    assert run(messy(), select=[mod.CODE], strict=True).verdict == "illegal"
 
 
 def test_report_fields() -> None:
     r = run(deck())
     assert (r.deck, r.verdict, r.format, r.format_name, r.banlist, r.date) == (
         "deck.ydk", "legal", "tcg", "TCG Advanced", "2026.05 Test", "2026-11-22")
-    assert r.violations == [] and r.error is None and r.legal
+    assert r.violations == [] and r.legal
 
 
 def test_select_and_ignore() -> None:
-    assert codes(run(messy(), select=["DC2"])) == ["DC201", "DC202", "DC203"]
-    assert codes(run(messy(), select=["DC2"], ignore=["forbidden"])) == ["DC201", "DC203"]
-    assert codes(run(messy(), ignore=["DC1", "DC4"])) == ["DC201", "DC202", "DC203"]
+    assert sorted(codes(run(messy(), select=["DC2"]))) == ["DC201", "DC202", "DC203"]
+    assert sorted(codes(run(messy(), select=["DC2"], ignore=["forbidden"]))) == ["DC201",
+                                                                                  "DC203"]
+    assert sorted(codes(run(messy(), ignore=["DC1", "DC4"]))) == ["DC201", "DC202", "DC203"]
     with pytest.raises(UnknownRule):
         run(messy(), select=["DC9"])
 

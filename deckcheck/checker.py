@@ -1,25 +1,33 @@
-"""`check()`: run every selected rule over a deck and return the `Report`.
+"""Checking decks: `check()` one deck, `check_many()` many inputs, `Checker` for both.
 
     >>> from deckcheck import check
     >>> report = check(deck, format="tcg", date=datetime.date(2026, 11, 22))
     >>> report.verdict, [v.code for v in report.violations]
 
+    >>> result = check_many(["a.ydk", "b.txt", "ydke://…"], format="tcg")
+    >>> result.exit_code, [o.error for o in result.unreadable]
+
 For many decks under one format use `Checker` (the format, list and rules are prepared once,
-and each passcode is looked up in the card pool once for the whole run).
+and each passcode is looked up in the card pool once for the whole run): `Checker.check`
+gives a deck's `Report`, `Checker.check_inputs` a `CheckResult` for files, `-`, ydke:// URLs,
+Omega codes and uploaded or pasted decks (`DeckData`), each input's read error kept apart
+from the reports.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
 from deckcheck.cards.names import normalize
-from deckcheck.errors import BadDate
+from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
+from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
 from deckcheck.rules import registry
 from deckcheck.rules.context import CheckContext, Item, ListView, points_for, strictest_limit
-from deckcheck.rules.violation import Report
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -28,6 +36,31 @@ if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
     from deckcheck.decks.model import Deck
     from deckcheck.formats.model import Banlist, Format
+
+#: Among many inputs, files with these suffixes are read as decks; any other file (a README
+#: beside the decks, a profile) is skipped with the reason. One input is always read.
+DECK_SUFFIXES = frozenset({".ydk", ".ydke", ".txt", ".text", ".csv", ".tsv", ".xlsx", ".xlsm",
+                           ".omega"})
+#: At most this many sample hands per deck (each is a shuffle; more tells nothing new).
+MAX_HANDS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class DeckData:
+    """A deck given as content rather than a path: an uploaded file or a pasted list.
+
+    `name` labels it in reports and locations ("upload.ydk", "<pasted>"); its extension, if
+    any, helps tell the format when the content does not."""
+
+    name: str
+    data: bytes
+
+    @classmethod
+    def text(cls, text: str, name: str = "<pasted>") -> DeckData:
+        return cls(name, text.encode("utf-8"))
+
+
+Input = str | os.PathLike[str] | DeckData
 
 
 def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None = None, *,
@@ -47,9 +80,24 @@ def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None =
 
     if not isinstance(deck, Deck):
         raise TypeError(f"check() takes a Deck, not {type(deck).__name__}; read a file first "
-                        "with deckcheck.decks.io.read_deck(path, pool).")
+                        "with deckcheck.read_deck(path, pool), or use deckcheck.check_many.")
     return Checker(format, date, pool=pool, banlist=banlist, points_cap=points_cap,
                    select=select, ignore=ignore, strict=strict).check(deck)
+
+
+def check_many(inputs: Iterable[Input], format: Format | str = "tcg",
+               date: dt.date | str | None = None, *, pool: CardPool | None = None,
+               banlist: Banlist | str | None = None, points_cap: int | None = None,
+               select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
+               strict: bool = False, hands: int = 0, seed: int | None = None,
+               keep_decks: bool = False) -> CheckResult:
+    """Read and check every input (files, "-", ydke:// URLs, Omega codes, `DeckData`): one
+    `Outcome` per input in the order given, holding its reports (a workbook may hold several
+    decks) or the one sentence saying why it could not be read. See `Checker.check_inputs`.
+    Bad options raise as `check()` does; unreadable inputs never raise."""
+    return Checker(format, date, pool=pool, banlist=banlist, points_cap=points_cap,
+                   select=select, ignore=ignore, strict=strict).check_inputs(
+        inputs, hands=hands, seed=seed, keep_decks=keep_decks)
 
 
 def resolve_format(format: Format | str | None) -> Format:
@@ -171,8 +219,9 @@ class Checker:
                             items=items, notices=list(self.notices))
 
     def check(self, deck: Deck) -> Report:
+        """The verdict on one deck; problems in reading order (deck-wide ones first)."""
         ctx = self.context(deck)
-        violations = list(registry.run(self.rules, deck, ctx))
+        violations = sorted(registry.run(self.rules, deck, ctx), key=lambda v: v.sort_key())
         bad = ("error", "warning") if self.strict else ("error",)
         illegal = any(v.severity in bad for v in violations)
         points = None
@@ -191,3 +240,94 @@ class Checker:
             violations=violations,
             notices=ctx.notices,
         )
+
+    def check_inputs(self, inputs: Iterable[Input], *, hands: int = 0, seed: int | None = None,
+                     keep_decks: bool = False) -> CheckResult:
+        """Read and check every input; an input that cannot be read becomes an `Outcome` with
+        its one-sentence `error`, and never stops the rest. Among several inputs, a file that
+        is not a deck file (README.md beside the decks) is `skipped` with the reason.
+
+        `hands` sample opening hands are dealt from each deck (`seed` makes them repeatable);
+        `keep_decks` keeps each deck as read in its `Checked` entry (to show or convert it)."""
+        from deckcheck.errors import BadOption
+
+        if hands < 0 or hands > MAX_HANDS:
+            raise BadOption(f"--hands must be 0 to {MAX_HANDS}, not {hands}.")
+        inputs = list(inputs)
+        if sum(1 for i in inputs if isinstance(i, str) and i == "-") > 1:
+            raise BadOption("Standard input (-) can be read only once; save the other decks "
+                            "to files.")
+        result = CheckResult(
+            format=self.format.id, format_name=self.format.name,
+            banlist=self.banlist.name if self.banlist is not None else None,
+            date=self.date.isoformat(), hands=hands, notices=list(self.notices))
+        many = len(inputs) > 1
+        for source in inputs:
+            result.outcomes.append(self.check_input(source, hands=hands, seed=seed,
+                                                    keep_decks=keep_decks, among_many=many))
+        return result
+
+    def check_input(self, source: Input, *, hands: int = 0, seed: int | None = None,
+                    keep_decks: bool = False, among_many: bool = False) -> Outcome:
+        """The `Outcome` of one input (see `check_inputs`)."""
+        label = source.name if isinstance(source, DeckData) else os.fspath(source)
+        outcome = Outcome(source=label)
+        if among_many and not isinstance(source, DeckData):
+            outcome.skipped = _not_a_deck_file(label)
+            if outcome.skipped is not None:
+                return outcome
+        try:
+            decks = _read(source, self.pool)
+        except DeckcheckError as exc:  # one unreadable input must not stop the rest
+            outcome.error = exc.message
+            return outcome
+        except OSError as exc:
+            outcome.error = sentence(exc)
+            return outcome
+        for deck in decks:
+            report = self.check(deck)
+            if len(decks) > 1 and deck.name:
+                report.deck = f"{report.deck} [{deck.name}]"
+            checked = Checked(report=report, deck=deck if keep_decks else None)
+            if hands:
+                _deal(checked, deck, self.pool, hands, seed)
+            outcome.decks.append(checked)
+        return outcome
+
+
+def _not_a_deck_file(source: str) -> str | None:
+    """Why a path among many inputs is not read as a deck (None: read it)."""
+    path = Path(source)
+    suffix = path.suffix.lower()
+    if source == "-" or suffix in DECK_SUFFIXES or not suffix:
+        return None
+    try:
+        if not path.is_file():
+            return None  # a URL, a deck code or a missing file: the reader says which
+    except (OSError, ValueError):
+        return None
+    return (f"{source} is not a deck file ({suffix}), so it was skipped; name it on its own "
+            "to read it as a decklist.")
+
+
+def _read(source: Input, pool: CardPool) -> list[Deck]:
+    from deckcheck.decks.io import read_decks
+
+    if isinstance(source, DeckData):
+        decks = read_decks(source.name, pool, data=source.data)
+    else:
+        decks = read_decks(source if isinstance(source, (str, Path)) else Path(source), pool)
+    if not decks:
+        raise DeckReadError(f"{source} holds no deck; check that it is a decklist.")
+    return decks
+
+
+def _deal(checked: Checked, deck: Deck, pool: CardPool, n: int, seed: int | None) -> None:
+    from deckcheck.sim.draws import opening_hands
+
+    try:
+        drawn = opening_hands(deck, pool, n, seed=seed)
+    except DeckcheckError as exc:
+        checked.hands_note = exc.message
+        return
+    checked.hands = [[c.name for c in hand] for hand in drawn]
