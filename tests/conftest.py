@@ -40,3 +40,18 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present (real-data test)")
     return SHARED_DATA
+
+
+#: Fixtures that read ../shared/data: a test using any of them (directly or through another
+#: fixture) is a real-data test.
+REAL_DATA_FIXTURES = frozenset({"shared_data", "real_pool", "real_store", "yaml_yugi_pool"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every real-data test `realdata`, so `pytest -m "not realdata"` skips the slow ones
+    locally (CI runs them all)."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        module = Path(str(item.fspath)).stem
+        if names & REAL_DATA_FIXTURES or "real" in module.split("_"):
+            item.add_marker(pytest.mark.realdata)

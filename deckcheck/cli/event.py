@@ -303,5 +303,7 @@ def diff(obj: Ctx, a: str, b: str, as_json: bool) -> None:
         echo_json(result)
     else:
         click.echo(format_diff(result))
-    # 2: the readable cards agree but some entries could not be read, so no verdict
-    sys.exit(0 if result.identical else 1 if result.changes else EXIT_ERROR)
+    # 2 whenever an entry could not be read: it may be (part of) the difference, so "they
+    # differ" is no more certain than "they are the same"
+    unread = bool(deck_a.problems or deck_b.problems)
+    sys.exit(0 if result.identical else EXIT_ERROR if unread else 1)

@@ -2,9 +2,10 @@
 
 `report.csv` holds one row per registration (the columns of `PLAYER_COLUMNS`) and
 `report.problems.csv`, beside it, one row per problem (`PROBLEM_COLUMNS`); the `#` column
-links the two. Files are UTF-8 with a BOM (so spreadsheets pick the encoding) and CRLF line
-ends. Text a player wrote that starts with `= + - @`, a tab or a carriage return is
-prefixed with `'` so a spreadsheet never runs it as a formula.
+links the two. Each file is replaced atomically (written beside it, then renamed). Files
+are UTF-8 with a BOM (so spreadsheets pick the encoding) and CRLF line ends. Text a player
+wrote that starts with `= + - @`, a tab or a carriage return is prefixed with `'` so a
+spreadsheet never runs it as a formula.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from deckcheck.atomic import replacing
 from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS, player_values, problem_values
 from deckcheck.event.models import EventReport
 
@@ -34,7 +36,8 @@ def problems_path(dest: str | Path) -> Path:
 
 
 def _write(path: Path, headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    with path.open("w", encoding="utf-8-sig", newline="") as fh:
+    """Write one table atomically: a full disk or an interruption leaves the old file whole."""
+    with replacing(path) as tmp, tmp.open("w", encoding="utf-8-sig", newline="") as fh:
         w = csv.writer(fh, lineterminator="\r\n")
         w.writerow(headers)
         for row in rows:

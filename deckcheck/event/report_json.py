@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from deckcheck.atomic import replacing
 from deckcheck.event.models import EventReport
 
 
@@ -24,6 +25,8 @@ def dumps(event: EventReport) -> str:
 
 
 def write_json(event: EventReport, dest: str | Path) -> list[Path]:
+    """Write the report atomically (a full disk leaves the old file whole)."""
     path = Path(dest)
-    path.write_text(dumps(event), encoding="utf-8")
+    with replacing(path) as tmp:
+        tmp.write_text(dumps(event), encoding="utf-8")
     return [path]

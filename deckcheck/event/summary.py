@@ -7,11 +7,15 @@
       #4 Bob (0301234567): 5 problems — DC201: …
     Could not be read:
       #9 broken.ydk: broken.ydk holds no deck: check that it is a decklist.
+
+Names, sources and messages come from the registrations: control characters in them are
+escaped (`deckcheck.reports.printable`) so they cannot drive the terminal.
 """
 
 from __future__ import annotations
 
 from deckcheck.event.models import EventReport, PlayerRow
+from deckcheck.reports import printable
 
 #: How many illegal registrations the summary lists by name.
 WORST = 5
@@ -19,7 +23,7 @@ WORST = 5
 
 def _who(row: PlayerRow) -> str:
     who = f"#{row.number} {row.player or row.source}"
-    return f"{who} ({row.player_id})" if row.player_id else who
+    return printable(f"{who} ({row.player_id})" if row.player_id else who)
 
 
 def _plural(n: int, word: str) -> str:
@@ -42,14 +46,14 @@ def format_summary(event: EventReport, *, worst: int = WORST) -> str:
         for row in illegal[:worst]:
             first = row.problems.split("\n", 1)[0]
             lines.append(f"  {_who(row)}: {_plural(row.problem_count, 'problem')}"
-                         + (f" \u2014 {first}" if first else ""))
+                         + (f" \u2014 {printable(first)}" if first else ""))
         if len(illegal) > worst:
             lines.append(f"  … and {len(illegal) - worst} more illegal")
     unreadable = [r for r in event.players if r.verdict == "unreadable"]
     if unreadable:
         lines.append("Could not be read:")
         for row in unreadable[:worst]:
-            lines.append(f"  {_who(row)}: {row.error}")
+            lines.append(f"  {_who(row)}: {printable(row.error or '')}")
         if len(unreadable) > worst:
             lines.append(f"  … and {len(unreadable) - worst} more")
     return "\n".join(lines)

@@ -506,6 +506,17 @@ def test_diff_never_calls_decks_with_unread_lines_identical(here: Path) -> None:
     assert data["identical"] is False and data["changes"] == []
 
 
+def test_diff_with_changes_and_an_unread_entry_exits_2(here: Path) -> None:
+    """Changes were found, but an entry that could not be read may hide more: exit 2."""
+    (here / "other.txt").write_text("Main\n3 Pot of Greed\n3 Blue Eyes Whyte Dragon\n",
+                                    encoding="utf-8")
+    result = run("diff", "deck.ydk", "other.txt")
+    assert result.exit_code == 2
+    assert "Main: Pot of Greed 0 \u2192 3 (+3)" in result.stdout
+    assert "note: B has 1 entry (other.txt:3) that could not be read" in result.stdout
+    assert run("diff", "deck.ydk", "deck.ydk").exit_code == 0
+
+
 def test_diff_against_a_file_that_is_no_deck(here: Path) -> None:
     (here / "notes.txt").write_text("bring dice\nand sleeves\n")
     result = run("diff", "deck.ydk", "notes.txt")

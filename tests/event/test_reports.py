@@ -218,11 +218,43 @@ def test_summary_text(event: EventReport) -> None:
         "  6 legal, 1 illegal, 1 could not be read",
         "  6 registrations flagged as duplicate (see the Duplicate column)",
         "Worst offenders:",
-        "  #7 Pot\x01 Player (=1): 2 problems \u2014 DC101: The Main Deck has 3 cards; it needs "
+        "  #7 Pot\\x01 Player (=1): 2 problems \u2014 DC101: The Main Deck has 3 cards; it needs "
         "40 to 60.",
         "Could not be read:",
         "  #8 Bad: bad.ydk holds no deck.",
     ])
+
+
+def test_summary_escapes_terminal_controls_in_names_and_messages() -> None:
+    rows = [PlayerRow(number=1, player="Eve\x1b]0;owned\x07", player_id="1\x1b[2J",
+                      source="e.ydk", verdict="illegal", problem_count=1,
+                      problems="DC401: No card is named \"\x1b[31mX\"."),
+            PlayerRow(number=2, source="\x9bz.ydk", verdict="unreadable",
+                      error="\x9bz.ydk holds no deck.")]
+    text = format_summary(EventReport(format="tcg", total=2, illegal=1, unreadable=1,
+                                      players=rows))
+    assert not any(c in text for c in "\x1b\x07\x9b")
+    assert "#1 Eve\\x1b]0;owned\\x07 (1\\x1b[2J): 1 problem" in text
+    assert "#2 \\x9bz.ydk: \\x9bz.ydk holds no deck." in text
+
+
+@pytest.mark.parametrize("writer", [write_csv, write_json])
+def test_csv_and_json_reports_are_replaced_atomically(writer: Any, event: EventReport,
+                                                      tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure while writing (a full disk) leaves the old report whole and no temp files."""
+    dest = tmp_path / ("r.csv" if writer is write_csv else "r.json")
+    writer(event, dest)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def full(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    target = "csv.writer" if writer is write_csv else "deckcheck.event.report_json.dumps"
+    monkeypatch.setattr(target, full)
+    with pytest.raises(OSError, match="No space left"):
+        writer(event, dest)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
 def test_summary_lists_the_most_problems_first_and_counts_the_rest() -> None:
