@@ -172,7 +172,7 @@ class Checker:
         #: once per run.
         self._facts: dict[int, tuple[Card | None, str, str | None, int | None, int, bool]] = {}
         self.notices: list[str] = []
-        if getattr(pool.info, "builtin", False):
+        if pool.info.builtin:
             self.notices.append(
                 "Checked against deckcheck's small built-in card set, so cards outside it are "
                 "reported as unknown; run `deckcheck cards update` for the full card pool.")
@@ -197,12 +197,10 @@ class Checker:
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts."""
         facts = self._facts
-        preload = getattr(self.pool, "preload", None)  # the store: one query per deck
-        if preload is not None:
-            new = [e.passcode for s in ("main", "extra", "side") for e in getattr(deck, s)
-                   if e.passcode is not None and e.passcode not in facts]
-            if new:
-                preload(new)
+        new = [e.passcode for _, e in deck.entries()
+               if e.passcode is not None and e.passcode not in facts]
+        if new:
+            self.pool.preload(new)  # the store: one query per deck
         items: list[Item] = []
         for section in ("main", "extra", "side"):
             for entry in getattr(deck, section):
@@ -218,8 +216,9 @@ class Checker:
                             pool=self.pool, view=self.view, points_cap=self.points_cap,
                             items=items, notices=list(self.notices))
 
-    def check(self, deck: Deck) -> Report:
-        """The verdict on one deck; problems in reading order (deck-wide ones first)."""
+    def check(self, deck: Deck, *, label: str | None = None) -> Report:
+        """The verdict on one deck; problems in reading order (deck-wide ones first).
+        `label` names the deck in the report (default: its file, else its name)."""
         ctx = self.context(deck)
         violations = sorted(registry.run(self.rules, deck, ctx), key=lambda v: v.sort_key())
         bad = ("error", "warning") if self.strict else ("error",)
@@ -228,7 +227,7 @@ class Checker:
         if self._uses_points:
             points = sum(i.points * i.entry.count for i in ctx.items)
         return Report(
-            deck=deck.source or deck.name or "<deck>",
+            deck=label or deck.source or deck.name or "<deck>",
             verdict="illegal" if illegal else "legal",
             format=self.format.id,
             format_name=self.format.name,
@@ -285,9 +284,10 @@ class Checker:
             outcome.error = sentence(exc)
             return outcome
         for deck in decks:
-            report = self.check(deck)
-            if len(decks) > 1 and deck.name:
-                report.deck = f"{report.deck} [{deck.name}]"
+            name = None
+            if len(decks) > 1 and deck.name:  # a workbook's sheets: "book.xlsx [Alice]"
+                name = f"{deck.source or deck.name or '<deck>'} [{deck.name}]"
+            report = self.check(deck, label=name)
             checked = Checked(report=report, deck=deck if keep_decks else None)
             if hands:
                 _deal(checked, deck, self.pool, hands, seed)

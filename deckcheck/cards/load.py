@@ -17,13 +17,13 @@ if TYPE_CHECKING:
 
 
 def default_db_path() -> Path:
-    """$DECKCHECK_DB, else $XDG_DATA_HOME/deckcheck/cards.sqlite, else
-    ~/.local/share/deckcheck/cards.sqlite."""
+    """$DECKCHECK_DB, else cards.sqlite in the user's data folder (`deckcheck.paths`)."""
     env = os.environ.get("DECKCHECK_DB")
     if env:
         return Path(env).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "deckcheck" / "cards.sqlite"
+    from deckcheck.paths import data_dir
+
+    return data_dir() / "cards.sqlite"
 
 
 def resolve_path(db: str | os.PathLike[str] | None) -> Path:

@@ -49,6 +49,10 @@ class CardPool(Protocol):
     def with_rule_name(self, rule_name: str) -> list[Card]:
         """Every card that counts as `rule_name` for the copy limit."""
 
+    def preload(self, passcodes: Iterable[int]) -> None:
+        """Look these passcodes up in one go before `get` asks for each (the store: one query
+        per deck); pools held in memory do nothing."""
+
     def __iter__(self) -> Iterator[Card]: ...
 
     def __len__(self) -> int: ...
@@ -106,6 +110,9 @@ class MemoryPool:
 
     def with_rule_name(self, rule_name: str) -> list[Card]:
         return list(self._rule.get(rule_name, ()))
+
+    def preload(self, passcodes: Iterable[int]) -> None:
+        """Nothing to do: every card is in memory."""
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self._cards.values())

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 
-from deckcheck.cli.common import Ctx, UserError, echo_json, handle_errors
+from deckcheck.cli.common import Ctx, ProgressBar, UserError, echo_json, handle_errors
 
 JSON_HELP = "Print JSON instead of text."
 
@@ -17,29 +16,17 @@ def cards() -> None:
     """Import, update and look up the card database (the card pool)."""
 
 
-class _Progress:
-    """Draws a click progress bar (on stderr) from the HTTP helper's progress callback;
-    when the server sends no length, reports the size at the end instead."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.bar: Any = None
-        self.done = 0
-        self.total: int | None = None
+class _Progress(ProgressBar):
+    """Draws a progress bar (on stderr) from the HTTP helper's progress callback; when the
+    server sends no length, reports the size at the end instead."""
 
     def __call__(self, done: int, total: int | None) -> None:
-        if self.bar is None and total:
-            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
-            self.bar.__enter__()
-        if self.bar is not None:
-            self.bar.update(done - self.done)
-        self.done, self.total = done, total
+        self.update(done, total)
 
     def finish(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-        elif self.done:
+        if self.bar is None and self.done:
             click.echo(f"{self.label}: {self.done / 1e6:.1f} MB", err=True)
+        self.close()
 
 
 def _summary(result: dict[str, Any]) -> str:

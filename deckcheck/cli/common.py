@@ -8,11 +8,14 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from deckcheck.errors import DeckcheckError, sentence
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,9 +34,9 @@ class UserError(click.ClickException):
 @dataclass
 class Ctx:
     db: str | None = None
-    _pool: Any = field(default=None, repr=False)
+    _pool: CardPool | None = field(default=None, repr=False)
 
-    def pool(self, quiet: bool = False) -> Any:
+    def pool(self, quiet: bool = False) -> CardPool:
         """The card pool (imported store, or the built-in set with a notice on stderr)."""
         if self._pool is None:
             from deckcheck.cards.load import open_pool
@@ -44,6 +47,31 @@ class Ctx:
                     "note: using deckcheck's small built-in card set; run `deckcheck cards "
                     "update` (or `cards import FILE`) for the full card pool.", err=True)
         return self._pool
+
+
+class ProgressBar:
+    """One click progress bar on stderr driven by `update(done, total)` calls: it opens when a
+    total is first known, follows a total that grows, and `close()` ends it (once)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.done = 0
+
+    def update(self, done: int, total: int | None) -> None:
+        if self.bar is None and total:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        if self.bar is not None:
+            if total and total != self.bar.length:  # e.g. a workbook held many players
+                self.bar.length = total
+            self.bar.update(done - self.done)
+        self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
 
 
 def handle_errors(fn: F) -> F:

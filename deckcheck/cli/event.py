@@ -12,6 +12,7 @@ import click
 from deckcheck.cli.common import (
     EXIT_ERROR,
     Ctx,
+    ProgressBar,
     UserError,
     check_output_folder,
     echo_json,
@@ -28,31 +29,26 @@ def event() -> None:
 
 
 class _Progress:
-    """Drives a click progress bar on stderr from the library's (stage, done, total) callback."""
+    """Drives a progress bar on stderr from the library's (stage, done, total) callback: one
+    bar per stage."""
 
     LABELS: ClassVar[dict[str, str]] = {"read": "Reading decklists",
                                         "check": "Checking decklists"}
 
     def __init__(self) -> None:
         self.stage: str | None = None
-        self.bar: Any = None
-        self.done = 0
+        self.bar: ProgressBar | None = None
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        if stage != self.stage:
+        if stage != self.stage or self.bar is None:
             self.close()
-            self.stage, self.done = stage, 0
-            self.bar = click.progressbar(length=total, label=self.LABELS.get(stage, stage),
-                                         file=sys.stderr)
-            self.bar.__enter__()
-        if total != self.bar.length:  # the total grows as workbooks and CSVs are read
-            self.bar.length = total
-        self.bar.update(done - self.done)
-        self.done = done
+            self.stage = stage
+            self.bar = ProgressBar(self.LABELS.get(stage, stage))
+        self.bar.update(done, total)
 
     def close(self) -> None:
         if self.bar is not None:
-            self.bar.__exit__(None, None, None)
+            self.bar.close()
             self.bar = None
 
 

@@ -16,6 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
+#: How each section is named for people, in messages and headings.
+SECTION_TITLES: dict[Section, str] = {"main": "Main Deck", "extra": "Extra Deck",
+                                      "side": "Side Deck"}
 
 _CELL = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
 _PART = re.compile(r"([a-z]+)\[([0-9]{1,9})\]")

@@ -74,6 +74,11 @@ class CachingPool:
     def with_rule_name(self, rule_name: str) -> list[Card]:
         return list(self._pool.with_rule_name(rule_name))
 
+    def preload(self, passcodes: Iterable[int]) -> None:
+        new = [pc for pc in passcodes if pc not in self._get]
+        if new:
+            self._pool.preload(new)
+
     def __iter__(self) -> Iterator[Card]:
         return iter(self._pool)
 
@@ -131,7 +136,7 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     return finish(event)
 
 
-def check_registrations(regs: list[Registration], checker: CheckFn, pool: Any, *,
+def check_registrations(regs: list[Registration], checker: CheckFn, pool: CardPool, *,
                         format: str = "tcg", date: dt.date | None = None,
                         progress: Progress | None = None) -> EventReport:
     """Check registrations already found; `progress("check", done, total)` after each."""
@@ -154,7 +159,7 @@ def _problem_text(v: Violation) -> str:
 
 
 def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
-                     pool: Any) -> PlayerRow:
+                     pool: CardPool) -> PlayerRow:
     """Check one registration and add its row (and its problems) to `event`. A deck the
     checker fails on becomes an unreadable row: it never stops the event."""
     row = PlayerRow(number=len(event.players) + 1, player=reg.player,
@@ -171,7 +176,8 @@ def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
         else:
             _apply(row, report, event)
         if deck.main or deck.extra or deck.side:
-            row.deck_hash = deck_hash(deck, pool, getattr(pool, "canonical", None))
+            canonical = pool.canonical if isinstance(pool, CachingPool) else None
+            row.deck_hash = deck_hash(deck, pool, canonical)
     if row.verdict == "unreadable":
         row.error = row.error or "The list could not be read."
         row.problems = row.error

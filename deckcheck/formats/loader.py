@@ -40,8 +40,9 @@ def user_dir() -> Path:
     env = os.environ.get("DECKCHECK_BANLISTS")
     if env:
         return Path(env).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "deckcheck" / "banlists"
+    from deckcheck.paths import data_dir
+
+    return data_dir() / "banlists"
 
 
 def search_dirs() -> tuple[Path, ...]:

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.decks.model import Section
+from deckcheck.decks.model import SECTION_TITLES, Section
 from deckcheck.rules.context import CheckContext, distinct, frame_label, make, others
 from deckcheck.rules.violation import Found
 
-_TITLE = {"main": "Main Deck", "extra": "Extra Deck"}
 
-
-def in_wrong_deck(ctx: CheckContext, section: Section, belongs: str) -> Iterator[Found]:
+def in_wrong_deck(ctx: CheckContext, section: Section, belongs: Section) -> Iterator[Found]:
     """One violation per card in `section` whose place is `belongs` ("main" or "extra")."""
     wrong = (i for i in ctx.in_section(section) if i.place == belongs)
     for items in distinct(wrong).values():
@@ -20,5 +18,5 @@ def in_wrong_deck(ctx: CheckContext, section: Section, belongs: str) -> Iterator
         assert at.card is not None
         n = sum(i.count for i in items)
         yield make(f"{at.card.name} is {frame_label(at.card)} and cannot be in the "
-                   f"{_TITLE[section]}; move it to the {_TITLE[belongs]}{others(items, at)}.",
-                   at, count=n)
+                   f"{SECTION_TITLES[section]}; move it to the "
+                   f"{SECTION_TITLES[belongs]}{others(items, at)}.", at, count=n)

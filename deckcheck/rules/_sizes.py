@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.decks.model import Section
+from deckcheck.decks.model import SECTION_TITLES, Section
 from deckcheck.rules.context import CheckContext, going_over, make
 from deckcheck.rules.violation import Found
-
-_TITLE = {"main": "Main Deck", "extra": "Extra Deck", "side": "Side Deck"}
 
 
 def unresolved(ctx: CheckContext, section: Section) -> int:
@@ -31,7 +29,7 @@ def check_size(ctx: CheckContext, section: Section) -> Iterator[Found]:
     written = size + missing
     if rng.min <= written <= rng.max:
         return
-    title = _TITLE[section]
+    title = SECTION_TITLES[section]
     need = f"{rng.min} to {rng.max}" if rng.min else f"at most {rng.max}"
     noun = "card" if written == 1 else "cards"
     counted = f"{written} {noun}"

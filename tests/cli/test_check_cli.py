@@ -11,28 +11,21 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from clikit import InstallPool, card
 
-from deckcheck.cards.model import Card, Frame, Kind
-from deckcheck.cards.pool import MemoryPool, PoolInfo
+from deckcheck.cards.model import Frame
 from deckcheck.cli.main import cli
 from deckcheck.formats.model import Banlist, BanlistEntry, Format
 
 # Facts: passcodes, names and frames of real cards.
 CARDS = [
-    Card(passcode=89631139, name="Blue-Eyes White Dragon", kind=Kind.MONSTER,
-         frame=Frame.NORMAL, rule_name="Blue-Eyes White Dragon"),
-    Card(passcode=14558127, alt_passcodes=(14558128,), name="Ash Blossom & Joyous Spring",
-         kind=Kind.MONSTER, frame=Frame.EFFECT, rule_name="Ash Blossom & Joyous Spring"),
-    Card(passcode=55144522, name="Pot of Greed", kind=Kind.SPELL, frame=Frame.SPELL,
-         rule_name="Pot of Greed"),
-    Card(passcode=76812113, name="Harpie Lady", kind=Kind.MONSTER, frame=Frame.NORMAL,
-         rule_name="Harpie Lady"),
-    Card(passcode=91932350, name="Harpie Lady 1", kind=Kind.MONSTER, frame=Frame.EFFECT,
-         rule_name="Harpie Lady"),
-    Card(passcode=1861629, name="Decode Talker", kind=Kind.MONSTER, frame=Frame.LINK,
-         rule_name="Decode Talker"),
-] + [Card(passcode=90000000 + i, name=f"Filler {i}", kind=Kind.MONSTER, frame=Frame.NORMAL,
-          rule_name=f"Filler {i}") for i in range(40)]
+    card(89631139, "Blue-Eyes White Dragon", Frame.NORMAL),
+    card(14558127, "Ash Blossom & Joyous Spring", alts=(14558128,)),
+    card(55144522, "Pot of Greed", Frame.SPELL),
+    card(76812113, "Harpie Lady", Frame.NORMAL),
+    card(91932350, "Harpie Lady 1", rule_name="Harpie Lady"),
+    card(1861629, "Decode Talker", Frame.LINK),
+] + [card(90000000 + i, f"Filler {i}", Frame.NORMAL) for i in range(40)]
 PRERELEASE = 100300001  # maps to Decode Talker in this test pool
 
 TEST_TCG = Format(id="tcg", name="TCG Advanced", excluded_scopes=["ocg_only", "anime"],
@@ -42,10 +35,9 @@ TEST_TCG = Format(id="tcg", name="TCG Advanced", excluded_scopes=["ocg_only", "a
 
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+def env(install_pool: InstallPool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """A hand-made card pool and TCG format; the decks are written in tmp_path (the cwd)."""
-    pool = MemoryPool(CARDS, PoolInfo(card_count=len(CARDS)), extra_ids={PRERELEASE: 1861629})
-    monkeypatch.setattr("deckcheck.cards.load.open_pool", lambda db=None: pool)
+    install_pool(CARDS, extra_ids={PRERELEASE: 1861629})
     import deckcheck.formats as formats
 
     real = formats.load_format
@@ -54,7 +46,6 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         return TEST_TCG if name == "tcg" else real(name)
 
     monkeypatch.setattr(formats, "load_format", load)
-    monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("NO_COLOR", "1")
     return tmp_path
 

@@ -8,31 +8,25 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clikit import InstallPool, card
 
-from deckcheck.cards.model import Card, Frame, Kind
-from deckcheck.cards.pool import MemoryPool, PoolInfo
+from deckcheck.cards.model import Frame
 from deckcheck.cli.main import cli
 
 # Facts: passcodes, names, kinds and frames of real cards.
 CARDS = [
-    Card(passcode=14558127, alt_passcodes=(14558128,), name="Ash Blossom & Joyous Spring",
-         kind=Kind.MONSTER, frame=Frame.EFFECT, rule_name="Ash Blossom & Joyous Spring"),
-    Card(passcode=35261759, name="Pot of Desires", kind=Kind.SPELL, frame=Frame.SPELL,
-         rule_name="Pot of Desires"),
-    Card(passcode=10045474, name="Infinite Impermanence", kind=Kind.TRAP, frame=Frame.TRAP,
-         rule_name="Infinite Impermanence"),
-    Card(passcode=86066372, name="Accesscode Talker", kind=Kind.MONSTER, frame=Frame.LINK,
-         rule_name="Accesscode Talker"),
+    card(14558127, "Ash Blossom & Joyous Spring", alts=(14558128,)),
+    card(35261759, "Pot of Desires", Frame.SPELL),
+    card(10045474, "Infinite Impermanence", Frame.TRAP),
+    card(86066372, "Accesscode Talker", Frame.LINK),
 ]
 YDK = "#main\n14558127\n14558127\n35261759\n#extra\n86066372\n!side\n10045474\n"
 URL = "ydke://ryPeAK8j3gA/DRoC!xEQhBQ==!IkiZAA==!"  # computed with struct + base64
 
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    pool = MemoryPool(CARDS, PoolInfo(card_count=len(CARDS)))
-    monkeypatch.setattr("deckcheck.cards.load.open_pool", lambda db=None: pool)
-    monkeypatch.chdir(tmp_path)
+def env(install_pool: InstallPool, tmp_path: Path) -> Path:
+    install_pool(CARDS)
     (tmp_path / "d.ydk").write_text(YDK)
     return tmp_path
 
