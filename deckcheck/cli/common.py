@@ -16,6 +16,7 @@ from deckcheck.errors import DeckcheckError, sentence
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
+    from deckcheck.decks.model import Deck, ReadProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -135,14 +136,19 @@ def echo_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, default=default, ensure_ascii=False, indent=2) + "\n")
 
 
-def echo_read_problems(deck: Any, consequence: str) -> None:
+def problem_place(p: ReadProblem, deck: Deck) -> str:
+    """Where a problem was met, for people: its location, else the deck's file or name."""
+    return str(p.location) if p.location.known else (deck.source or deck.name or "deck")
+
+
+def echo_read_problems(deck: Deck, consequence: str) -> None:
     """Print each entry that could not be read (`deck.problems`) as a note on stderr, so that
     nothing a deck file holds is dropped silently; `consequence` says what that means."""
+    from deckcheck.reports import printable
+
     for p in deck.problems:
-        loc = p.location
-        empty = loc.source is None and loc.line is None and loc.sheet is None and loc.part is None
-        where = (deck.source or deck.name or "deck") if empty else str(loc)
-        click.echo(f"note: {where}: {consequence}: {p.message}", err=True)
+        click.echo(printable(f"note: {problem_place(p, deck)}: {consequence}: {p.message}"),
+                   err=True)
 
 
 def check_output_folder(path: str, what: str) -> None:

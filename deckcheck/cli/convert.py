@@ -8,10 +8,11 @@ from typing import Any
 
 import click
 
-from deckcheck.cli.common import Ctx, UserError, handle_errors
+from deckcheck.cli.common import Ctx, UserError, handle_errors, problem_place
 from deckcheck.decks.io import FORMATS, dump_deck, format_for, read_decks, save_bytes
 from deckcheck.decks.model import Deck, ReadProblem
 from deckcheck.decks.resolve import unknown_passcodes
+from deckcheck.reports import printable
 
 
 class LazyPool:
@@ -29,10 +30,7 @@ class LazyPool:
 
 
 def problem_line(p: ReadProblem, deck: Deck) -> str:
-    loc = p.location
-    empty = loc.source is None and loc.line is None and loc.sheet is None and loc.part is None
-    where = (deck.source or deck.name or "?") if empty else str(loc)
-    return f"{where}: {p.message}"
+    return printable(f"{problem_place(p, deck)}: {p.message}")
 
 
 def _same_file(source: str, dest: str) -> bool:
