@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from deckcheck.cli.common import EXIT_OK, Ctx, handle_errors
+
+if TYPE_CHECKING:
+    from deckcheck.reports.model import CheckResult
 
 OUTPUTS = ("text", "json", "parsable")
 
@@ -120,7 +123,7 @@ def execute(opts: CheckOptions, obj: Ctx) -> int:
     Decks go to stdout in the chosen output; each input that could not be read is one
     sentence on stderr (and an "unreadable" entry in JSON), and makes the exit code 2."""
     from deckcheck.checker import check_many
-    from deckcheck.reports import get_reporter, printable
+    from deckcheck.reports import get_reporter
 
     if opts.hands and opts.output == "parsable":
         click.echo("note: --hands is shown only with -o text or -o json; no hands shown.",
@@ -133,6 +136,14 @@ def execute(opts: CheckOptions, obj: Ctx) -> int:
     options: dict[str, Any] = {"style": _style} if opts.output == "text" else {}
     text = get_reporter(opts.output, **options).render(result)
     click.echo(text, nl=False, color=opts.color)
+    _echo_stderr(result)
+    return result.exit_code
+
+
+def _echo_stderr(result: CheckResult) -> None:
+    """Notes (skipped inputs, decks without hands), then one sentence per unreadable input."""
+    from deckcheck.reports import printable
+
     for outcome in result.outcomes:
         if outcome.skipped is not None:
             click.echo(f"note: {printable(outcome.skipped)}", err=True)
@@ -142,4 +153,3 @@ def execute(opts: CheckOptions, obj: Ctx) -> int:
                            f"{printable(checked.hands_note)}", err=True)
     for outcome in result.unreadable:
         click.echo(f"deckcheck: {printable(outcome.error or outcome.source)}", err=True)
-    return result.exit_code

@@ -15,26 +15,35 @@ from deckcheck.rules.context import CheckContext, going_over, make
 from deckcheck.rules.violation import Found
 
 
-def unresolved(ctx: CheckContext, section: Section) -> int:
-    """Copies written in `section` that did not become an entry (names the reader could not
-    resolve); their card, and so whether they count, is unknown."""
-    return sum(p.count or 0 for p in ctx.deck.problems if p.section == section)
+def unresolved(ctx: CheckContext, section: Section) -> tuple[int, int]:
+    """Copies written that did not become an entry (names the reader could not resolve): those
+    written in `section`, and those whose section is unknown (a list without headings places
+    cards by kind, so an unknown name may belong to the Main or the Extra Deck)."""
+    here = unplaced = 0
+    for p in ctx.deck.problems:
+        if p.section == section:
+            here += p.count or 0
+        elif p.section is None and section != "side":
+            unplaced += p.count or 0
+    return here, unplaced
 
 
 def check_size(ctx: CheckContext, section: Section) -> Iterator[Found]:
     rng = getattr(ctx.format, section)
     size = ctx.size(section)
+    here, unplaced = unresolved(ctx, section)
+    least = size + here  # written in this section for certain
+    if least + unplaced >= rng.min and least <= rng.max:
+        return  # the unknown cards (one DC401 each) may well make the size right
+    written = least if least > rng.max else least + unplaced
     unknown = sum(i.count for i in ctx.in_section(section) if i.card is None)
-    missing = unresolved(ctx, section)
-    written = size + missing
-    if rng.min <= written <= rng.max:
-        return
+    unknown += written - size
     title = SECTION_TITLES[section]
     need = f"{rng.min} to {rng.max}" if rng.min else f"at most {rng.max}"
     noun = "card" if written == 1 else "cards"
     counted = f"{written} {noun}"
-    if unknown or missing:
-        counted += f" written ({written - unknown - missing} known, {unknown + missing} unknown)"
+    if unknown:
+        counted += f" written ({written - unknown} known, {unknown} unknown)"
     message = f"The {title} has {counted}; {ctx.format.name} allows {need}."
     at = None
     limit = rng.max if written > rng.max else rng.min

@@ -273,3 +273,13 @@ def test_a_folder_is_not_a_deck_and_the_message_says_what_to_use(tmp_path: Path)
     assert result.exit_code == 2
     assert (f"{tmp_path} is a folder, not a deck file; name a file inside it "
             "(`deckcheck event check` checks a whole folder).") in result.output
+
+
+def test_a_typo_on_a_forty_card_list_is_one_problem(env: Path) -> None:
+    """Sizes tell the truth: 37 + 3 misspelt copies is 40 written, so no DC101."""
+    lines = [f"1 Filler {i}" for i in range(37)] + ["3 Ash Blosom & Joyous Spring"]
+    (env / "list.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = invoke("list.txt", "-o", "parsable", "--ignore", "DC402")
+    assert result.exit_code == 1
+    assert result.stdout == ('list.txt:38:1: DC401 No card is named "Ash Blosom & Joyous Spring" '
+                             "(did you mean Ash Blossom & Joyous Spring?).\n")
