@@ -197,7 +197,7 @@ class Checker:
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts."""
         facts = self._facts
-        new = [e.passcode for _, e in deck.entries()
+        new = [e.passcode for s in (deck.main, deck.extra, deck.side) for e in s
                if e.passcode is not None and e.passcode not in facts]
         if new:
             self.pool.preload(new)  # the store: one query per deck
