@@ -66,3 +66,10 @@ def test_readme_library_example_runs_as_written(tmp_path: Path,
     assert lines[3] == "missing.ydk - missing.ydk: no such file; check the path."
     assert lines[4].startswith("pasted.txt illegal [('DC101', None)")
     assert lines[5] == "exit code 2"
+
+
+def test_readme_names_the_whole_public_api() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### Library"):text.index("<!-- library-example -->")]
+    missing = [name for name in deckcheck.__all__ if f"`{name}`" not in section]
+    assert not missing, f"README's library section does not name {missing}"
