@@ -154,7 +154,7 @@ def _new_event(format: str, date: dt.date | None) -> EventReport:
 
 def _problem_text(v: Violation) -> str:
     """"DC201: The deck has 4 … (deck.ydk:12)": the message, then where it was written."""
-    where = f" ({v.where})" if v.where else ""
+    where = f" ({v.place})" if v.place else ""
     return f"{v.code}: {v.message}{where}"
 
 
@@ -215,7 +215,7 @@ def _apply(row: PlayerRow, report: Report, event: EventReport) -> None:
         ProblemRow.model_construct(
             number=row.number, player=row.player, player_id=row.player_id, code=v.code,
             name=v.name, severity=v.severity, card=v.card, section=v.section, count=v.count,
-            limit=v.limit, location=v.where, message=v.message)
+            limit=v.limit, location=v.place, message=v.message)
         for v in problems)
 
 

@@ -80,7 +80,7 @@ class TextReporter:
 
     def violation(self, v: Violation, deck: str) -> str:
         s = self.style
-        loc = s(printable(v.where or deck), "location")
+        loc = s(printable(v.place or deck), "location")
         code = s(v.code, v.severity)
         detail = _detail(v)
         text = printable(f"{detail}: {v.message}" if detail else v.message)

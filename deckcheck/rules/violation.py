@@ -58,7 +58,7 @@ class Violation(BaseModel):
     suggestions: list[str] = Field(default_factory=list)
 
     @property
-    def where(self) -> str | None:
+    def place(self) -> str | None:
         """The location for people: "deck.ydk:12", "book.xlsx:Sheet1!B7"; None when unknown."""
         loc = self.location
         return str(loc) if loc is not None and loc.known else None

@@ -43,7 +43,7 @@ def test_all_problems_are_reported_at_once() -> None:
 def test_problems_come_in_reading_order() -> None:
     """Deck-wide problems first, then by line, whatever order the rules ran in."""
     r = run(messy())
-    assert r.violations[0].code == "DC101" and r.violations[0].where == "deck.ydk"
+    assert r.violations[0].code == "DC101" and r.violations[0].place == "deck.ydk"
     lines = [v.location.line for v in r.violations[1:] if v.location is not None]
     assert len(lines) == len(r.violations) - 1
     assert lines == sorted(lines)

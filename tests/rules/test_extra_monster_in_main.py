@@ -14,7 +14,7 @@ def test_pendulum_main_deck_monster_in_main_passes() -> None:
 def test_link_monster_in_main_fails_once_with_all_copies() -> None:
     v = only(run(deck([(DECODE, 2)])), "DC110")
     assert (v.card, v.passcode, v.count, v.section) == ("Decode Talker", 1861629, 2, "main")
-    assert v.where == "deck.ydk:40"
+    assert v.place == "deck.ydk:40"
     assert v.message == ("Decode Talker is a Link Monster and cannot be in the Main Deck; "
                          "move it to the Extra Deck (also at line 41).")
 

@@ -21,6 +21,6 @@ def test_forbidden_alternate_artwork_listed_under_the_other_passcode() -> None:
     fmt = tcg(history=[Banlist(name="L", format="tcg", effective=LIST_DAY,
                                entries=[BanlistEntry(passcode=14558128, limit=0)])])
     v = only(run(deck([(ASH, 2)]), fmt), "DC202")
-    assert (v.count, v.where) == (2, "deck.ydk:40")
+    assert (v.count, v.place) == (2, "deck.ydk:40")
     assert v.message == ("Ash Blossom & Joyous Spring is Forbidden in L; remove all 2 copies "
                          "(also at line 41).")

@@ -25,7 +25,7 @@ def test_one_copy_passes() -> None:
 
 def test_two_copies_fail_at_the_second() -> None:
     v = only(run(deck([(RAIGEKI, 1)], side=[(RAIGEKI, 1)])), "DC203")
-    assert (v.count, v.limit, v.section, v.where) == (2, 1, "side", "deck.ydk:44")
+    assert (v.count, v.limit, v.section, v.place) == (2, 1, "side", "deck.ydk:44")
     assert v.message == ("Raigeki is Limited in 2026.05 Test: at most 1, the deck has 2 "
                          "(also at line 41).")
 

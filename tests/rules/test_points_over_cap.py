@@ -26,7 +26,7 @@ def test_ninety_nine_points_pass() -> None:
 def test_one_hundred_and_one_points_fail_at_the_entry_that_goes_over() -> None:
     r = run(deck([(ASH, 3)], side=[(KURIBOH, 1)]), genesys())
     v = only(r, "DC301")
-    assert (v.points, v.cap, v.card, v.where) == (101, 100, None, "deck.ydk:44")
+    assert (v.points, v.cap, v.card, v.place) == (101, 100, None, "deck.ydk:44")
     assert v.message == ("The deck has 101 points; Genesys allows 100 (most points: "
                          "Ash Blossom & Joyous Spring 99, Kuriboh 2).")
     assert r.points == 101 and r.verdict == "illegal"
@@ -39,7 +39,7 @@ def test_points_cap_override() -> None:
     assert only(run(deck([(KURIBOH, 1)]), genesys(), points_cap=0), "DC301").cap == 0
     # 99 points reach a cap of 99 without going over it: Kuriboh is the entry that does
     v = only(run(d, genesys(), points_cap=99), "DC301")
-    assert (v.points, v.cap, v.where) == (101, 99, "deck.ydk:44")
+    assert (v.points, v.cap, v.place) == (101, 99, "deck.ydk:44")
 
 
 def test_alternate_artwork_counts_its_points() -> None:

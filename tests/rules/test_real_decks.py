@@ -65,8 +65,8 @@ def test_every_real_ydk_deck_gets_a_verdict(shared_data: Path, real_pool: Any, t
             for v in r.violations:
                 flagged[v.code] = flagged.get(v.code, 0) + 1
                 assert v.message.endswith("."), v
-                if v.where:  # every location points into the deck's own file
-                    assert v.where.startswith(r.deck), (v.where, r.deck)
+                if v.place:  # every location points into the deck's own file
+                    assert v.place.startswith(r.deck), (v.place, r.deck)
     assert unreadable <= 5
     assert set(verdicts) <= {"legal", "illegal"}
     assert verdicts.get("legal", 0) > 100 and verdicts.get("illegal", 0) > 100
@@ -87,6 +87,6 @@ def test_a_real_forbidden_card_and_alternate_artwork(real_pool: Any, tcg: Any) -
                                                             for i in range(3)],
                 side=[entry(14558128, 7)])
     r = check(deck, tcg, "2026-06-01", pool=real_pool, select=["DC2"])
-    assert [(v.code, v.card, v.where) for v in r.violations] == [
+    assert [(v.code, v.card, v.place) for v in r.violations] == [
         ("DC202", 'Maxx "C"', "d.ydk:2"),
         ("DC201", "Ash Blossom & Joyous Spring", "d.ydk:7")]

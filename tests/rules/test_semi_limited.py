@@ -13,7 +13,7 @@ def test_two_copies_pass() -> None:
 def test_three_copies_fail() -> None:
     r = run(deck([(KURIBOH, 3)]))
     v = only(r, "DC204")
-    assert (v.count, v.limit, v.where) == (3, 2, "deck.ydk:41")
+    assert (v.count, v.limit, v.place) == (3, 2, "deck.ydk:41")
     assert codes(r) == ["DC204"]
 
 

@@ -25,7 +25,7 @@ def test_three_copies_pass() -> None:
 def test_four_copies_across_main_and_side_fail() -> None:
     v = only(run(deck([(BLUE_EYES, 3)], side=[(BLUE_EYES, 1)])), "DC201")
     assert (v.card, v.count, v.limit, v.section) == ("Blue-Eyes White Dragon", 4, 3, "side")
-    assert v.where == "deck.ydk:44"  # the side copy is the 4th
+    assert v.place == "deck.ydk:44"  # the side copy is the 4th
     assert v.message == ("The deck has 4 cards named Blue-Eyes White Dragon across Main, Extra "
                          "and Side; at most 3 are allowed (also at lines 39, 40 and 41).")
 

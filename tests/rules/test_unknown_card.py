@@ -12,7 +12,7 @@ def test_known_cards_pass() -> None:
 def test_unknown_passcode_fails_once_per_passcode() -> None:
     r = run(deck([(12345678, 2)]))
     v = only(r, "DC401")
-    assert (v.card, v.passcode, v.count, v.where) == ("12345678", 12345678, 2, "deck.ydk:40")
+    assert (v.card, v.passcode, v.count, v.place) == ("12345678", 12345678, 2, "deck.ydk:40")
     assert v.message == ("Passcode 12345678 is not a card deckcheck knows; check the number, or "
                          "update the card database if the card is new (also at line 41).")
     assert r.verdict == "illegal"
@@ -26,7 +26,7 @@ def test_unknown_name_from_the_reader_has_suggestions() -> None:
     assert v.suggestions == ["Ash Blossom & Joyous Spring"]
     assert v.message == ('No card is named "Ash Blosom & Joyous Spring" (did you mean Ash '
                          'Blossom & Joyous Spring?).')
-    assert (v.where, v.count, v.section) == ("list.txt:4", 3, "main")
+    assert (v.place, v.count, v.section) == ("list.txt:4", 3, "main")
 
 
 def test_reader_suggestions_are_kept() -> None:
@@ -34,7 +34,7 @@ def test_reader_suggestions_are_kept() -> None:
                           written="Gaia", suggestions=("Gaia The Fierce Knight",))
     v = only(run(deck(problems=[problem])), "DC401")
     assert v.message == "\"Gaia\" matches several cards."
-    assert v.suggestions == ["Gaia The Fierce Knight"] and v.where is None
+    assert v.suggestions == ["Gaia The Fierce Knight"] and v.place is None
 
 
 def test_unknown_passcode_problem_is_not_reported_twice() -> None:

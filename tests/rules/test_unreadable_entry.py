@@ -14,6 +14,6 @@ def test_bad_count_fails() -> None:
                     written="x3 Pot of Greed", location=Location(source="list.txt", line=7))
     r = run(deck(problems=[p]))
     v = only(r, "DC405")
-    assert (v.where, v.card, v.message) == ("list.txt:7", "x3 Pot of Greed",
+    assert (v.place, v.card, v.message) == ("list.txt:7", "x3 Pot of Greed",
                                                '"x3" is not a number of copies.')
     assert r.verdict == "illegal"
