@@ -130,3 +130,25 @@ def test_many_duplicates_name_three_and_count_the_rest() -> None:
     assert rows[0].duplicate == "same player id as #2 P2, #3 P3, #4 P4 and 1 more"
     assert rows[4].duplicate == "same player id as #1 P1, #2 P2, #3 P3 and 1 more"
     assert rows[5].duplicate is None
+
+
+def test_check_event_takes_the_check_options(kit: SimpleNamespace, pool: Any, tmp_path: Any,
+                                             monkeypatch: Any) -> None:
+    """One call does the whole event: date as text, a list name, strict; a warning (here the
+    size rule turned into one) is legal unless strict."""
+    from deckcheck.decks.ydk import write_ydk
+    from deckcheck.event.run import check_event
+
+    # the test's "legal" main minus the cards the real 2026.05 TCG list limits: 34 cards
+    main = [(pc, n) for pc, n in kit.LEGAL_MAIN if pc not in (kit.MAXX_C, 24224830)]
+    short = kit.make_deck(main, source="short.ydk")
+    (tmp_path / "short.ydk").write_text(write_ydk(short), encoding="utf-8")
+    monkeypatch.setattr("deckcheck.rules.main_deck_size.SEVERITY", "warning")
+    kw: dict[str, Any] = dict(format="tcg", date="2026-12-05", banlist="tcg")
+    lenient = check_event([tmp_path / "short.ydk"], pool, **kw)
+    strict = check_event([tmp_path / "short.ydk"], pool, strict=True, **kw)
+    assert [r.verdict for r in lenient.players] == ["legal"]
+    assert [r.verdict for r in strict.players] == ["illegal"]
+    assert strict.players[0].problems == ("DC101: The Main Deck has 34 cards; TCG Advanced "
+                                          f"allows 40 to 60. ({tmp_path / 'short.ydk'})")
+    assert (strict.date, strict.exit_code) == ("2026-12-05", 1)
