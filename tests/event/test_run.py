@@ -140,7 +140,8 @@ def test_check_event_takes_the_check_options(kit: SimpleNamespace, pool: Any, tm
     from deckcheck.event.run import check_event
 
     # the test's "legal" main minus the cards the real 2026.05 TCG list limits: 34 cards
-    main = [(pc, n) for pc, n in kit.LEGAL_MAIN if pc not in (kit.MAXX_C, 24224830)]
+    main = [(pc, n) for pc, n in kit.LEGAL_MAIN
+            if pc not in (kit.MAXX_C, 24224830)]  # Maxx "C", Called by the Grave
     short = kit.make_deck(main, source="short.ydk")
     (tmp_path / "short.ydk").write_text(write_ydk(short), encoding="utf-8")
     monkeypatch.setattr("deckcheck.rules.main_deck_size.SEVERITY", "warning")
