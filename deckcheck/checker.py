@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
 from deckcheck.cards.names import normalize
+from deckcheck.decks.io import EXTENSIONS
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
 from deckcheck.rules import registry
@@ -38,9 +39,9 @@ if TYPE_CHECKING:
     from deckcheck.formats.model import Banlist, Format
 
 #: Among many inputs, files with these suffixes are read as decks; any other file (a README
-#: beside the decks, a profile) is skipped with the reason. One input is always read.
-DECK_SUFFIXES = frozenset({".ydk", ".ydke", ".txt", ".text", ".csv", ".tsv", ".xlsx", ".xlsm",
-                           ".omega"})
+#: beside the decks, a profile) is skipped with the reason. One input is always read: a
+#: Markdown file named alone is read as a text list, but among decks it is their README.
+DECK_SUFFIXES = frozenset(EXTENSIONS) - {".md"}
 #: At most this many sample hands per deck (each is a shuffle; more tells nothing new).
 MAX_HANDS = 1000
 
