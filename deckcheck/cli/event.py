@@ -177,20 +177,6 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
                                 "the report to another file so that it stays as it is.")
 
 
-def _safe_name(text: str) -> str:
-    keep = "".join(c if c.isalnum() or c in " -_." else "_" for c in text).strip(" .")
-    return "_".join(keep.split()) or "player"
-
-
-def _refuse_existing(paths: list[Path], force: bool) -> None:
-    """Never replace a sheet someone may have filled in or signed, unless --force."""
-    existing = [p for p in paths if p.exists()]
-    if existing and not force:
-        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
-        raise UserError(f"{existing[0]}{more} already exists; pass --force to replace it, or "
-                        "choose another name.")
-
-
 @event.command("sheet", short_help="Write printable registration sheets (.xlsx).")
 @click.argument("deck", type=click.Path())
 @click.option("--player", default=None, help="Player name (one deck only).")
@@ -209,6 +195,7 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     or CSV of many registrations, one sheet per player into the folder OUTPUT."""
     from deckcheck.checker import parse_date
     from deckcheck.decks.io import write_deck
+    from deckcheck.event.sheets import plan_sheets, refuse_existing, safe_name, write_sheets
     from deckcheck.event.sources import discover
 
     day = parse_date(date).isoformat() if date else None
@@ -221,11 +208,11 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
             raise UserError(reg.error or f"{deck} could not be read.")
         dest = Path(output)
         if dest.is_dir():
-            dest = dest / f"{_safe_name(player or reg.player or Path(deck).stem)}.xlsx"
+            dest = dest / f"{safe_name(player or reg.player or Path(deck).stem)}.xlsx"
         elif dest.suffix.lower() not in (".xlsx", ".xlsm"):
             raise UserError(f"{output}: a registration sheet is an .xlsx file; give -o a name "
                             "ending in .xlsx, or an existing folder.")
-        _refuse_existing([dest], force)
+        refuse_existing([dest], force)
         write_deck(reg.deck, dest, pool, fmt="xlsx", player=player or reg.player,
                    player_id=player_id or reg.player_id, event=event_name, date=day)
         click.echo(f"wrote {dest}", err=True)
@@ -237,33 +224,13 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     if out.suffix.lower() == ".xlsx" or (out.exists() and not out.is_dir()):
         raise UserError(f"{deck} holds {len(regs)} registrations: give -o a folder for one "
                         "sheet per player.")
-    used: set[str] = set()
-    failed = 0
-    planned: list[tuple[Any, Path]] = []
-    for reg in regs:
-        if reg.deck is None:
-            failed += 1
-            click.echo(f"deckcheck: skipped {reg.source}: {reg.error}", err=True)
-            continue
-        base = _safe_name(reg.player or Path(reg.source).stem)
-        name, n = base, 1
-        while name.casefold() in used:
-            n += 1
-            name = f"{base}_{n}"
-        used.add(name.casefold())
-        planned.append((reg, out / f"{name}.xlsx"))
-    _refuse_existing([dest for _, dest in planned], force)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"{out}: the folder cannot be made ({exc.strerror}); give -o a folder "
-                        "you may write.") from None
-    for reg, dest in planned:
-        write_deck(reg.deck, dest, pool, fmt="xlsx", player=reg.player,
-                   player_id=reg.player_id, event=event_name, date=day)
-    click.echo(f"wrote {len(regs) - failed} sheet{'' if len(regs) - failed == 1 else 's'} "
-               f"to {out}", err=True)
-    if failed:
+    plan = plan_sheets(regs, out)
+    for reg in plan.failed:
+        click.echo(f"deckcheck: skipped {reg.source}: {reg.error}", err=True)
+    written = write_sheets(plan, pool, event=event_name, date=day, force=force)
+    click.echo(f"wrote {len(written)} sheet{'' if len(written) == 1 else 's'} to {out}",
+               err=True)
+    if plan.failed:
         sys.exit(EXIT_ERROR)
 
 
