@@ -283,3 +283,10 @@ def test_a_typo_on_a_forty_card_list_is_one_problem(env: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout == ('list.txt:38:1: DC401 No card is named "Ash Blosom & Joyous Spring" '
                              "(did you mean Ash Blossom & Joyous Spring?).\n")
+
+
+def test_hands_are_bounded(env: Path) -> None:
+    name = ydk(env / "good.ydk", FILL)
+    result = invoke(name, "--hands", "1001")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "deckcheck: --hands must be 0 to 1000, not 1001.\n"
