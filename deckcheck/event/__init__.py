@@ -4,6 +4,7 @@
 deck files, workbooks and CSV exports (`sources`), checks every deck with the same format,
 list and date, flags duplicate registrations, and returns an `EventReport` that the
 reporters (`report_xlsx`, `report_csv`, `report_json`, `summary`) turn into files and text.
+`sheets` plans and writes one printable registration sheet per player.
 """
 
 from __future__ import annotations
