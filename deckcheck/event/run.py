@@ -24,7 +24,7 @@ from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
 from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration
 from deckcheck.event.sources import Progress, expand_some, no_registrations, read_source
-from deckcheck.reports.model import Report, Violation
+from deckcheck.reports.model import Checked, Outcome, Report, Violation
 
 if TYPE_CHECKING:
     from deckcheck.formats.model import Banlist
@@ -158,29 +158,38 @@ def _problem_text(v: Violation) -> str:
     return f"{v.code}: {v.message}{where}"
 
 
+def check_registration(reg: Registration, checker: CheckFn) -> Outcome:
+    """A registration as the library's per-input result (`deckcheck.reports.model.Outcome`):
+    its deck's report, or the one sentence saying why it could not be read or checked. A deck
+    the checker fails on never stops the event."""
+    if reg.deck is None or reg.error is not None:
+        return Outcome(source=reg.source, error=reg.error or "The list could not be read.")
+    try:
+        report = checker(reg.deck)
+    except Exception as exc:  # one deck the checker chokes on never stops the event
+        error = exc.message if isinstance(exc, DeckcheckError) else (
+            f"{reg.source} could not be checked ({type(exc).__name__}: {exc}).")
+        return Outcome(source=reg.source, error=error)
+    return Outcome(source=reg.source, decks=[Checked(report=report)])
+
+
 def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
                      pool: CardPool) -> PlayerRow:
-    """Check one registration and add its row (and its problems) to `event`. A deck the
-    checker fails on becomes an unreadable row: it never stops the event."""
+    """Check one registration and add its row (and its problems) to `event`; a list that
+    could not be read or checked is a row with its sentence."""
+    outcome = check_registration(reg, checker)
     row = PlayerRow(number=len(event.players) + 1, player=reg.player,
-                    player_id=reg.player_id, source=reg.source, verdict="unreadable",
-                    error=reg.error)
-    if reg.deck is not None and reg.error is None:
-        deck = reg.deck
+                    player_id=reg.player_id, source=reg.source, verdict="unreadable")
+    deck = reg.deck
+    if deck is not None and reg.error is None:
         row.main, row.extra, row.side = deck.size("main"), deck.size("extra"), deck.size("side")
-        try:
-            report = checker(deck)
-        except Exception as exc:  # one deck the checker chokes on never stops the event
-            row.error = exc.message if isinstance(exc, DeckcheckError) else (
-                f"{reg.source} could not be checked ({type(exc).__name__}: {exc}).")
-        else:
-            _apply(row, report, event)
         if deck.main or deck.extra or deck.side:
             canonical = pool.canonical if isinstance(pool, CachingPool) else None
             row.deck_hash = deck_hash(deck, pool, canonical)
-    if row.verdict == "unreadable":
-        row.error = row.error or "The list could not be read."
-        row.problems = row.error
+    if outcome.error is not None:
+        row.error = row.problems = outcome.error
+    for report in outcome.reports:
+        _apply(row, report, event)
     event.players.append(row)
     return row
 

@@ -153,3 +153,21 @@ def test_check_event_takes_the_check_options(kit: SimpleNamespace, pool: Any, tm
     assert strict.players[0].problems == ("DC101: The Main Deck has 34 cards; TCG Advanced "
                                           f"allows 40 to 60. ({tmp_path / 'short.ydk'})")
     assert (strict.date, strict.exit_code) == ("2026-12-05", 1)
+
+
+def test_a_registration_is_an_outcome_like_any_input(kit: SimpleNamespace) -> None:
+    """The event shares `check`'s per-input result: a report, or a read/check error apart."""
+    from deckcheck.event.run import check_registration
+
+    deck = kit.make_deck(kit.LEGAL_MAIN, source="a.ydk")
+    ok = check_registration(Registration(source="a.ydk", deck=deck), kit.fake_check)
+    assert ok.error is None and [r.verdict for r in ok.reports] == ["legal"]
+    gone = check_registration(Registration(source="b.ydk", error="b.ydk holds no deck."),
+                              kit.fake_check)
+    assert (gone.error, gone.reports) == ("b.ydk holds no deck.", [])
+
+    def boom(d: Any) -> Any:
+        raise ValueError("bad state")
+
+    crashed = check_registration(Registration(source="c.ydk", deck=deck), boom)
+    assert crashed.error == "c.ydk could not be checked (ValueError: bad state)."
