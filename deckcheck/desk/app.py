@@ -80,7 +80,7 @@ class Desk:
 
     def closed(self) -> bool:
         d = self.deadline
-        return d is not None and self.settings.clock() > d
+        return d is not None and self.settings.clock() >= d
 
     def counting(self, history: list[Submission]) -> Submission | None:
         """The submission that counts: the last one sent before the deadline, or while staff

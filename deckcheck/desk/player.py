@@ -93,7 +93,10 @@ async def _submit(request: Request, form: Any) -> Response:
     except Refused as exc:
         ctx = _form_context(request, values)
         ctx.update(status=exc.status, sentence=exc.sentence)
-        return render(request, "player.html", ctx, exc.status)
+        response = render(request, "player.html", ctx, exc.status)
+        if exc.status == 429:
+            response.headers["Retry-After"] = "60"
+        return response
     return RedirectResponse(f"/r/{sub.receipt}", status_code=303)
 
 

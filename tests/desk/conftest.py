@@ -1,65 +1,26 @@
-"""Desk tests: a hand-made card pool and TCG format (facts only), and a fresh app per test."""
+"""Fixtures of the desk tests (helpers in `deskkit`; this folder is put on sys.path)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette", reason="the desk extra is not installed "
-                    "(pip install 'deckcheck[desk]')")
-pytest.importorskip("jinja2", reason="the desk extra is not installed")
-pytest.importorskip("multipart", reason="the desk extra is not installed")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from deckcheck.cards.model import Card, Frame, Kind  # noqa: E402
-from deckcheck.cards.pool import MemoryPool, PoolInfo  # noqa: E402
-from deckcheck.formats.model import Banlist, BanlistEntry, Format  # noqa: E402
+from deskkit import EVENT_DAY, TEST_TCG, Clock, pool  # noqa: E402
 
-# Facts: passcodes, names and frames of real cards; fillers are made up and named so.
-CARDS = [
-    Card(passcode=14558127, alt_passcodes=(14558128,), name="Ash Blossom & Joyous Spring",
-         kind=Kind.MONSTER, frame=Frame.EFFECT, rule_name="Ash Blossom & Joyous Spring"),
-    Card(passcode=55144522, name="Pot of Greed", kind=Kind.SPELL, frame=Frame.SPELL,
-         rule_name="Pot of Greed"),
-    Card(passcode=1861629, name="Decode Talker", kind=Kind.MONSTER, frame=Frame.LINK,
-         rule_name="Decode Talker"),
-] + [Card(passcode=90000000 + i, name=f"Filler {i}", kind=Kind.MONSTER, frame=Frame.NORMAL,
-          rule_name=f"Filler {i}") for i in range(40)]
-
-TEST_TCG = Format(id="tcg", name="TCG Advanced", excluded_scopes=["ocg_only", "anime"],
-                  history=[Banlist(name="2026.05 TCG", format="tcg",
-                                   effective=dt.date(2026, 5, 18),
-                                   entries=[BanlistEntry(passcode=55144522, limit=0)])])
-EVENT_DAY = dt.date(2026, 12, 5)
+#: Why the desk tests skip: the web stack is the optional `desk` extra.
+NO_EXTRA = "the desk extra is not installed (pip install 'deckcheck[desk]')"
 
 
-def ydk(main: list[int], extra: list[int] = (), side: list[int] = ()) -> bytes:  # type: ignore[assignment]
-    lines = ["#created by a test", "#main", *map(str, main), "#extra", *map(str, extra),
-             "!side", *map(str, side)]
-    return ("\n".join(lines) + "\n").encode()
-
-
-#: 40 legal main cards: 3 Ash Blossom and 37 fillers; 1 Decode Talker in the Extra Deck.
-LEGAL_MAIN = [14558127] * 3 + [90000000 + i for i in range(37)]
-LEGAL = ydk(LEGAL_MAIN, [1861629])
-#: The same with Pot of Greed (forbidden) in place of one filler: illegal.
-ILLEGAL = ydk(LEGAL_MAIN[:-1] + [55144522], [1861629])
-
-
-def pool() -> MemoryPool:
-    return MemoryPool(CARDS, PoolInfo(card_count=len(CARDS)))
-
-
-class Clock:
-    def __init__(self, when: dt.datetime) -> None:
-        self.now = when
-
-    def __call__(self) -> dt.datetime:
-        return self.now
+def need_desk_extra() -> None:
+    for module in ("starlette", "jinja2", "multipart", "uvicorn"):
+        pytest.importorskip(module, reason=NO_EXTRA)
 
 
 @pytest.fixture
@@ -69,6 +30,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def make_settings(tmp_path: Path, clock: Clock) -> Callable[..., Any]:
+    need_desk_extra()
     from deckcheck.desk.settings import DeskSettings
 
     def make(**kw: Any) -> DeskSettings:
@@ -82,7 +44,7 @@ def make_settings(tmp_path: Path, clock: Clock) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def client(make_settings: Callable[..., Any]) -> Any:
+def client(make_settings: Callable[..., Any]) -> Iterator[Any]:
     from starlette.testclient import TestClient
 
     from deckcheck.desk.app import create_app
@@ -91,27 +53,3 @@ def client(make_settings: Callable[..., Any]) -> Any:
         yield c
 
 
-def csrf(client: Any, path: str = "/") -> str:
-    """Open a page like a browser does and return its form's CSRF token."""
-    page = client.get(path)
-    m = re.search(r'name="csrf" value="([^"]+)"', page.text)
-    assert m, page.text
-    return m.group(1)
-
-
-def submit(client: Any, *, player: str = "Alice Example", player_id: str = "0301234567",
-           deck: bytes | None = None, filename: str = "deck.ydk", paste: str | None = None,
-           receipt: str = "", nonce: str | None = None, token: str | None = None) -> Any:
-    data = {"csrf": token or csrf(client), "player": player, "player_id": player_id,
-            "receipt": receipt}
-    if paste is not None:
-        data["paste"] = paste
-    if nonce is not None:
-        data["nonce"] = nonce
-    files = {"deck": (filename, deck, "application/octet-stream")} if deck is not None else None
-    return client.post("/submit", data=data, files=files)
-
-
-def staff_login(client: Any, token: str = "staff-secret-token") -> None:
-    r = client.get(f"/staff?token={token}")
-    assert r.status_code == 303, r.text
