@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.decks.model import SECTIONS
 from deckcheck.errors import DeckcheckError
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
     from deckcheck.decks.diff import DeckDiff
-    from deckcheck.decks.model import Deck
+    from deckcheck.decks.model import Deck as Deck
     from deckcheck.event.models import EventReport
     from deckcheck.formats.model import Format
     from deckcheck.rules.violation import Report
@@ -170,9 +171,9 @@ class Library:
         """Main / Extra / Side as people read them: each entry with its card's name."""
         out: dict[str, list[Card]] = {}
         with self._lock:
-            for section in ("main", "extra", "side"):
+            for section in SECTIONS:
                 rows = []
-                for e in deck.section(section):  # type: ignore[arg-type]
+                for e in deck.section(section):
                     card = self.pool.get(e.passcode) if e.passcode is not None else None
                     name = card.name if card is not None else (e.written or f"#{e.passcode}")
                     rows.append(Card(e.count, name, e.passcode, str(e.location)))

@@ -312,9 +312,10 @@ async def sheet(request: Request) -> Response:
         library.registration_sheet, desk.lib, library.deck_from_json(counting.deck_json),
         player=reg.player, player_id=reg.player_id, event=desk.settings.event,
         date=desk.lib.date.isoformat())
+    name = f"registration-{reg.id}.xlsx"
     return Response(data, media_type="application/vnd.openxmlformats-officedocument."
-                    "spreadsheetml.sheet", headers={
-                        "Content-Disposition": f'attachment; filename="registration-{reg.id}.xlsx"'})
+                    "spreadsheetml.sheet",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 async def sheets(request: Request) -> Response:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -132,15 +133,15 @@ _SUB = ("id, registration_id, receipt, created_at, origin, label, deck_json, rep
         "verdict, problem_count, deck_hash, late")
 
 
-def _reg(row: tuple[object, ...]) -> Registration:
-    return Registration(int(row[0]), row[1], row[2], str(row[3]), row[4],  # type: ignore[arg-type]
-                        str(row[5]), bool(row[6]), int(row[7]))  # type: ignore[call-overload]
+def _reg(row: tuple[Any, ...]) -> Registration:
+    return Registration(int(row[0]), row[1], row[2], str(row[3]), row[4],
+                        str(row[5]), bool(row[6]), int(row[7]))
 
 
-def _sub(row: tuple[object, ...]) -> Submission:
-    return Submission(int(row[0]), int(row[1]), str(row[2]), str(row[3]),  # type: ignore[call-overload]
+def _sub(row: tuple[Any, ...]) -> Submission:
+    return Submission(int(row[0]), int(row[1]), str(row[2]), str(row[3]),
                       str(row[4]), str(row[5]), str(row[6]), str(row[7]), str(row[8]),
-                      int(row[9]), row[10], bool(row[11]))  # type: ignore[arg-type,call-overload]
+                      int(row[9]), row[10], bool(row[11]))
 
 
 class Store:
@@ -175,7 +176,7 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
-    def _query(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    def _query(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             return list(self._db.execute(sql, args).fetchall())
 
@@ -275,7 +276,7 @@ class Store:
 
     def raw(self, sub_id: int) -> bytes:
         rows = self._query("SELECT raw FROM submissions WHERE id = ?", (sub_id,))
-        return bytes(rows[0][0]) if rows else b""  # type: ignore[arg-type]
+        return bytes(rows[0][0]) if rows else b""
 
     def history(self, registration_id: int) -> list[Submission]:
         return [_sub(r) for r in self._query(
@@ -286,7 +287,7 @@ class Store:
         return [_sub(r) for r in self._query(f"SELECT {_SUB} FROM submissions ORDER BY id")]
 
     def count_submissions(self) -> int:
-        return int(self._query("SELECT count(*) FROM submissions")[0][0])  # type: ignore[call-overload]
+        return int(self._query("SELECT count(*) FROM submissions")[0][0])
 
     # --- registrations ------------------------------------------------------------------------
 
@@ -313,8 +314,9 @@ class Store:
             sets.append("reopened = ?")
             args.append(int(reopened))
         with self._tx() as db:
-            cur = db.execute(f"UPDATE registrations SET {', '.join([*sets, 'version = version + 1'])}"
-                             " WHERE id = ? AND version = ?", (*args, reg_id, version))
+            assignments = ", ".join([*sets, "version = version + 1"])
+            cur = db.execute(f"UPDATE registrations SET {assignments} WHERE id = ? AND "
+                             "version = ?", (*args, reg_id, version))
             if cur.rowcount != 1:
                 raise Conflict
             row = db.execute(f"SELECT {_REG} FROM registrations WHERE id = ?",

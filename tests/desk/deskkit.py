@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from deckcheck.cards.model import Card, Frame, Kind

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette", reason="the desk extra is not installed (pip install 'deckcheck[desk]')")
-from deskkit import (
+pytest.importorskip("starlette", reason="the desk extra is not installed (pip install "
+                    "'deckcheck[desk]')")
+from deskkit import (  # noqa: E402
     ILLEGAL,
     LEGAL,
     LEGAL_MAIN,
@@ -22,7 +23,7 @@ from deskkit import (
     ydk,
 )
 
-from deckcheck.desk.store import Store
+from deckcheck.desk.store import Store  # noqa: E402
 
 
 def receipt_of(response: Any) -> str:
