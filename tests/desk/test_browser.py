@@ -102,6 +102,19 @@ def fill(driver: Any, values: dict[str, str]) -> None:
         box.send_keys(value)
 
 
+def click(driver: Any, element_id: str) -> None:
+    """Click a button or link that loads a page, and wait for the new page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    old = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.ID, element_id).click()
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 30).until(
+        lambda d: d.execute_script("return document.readyState") == "complete")
+
+
 def text(driver: Any, element_id: str) -> str:
     from selenium.webdriver.common.by import By
 
@@ -120,7 +133,7 @@ def test_register_fix_staff_and_deadline(server: str, browser: Any, tmp_path: Pa
     shot(browser, "1-player-form")
     fill(browser, {"player": "Alice Example", "player_id": "0301234567"})
     browser.find_element(By.ID, "deck").send_keys(str(illegal))
-    browser.find_element(By.ID, "send").click()
+    click(browser, "send")
     assert text(browser, "verdict") == "Not legal"
     rows = browser.find_elements(By.CSS_SELECTOR, "tr.problem")
     assert len(rows) == 1
@@ -133,7 +146,7 @@ def test_register_fix_staff_and_deadline(server: str, browser: Any, tmp_path: Pa
 
     # they fix it and send again from the same page: legal, with a new receipt
     browser.find_element(By.ID, "deck").send_keys(str(legal))
-    browser.find_element(By.ID, "send").click()
+    click(browser, "send")
     assert text(browser, "verdict") == "Legal"
     assert not browser.find_elements(By.CSS_SELECTOR, "tr.problem")
     assert text(browser, "receipt") != first_receipt
@@ -153,18 +166,18 @@ def test_register_fix_staff_and_deadline(server: str, browser: Any, tmp_path: Pa
     assert text(browser, "total") == "1"
     assert "Alice Example" in text(browser, "registrations")
     shot(browser, "5-staff-list")
-    browser.find_element(By.LINK_TEXT, "Alice Example").click()
+    browser.get(browser.find_element(By.LINK_TEXT, "Alice Example").get_attribute("href"))
     history = text(browser, "history")
     assert "Submissions (2)" in history
     assert "Main: Pot of Greed 1 \u2192 0 (\u22121)" in history
     assert "Main: Filler 36 0 \u2192 1 (+1)" in history
-    browser.find_element(By.ID, "mark-checked").click()
+    click(browser, "mark-checked")
     assert "Checked at the desk" in text(browser, "checked")
     shot(browser, "6-staff-player")
 
     # the deadline closes submissions
     browser.get(server + "/staff")
-    browser.find_element(By.ID, "close-now").click()
+    click(browser, "close-now")
     assert "closed" in browser.find_element(By.TAG_NAME, "main").text
     browser.get(server + "/")
     assert "Submissions closed at" in text(browser, "closed")

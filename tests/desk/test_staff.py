@@ -199,6 +199,12 @@ def test_import_a_folder_of_registrations(client: Any) -> None:
     # a name that would be a formula is stored quoted and exported as text
     csv_text = client.get("/staff/export.csv").content.decode("utf-8-sig")
     assert "'=1+1" in csv_text and "\n=1+1" not in csv_text and ",=1+1" not in csv_text
+    from openpyxl import load_workbook
+
+    wb = load_workbook(io.BytesIO(client.get("/staff/export.xlsx").content))
+    cells = [c for row in wb["Players"].iter_rows() for c in row if c.value is not None]
+    assert any("=1+1" in str(c.value) for c in cells)
+    assert all(c.data_type != "f" for c in cells)  # never a formula
 
 
 def test_staff_close_submissions_now(client: Any) -> None:
