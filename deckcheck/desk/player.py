@@ -158,7 +158,9 @@ async def receipt_page(request: Request) -> Response:
                counts=counting is not None and counting.id == sub.id,
                latest=history[-1].id == sub.id,
                problems=[v for v in report.violations if v.severity in ("error", "warning")],
-               notes=[v for v in report.violations if v.severity == "info"])
+               notes=[v for v in report.violations if v.severity == "info"],
+               bad={v.passcode for v in report.violations
+                    if v.severity in ("error", "warning") and v.passcode is not None})
     if reg is not None and reg.reopened:
         ctx["closed"] = False
     return render(request, "receipt.html", ctx)

@@ -61,6 +61,9 @@ def test_illegal_deck_shows_every_problem_with_place_and_fix(client: Any) -> Non
     assert cells[5] == "Take every copy of Pot of Greed out of the deck."
     assert "Main Deck (40)" in page.text and "Extra Deck (1)" in page.text
     assert "Side Deck (0)" in page.text
+    # the card with the problem is marked in the deck as laid out, and only that one
+    assert re.findall(r'<tr class="bad"[^>]*><td class="n">(\d+)</td><td>([^<]+)</td>',
+                      page.text) == [("1", "Pot of Greed")]
     assert code in page.text
 
 
