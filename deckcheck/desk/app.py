@@ -141,8 +141,9 @@ def clean_player_id(text: str) -> str:
     return digits
 
 
-def clean_filename(name: str) -> str:
-    """An uploaded file's name, for messages only: refused if it tries to name a path."""
+def clean_filename(name: str, *, deck: bool = True) -> str:
+    """An uploaded file's name, for messages only: refused if it tries to name a path, or
+    (`deck`) if its extension is not one of a deck file."""
     if "/" in name or "\\" in name or "\x00" in name or name.strip(". ") == "" or ".." in name:
         raise Refused(400, "The file name holds a folder path or '..'; upload the deck file "
                            "itself with a plain name such as deck.ydk.")
@@ -150,7 +151,7 @@ def clean_filename(name: str) -> str:
         raise Refused(400, "The file name holds control characters or is too long; rename the "
                            "file (e.g. deck.ydk) and upload it again.")
     ext = PurePath(name).suffix.lower()
-    if ext and ext not in library.DECK_EXTENSIONS:
+    if deck and ext and ext not in library.DECK_EXTENSIONS:
         raise Refused(415, f"{name} is not a deck file deckcheck reads; upload a .ydk, .xlsx, "
                            ".csv or .txt file, or paste the list.")
     return name

@@ -226,7 +226,8 @@ class Library:
                     continue
                 path = Path(tmp) / f"{k}{ext}"
                 path.write_bytes(data)
-                stem_player, stem_id = player_from_stem(Path(PurePath(name).name))
+                # the uploaded name is only parsed (player and id), never opened
+                stem_player, stem_id = player_from_stem(Path(name))
                 for reg in read_source(path, self.pool):
                     source = name + reg.source[len(str(path)):]
                     error = reg.error.replace(str(path), name) if reg.error else None
@@ -235,6 +236,20 @@ class Library:
                     deck = reg.deck.model_copy(update={"source": source}) if reg.deck else None
                     out.append((source, player, player_id, deck, error))
         return out
+
+
+def duplicates(rows: Iterable[tuple[int, str | None, str | None, str | None]]
+               ) -> dict[int, str | None]:
+    """Why each registration looks like a duplicate, as `event check` says it ("same player
+    id as #3 Alice"): rows are (number, player, player id, deck hash)."""
+    from deckcheck.event.models import PlayerRow
+    from deckcheck.event.run import flag_duplicates
+
+    table = [PlayerRow(number=n, player=player, player_id=player_id, source=str(n),
+                       verdict="legal", deck_hash=deck_hash)
+             for n, player, player_id, deck_hash in rows]
+    flag_duplicates(table)
+    return {r.number: r.duplicate for r in table}
 
 
 def write_event_report(event: EventReport, kind: str) -> tuple[bytes, str, str]:

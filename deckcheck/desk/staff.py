@@ -38,7 +38,7 @@ from deckcheck.desk.app import (
 )
 from deckcheck.desk.security import STAFF_COOKIE, same, staff_cookie_value
 from deckcheck.desk.settings import parse_deadline
-from deckcheck.desk.store import Conflict, Registration, Submission, id_key
+from deckcheck.desk.store import Conflict, Registration, Submission
 
 NOT_STAFF = ("This page is for the event staff; open the staff link printed when the desk "
              "started, or log in with the staff password.")
@@ -112,24 +112,11 @@ def rows(desk: Desk) -> list[Row]:
 
 
 def _flag_duplicates(table: list[Row]) -> None:
-    by_id: dict[str, list[Row]] = {}
-    by_deck: dict[str, list[Row]] = {}
+    """The duplicate flags of `event check` (same player id, same name, same deck)."""
+    notes = library.duplicates((r.reg.id, r.reg.player, r.reg.player_id,
+                                r.sub.deck_hash if r.sub else None) for r in table)
     for r in table:
-        if r.reg.player_id:
-            by_id.setdefault(id_key(r.reg.player_id), []).append(r)
-        if r.sub is not None and r.sub.deck_hash:
-            by_deck.setdefault(r.sub.deck_hash, []).append(r)
-    notes: dict[int, list[str]] = {}
-    for what, groups in (("same player id as", by_id), ("same deck as", by_deck)):
-        for group in groups.values():
-            if len(group) < 2:
-                continue
-            for r in group:
-                others = ", ".join(f"#{o.reg.id} {o.reg.player or ''}".strip()
-                                   for o in group if o is not r)
-                notes.setdefault(r.reg.id, []).append(f"{what} {others}")
-    for r in table:
-        r.duplicate = "; ".join(notes.get(r.reg.id, [])) or None
+        r.duplicate = notes.get(r.reg.id)
 
 
 def _matches(r: Row, q: str, verdict: str, flag: str) -> bool:
@@ -368,7 +355,14 @@ async def _import_files(request: Request, form: Any) -> Response:
     for item in form.getlist("files"):
         if not isinstance(item, UploadFile) or not item.filename:
             continue
-        name = clean_filename(item.filename.replace("\\", "/").rsplit("/", 1)[-1])
+        # a folder picked in the browser sends "Jane Doe/deck.ydk": the folder names the
+        # player when the file name does not (as `event check` reads a folder); the name is
+        # only read, never used to open or write a file
+        parts = [p for p in item.filename.replace("\\", "/").split("/") if p]
+        if any(p.strip() in (".", "..") for p in parts) or item.filename.startswith("/"):
+            raise Refused(400, f"{parts[-1] if parts else 'A file'}: the file name holds a "
+                               "folder path or '..'; import files from a folder you pick.")
+        name = "/".join(clean_filename(p, deck=False) for p in parts[-2:]) if parts else ""
         data = await item.read(library.max_upload_bytes() + 1)
         total += len(data)
         if len(data) > library.max_upload_bytes():

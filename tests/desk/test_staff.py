@@ -190,12 +190,17 @@ def test_import_a_folder_of_registrations(client: Any) -> None:
     files = [("files", ("Carol Example 0300000003.ydk", ILLEGAL, "application/octet-stream")),
              ("files", ("Dave Example 0300000004.ydk", LEGAL, "application/octet-stream")),
              ("files", ("=1+1 0300000005.ydk", LEGAL, "application/octet-stream")),
-             ("files", ("broken.ydk", b"\x00\x01garbage", "application/octet-stream"))]
+             ("files", ("broken.ydk", b"\x00\x01garbage", "application/octet-stream")),
+             # a folder picked in the browser: the folder names the player
+             ("files", ("regs/Erin Example 0300000006/deck.ydk", LEGAL, "text/plain")),
+             ("files", ("regs/notes.pdf", b"%PDF-1.4", "application/pdf"))]
     r = client.post("/staff/import", data={"csrf": token}, files=files)
     assert r.status_code == 303
     page = client.get(r.headers["location"]).text
-    assert "Imported 3 registrations. 1 could not be read" in page
+    assert "Imported 4 registrations. 2 could not be read" in page
+    assert "notes.pdf: not a deck or registration file" in page
     assert "Carol Example" in page and "0300000004" in page
+    assert re.search(r"Erin Example</a>.*?0300000006", page, re.S)
     # a name that would be a formula is stored quoted and exported as text
     csv_text = client.get("/staff/export.csv").content.decode("utf-8-sig")
     assert "'=1+1" in csv_text and "\n=1+1" not in csv_text and ",=1+1" not in csv_text
@@ -205,6 +210,16 @@ def test_import_a_folder_of_registrations(client: Any) -> None:
     cells = [c for row in wb["Players"].iter_rows() for c in row if c.value is not None]
     assert any("=1+1" in str(c.value) for c in cells)
     assert all(c.data_type != "f" for c in cells)  # never a formula
+
+
+def test_import_refuses_path_tricks(client: Any) -> None:
+    staff_login(client)
+    token = form_value(client.get("/staff").text, "csrf")
+    r = client.post("/staff/import", data={"csrf": token},
+                    files=[("files", ("../../etc/deck.ydk", LEGAL, "text/plain"))])
+    assert r.status_code == 400
+    assert "the file name holds a folder path or" in r.text
+    assert len(Store(client.app.state.desk.store.path).registrations()) == 0
 
 
 def test_staff_close_submissions_now(client: Any) -> None:
