@@ -85,6 +85,17 @@ def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: st
         app = create_app(settings)
     except StoreError as exc:
         raise UserError(str(exc)) from None
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise UserError(f"Cannot listen on {host}:{port} ({exc.strerror}); pick another "
+                        "--port, or stop the program using it.") from None
     state = app.state.desk
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
@@ -95,4 +106,5 @@ def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: st
         click.echo(f"note: {notice}", err=True)
     click.echo(f"Players: {base}/")
     click.echo(f"Staff:   {base}/staff?token={state.token}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    server.run(sockets=[sock])

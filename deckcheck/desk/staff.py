@@ -209,7 +209,9 @@ def _player_context(desk: Desk, reg_id: int) -> dict[str, Any]:
     layout = None
     if counting is not None:
         layout = desk.lib.layout(library.deck_from_json(counting.deck_json))
-    return {"reg": reg, "history": entries, "counting": counting, "layout": layout}
+    duplicate = next((r.duplicate for r in rows(desk) if r.reg.id == reg_id), None)
+    return {"reg": reg, "history": entries, "counting": counting, "layout": layout,
+            "duplicate": duplicate}
 
 
 async def player_page(request: Request) -> Response:

@@ -156,6 +156,9 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path} cannot be opened as the event's store ({exc}); give "
+                             "--store a file in a folder you may write.") from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a desk store ({exc}); give --store a new "
                              "file name or the .db file of this event.") from None

@@ -174,6 +174,9 @@ def test_register_fix_staff_and_deadline(server: str, browser: Any, tmp_path: Pa
     click(browser, "mark-checked")
     assert "Checked at the desk" in text(browser, "checked")
     shot(browser, "6-staff-player")
+    browser.get(server + "/staff/sheets")
+    assert "Alice Example" in browser.find_element(By.CLASS_NAME, "sheet").text
+    shot(browser, "6b-staff-sheets")
 
     # the deadline closes submissions
     browser.get(server + "/staff")

@@ -44,3 +44,33 @@ def test_the_cli_cold_start_does_not_import_the_desk_stack() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_port_in_use_is_one_sentence(tmp_path: object, monkeypatch: pytest.MonkeyPatch
+                                       ) -> None:
+    import socket
+    from pathlib import Path
+
+    pytest.importorskip("starlette", reason="the desk extra is not installed")
+    monkeypatch.chdir(str(tmp_path))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli, ["desk", "--event", "Port Test", "--port",
+                                          str(port)])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"deckcheck: Cannot listen on 127.0.0.1:{port} (")
+    assert result.output.endswith("pick another --port, or stop the program using it.\n")
+    assert Path("port-test.db").exists()  # the store was opened before the port was tried
+
+
+def test_a_store_that_is_not_one(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    pytest.importorskip("starlette", reason="the desk extra is not installed")
+    monkeypatch.chdir(str(tmp_path))
+    Path("x.db").write_bytes(b"not a database at all" * 50)
+    result = CliRunner().invoke(cli, ["desk", "--event", "X", "--store", "x.db"])
+    assert result.exit_code == 2
+    assert result.output.startswith("deckcheck: x.db is not a desk store (")

@@ -93,6 +93,7 @@ def test_list_shows_verdicts_duplicates_and_filters(client: Any) -> None:
     assert shown("flag=duplicate") == ["1", "2", "3"]
     assert shown("flag=unchecked") == ["1", "2", "3"]
     assert shown("q=pot+of+greed") == ["3"]  # problems are searched too
+    assert "same player id as #1 Alice Example" in client.get("/staff/p/3").text
 
 
 def test_history_shows_both_submissions_and_the_diff(client: Any) -> None:
