@@ -247,8 +247,8 @@ def fix_hint(v: Any) -> str:
             return f"Keep at most {v.limit} of {v.card}: take out {v.count - v.limit}."
     if v.card is None and v.count is not None and v.limit is not None and v.section:
         return f"Change the {v.section} deck to the allowed size."
-    if v.location:
-        return f"Change the line at {v.location}."
+    if library.where(v):
+        return f"Change the line at {library.where(v)}."
     return "Change the deck as the message says."
 
 
@@ -271,6 +271,7 @@ def create_app(settings: DeskSettings) -> Starlette:
                              )
     env.filters["when"] = _time
     env.globals["fix_hint"] = fix_hint
+    env.globals["where"] = library.where
     templates = Jinja2Templates(env=env)
     desk = Desk(settings, store, lib, templates, RateLimiter(settings.submit_limit), secret,
                 token)

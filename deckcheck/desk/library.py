@@ -20,7 +20,7 @@ from deckcheck.decks.model import SECTIONS
 from deckcheck.errors import DeckcheckError
 
 if TYPE_CHECKING:
-    from deckcheck.cards.pool import CardPool
+    from deckcheck.cards.pool import CardPool as CardPool
     from deckcheck.decks.diff import DeckDiff
     from deckcheck.decks.model import Deck as Deck
     from deckcheck.event.models import EventReport
@@ -250,6 +250,13 @@ def duplicates(rows: Iterable[tuple[int, str | None, str | None, str | None]]
              for n, player, player_id, deck_hash in rows]
     flag_duplicates(table)
     return {r.number: r.duplicate for r in table}
+
+
+def where(violation: Any) -> str:
+    """Where a problem was written (`deck.ydk:42`, `Sheet1!B7`), as people read it; "" when
+    the problem is about the whole deck."""
+    loc = getattr(violation, "location", None)
+    return "" if loc is None else str(loc)
 
 
 def write_event_report(event: EventReport, kind: str) -> tuple[bytes, str, str]:

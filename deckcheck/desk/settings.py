@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckcheck.cards.pool import CardPool
+    from deckcheck.desk.library import CardPool
 
 
 def now_utc() -> dt.datetime:

@@ -158,7 +158,7 @@ async def overview(request: Request) -> Response:
     return render(request, "staff_list.html", {
         "rows": shown, "total": len(table), "counts": counts,
         "duplicates": sum(1 for r in table if r.duplicate),
-        "q": q, "verdict": verdict, "flag": flag, "message": request.query_params.get("m"),
+        "q": q, "verdict": verdict, "flag": flag, "message": _message(request),
         "deadline": desk.deadline, "closed": desk.closed(),
         "settings_version": desk.settings_version})
 
@@ -395,13 +395,25 @@ async def _import_files(request: Request, form: Any) -> Response:
     msg = f"Imported {added} registration{'s' if added != 1 else ''}."
     if failed:
         msg += f" {len(failed)} could not be read: " + " ".join(failed[:5])
-    return RedirectResponse(f"/staff?m={_quote(msg)}", status_code=303)
+    return RedirectResponse(_with_message(desk, msg), status_code=303)
 
 
-def _quote(text: str) -> str:
-    from urllib.parse import quote
+def _with_message(desk: Desk, text: str) -> str:
+    """The list's address showing `text` once; signed, so a link made elsewhere cannot put
+    its own words on the staff page."""
+    from urllib.parse import urlencode
 
-    return quote(text[:1500])
+    text = text[:1500]
+    return "/staff?" + urlencode({"m": text, "s": staff_cookie_value(desk.secret, "m:" + text)})
+
+
+def _message(request: Request) -> str | None:
+    text = request.query_params.get("m")
+    if text is None:
+        return None
+    desk = desk_of(request)
+    ok = same(request.query_params.get("s"), staff_cookie_value(desk.secret, "m:" + text))
+    return text if ok else None
 
 
 async def settings(request: Request) -> Response:
@@ -426,4 +438,4 @@ async def settings(request: Request) -> Response:
     except Conflict:
         raise Refused(409, "Someone else changed the deadline since you opened the page; "
                            "nothing was written. Reload to see it.") from None
-    return RedirectResponse("/staff?m=" + _quote("Deadline saved."), status_code=303)
+    return RedirectResponse(_with_message(desk, "Deadline saved."), status_code=303)

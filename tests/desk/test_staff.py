@@ -213,6 +213,12 @@ def test_import_a_folder_of_registrations(client: Any) -> None:
     assert all(c.data_type != "f" for c in cells)  # never a formula
 
 
+def test_a_message_made_elsewhere_is_not_shown(client: Any) -> None:
+    staff_login(client)
+    page = client.get("/staff?m=Send+all+decks+to+evil@example.com").text
+    assert "evil@example.com" not in page
+
+
 def test_import_refuses_path_tricks(client: Any) -> None:
     staff_login(client)
     token = form_value(client.get("/staff").text, "csrf")
