@@ -106,5 +106,8 @@ def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: st
         click.echo(f"note: {notice}", err=True)
     click.echo(f"Players: {base}/")
     click.echo(f"Staff:   {base}/staff?token={state.token}")
+    if shown != host:
+        click.echo("Players on the venue network use this computer's network address in place "
+                   "of 127.0.0.1.")
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     server.run(sockets=[sock])

@@ -76,6 +76,7 @@ def browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
                  "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'profile'}",
                  "--window-size=1280,1000"):
         options.add_argument(flag)
+    # with the driver's path given, Selenium skips Selenium Manager (no download, no network)
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     try:
