@@ -15,7 +15,7 @@ import click
 from deckcheck.cli.common import Ctx, UserError, handle_errors
 
 #: The modules of the `desk` extra (import names).
-DESK_MODULES = ("starlette", "jinja2", "uvicorn", "multipart")
+DESK_MODULES = ("starlette", "jinja2", "uvicorn", "python_multipart")
 INSTALL = ("`deckcheck desk` needs the desk extra; install it with "
            "pip install 'deckcheck[desk]'.")
 

@@ -19,7 +19,7 @@ NO_EXTRA = "the desk extra is not installed (pip install 'deckcheck[desk]')"
 
 
 def need_desk_extra() -> None:
-    for module in ("starlette", "jinja2", "multipart", "uvicorn"):
+    for module in ("starlette", "jinja2", "python_multipart", "uvicorn"):
         pytest.importorskip(module, reason=NO_EXTRA)
 
 

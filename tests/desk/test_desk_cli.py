@@ -39,7 +39,7 @@ def test_the_cli_cold_start_does_not_import_the_desk_stack() -> None:
             "from deckcheck.cli.main import cli; "
             "r = CliRunner().invoke(cli, ['--help']); assert r.exit_code == 0; "
             "r = CliRunner().invoke(cli, ['desk', '--help']); assert r.exit_code == 0; "
-            "heavy = [m for m in ('starlette', 'jinja2', 'uvicorn', 'multipart', "
+            "heavy = [m for m in ('starlette', 'jinja2', 'uvicorn', 'python_multipart', "
             "'deckcheck.desk') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
