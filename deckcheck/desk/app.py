@@ -11,9 +11,11 @@ server with Jinja2 (autoescaped) and work without JavaScript. The player pages a
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
@@ -276,7 +278,13 @@ def create_app(settings: DeskSettings) -> Starlette:
     desk = Desk(settings, store, lib, templates, RateLimiter(settings.submit_limit), secret,
                 token)
     routes = [*player.routes(), *staff.routes()]
-    app = Starlette(routes=routes, exception_handlers={
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()  # a clean stop folds the write-ahead log into the store file
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         Refused: _refused, HTTPException: _refused, 500: _server_error})
     app.state.desk = desk
     app.add_middleware(BodyLimit, limit=library.max_upload_bytes() + FORM_OVERHEAD)

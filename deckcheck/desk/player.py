@@ -149,8 +149,8 @@ async def receipt_page(request: Request) -> Response:
     report = library.report_from_json(sub.report_json)
     deck = library.deck_from_json(sub.deck_json)
     layout = await run_in_threadpool(desk.lib.layout, deck)
-    values = {"player": reg.player or "" if reg else "", "player_id": reg.player_id or ""
-              if reg else "", "receipt": sub.receipt}
+    values = {"player": (reg.player or "") if reg else "",
+              "player_id": (reg.player_id or "") if reg else "", "receipt": sub.receipt}
     if sub.origin == "paste":
         values["paste"] = desk.store.raw(sub.id).decode("utf-8", "replace")
     ctx = _form_context(request, values)
