@@ -154,7 +154,7 @@ async def receipt_page(request: Request) -> Response:
     if sub.origin == "paste":
         values["paste"] = desk.store.raw(sub.id).decode("utf-8", "replace")
     ctx = _form_context(request, values)
-    ctx.update(sub=sub, reg=reg, report=report, deck=deck, layout=layout,
+    ctx.update(receipt_fixed=True, sub=sub, reg=reg, report=report, deck=deck, layout=layout,
                counts=counting is not None and counting.id == sub.id,
                latest=history[-1].id == sub.id,
                problems=[v for v in report.violations if v.severity in ("error", "warning")],

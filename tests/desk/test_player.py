@@ -88,6 +88,9 @@ def test_replacing_a_list_needs_its_receipt(client: Any) -> None:
     assert "enter the receipt code of your last submission" in r.text
     r = submit(client, deck=LEGAL, receipt="AAAA-AAAA")
     assert r.status_code == 409
+    # the mistyped code comes back in a field the player can correct
+    assert re.search(r'<input type="text" id="receipt" name="receipt"[^>]*value="AAAA-AAAA"',
+                     r.text)
 
 
 def test_pasted_ydke_and_text_lists(client: Any) -> None:
