@@ -14,7 +14,8 @@ from deckcheck.formats.model import Banlist, BanlistEntry, Format
 # Facts: passcodes, names and frames of real cards; fillers are made up and named so.
 CARDS = [
     Card(passcode=14558127, alt_passcodes=(14558128,), name="Ash Blossom & Joyous Spring",
-         kind=Kind.MONSTER, frame=Frame.EFFECT, rule_name="Ash Blossom & Joyous Spring"),
+         names={"ja": "灰流うらら", "zh-CN": "灰流丽"}, kind=Kind.MONSTER, frame=Frame.EFFECT,
+         rule_name="Ash Blossom & Joyous Spring"),
     Card(passcode=55144522, name="Pot of Greed", kind=Kind.SPELL, frame=Frame.SPELL,
          rule_name="Pot of Greed"),
     Card(passcode=1861629, name="Decode Talker", kind=Kind.MONSTER, frame=Frame.LINK,

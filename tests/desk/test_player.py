@@ -112,6 +112,21 @@ def test_pasted_ydke_and_text_lists(client: Any) -> None:
     assert "1 Pot of Greed" in page.text  # the pasted list is offered again to fix
 
 
+def test_pasted_omega_code_and_a_japanese_list(client: Any) -> None:
+    from deckcheck.decks.omega import to_omega
+    from deckcheck.decks.ydk import read_ydk
+
+    code = receipt_of(submit(client, paste=to_omega(read_ydk(ILLEGAL))))
+    page = client.get(f"/r/{code}").text
+    assert "DC202" in page and "Main Deck (40)" in page and "Extra Deck (1)" in page
+    text = "灰流うらら ×3\n" + "".join(f"Filler {i}\n" for i in range(37)) + \
+        "エクストラデッキ\n1 Decode Talker\n"
+    code = receipt_of(submit(client, player="Bob Example", player_id="0300000002", paste=text))
+    page = client.get(f"/r/{code}").text
+    assert 'id="verdict">Legal' in page
+    assert '<td class="n">3</td><td>Ash Blossom &amp; Joyous Spring</td>' in page
+
+
 def test_the_same_form_sent_twice_is_stored_once(client: Any,
                                                  make_settings: Callable[..., Any]) -> None:
     token = csrf(client)
