@@ -160,6 +160,13 @@ def test_register_fix_staff_and_deadline(server: str, browser: Any, tmp_path: Pa
     assert text(browser, "receipt") != first_receipt
     shot(browser, "3-player-legal")
 
+    # a second player registers the very same deck: flagged for staff as a duplicate
+    browser.get(server + "/")
+    fill(browser, {"player": "Bob Example", "player_id": "0300000002"})
+    browser.find_element(By.ID, "deck").send_keys(str(legal))
+    click(browser, "send")
+    assert text(browser, "verdict") == "Legal"
+
     # a wrong token gets nothing
     browser.get(server + "/staff?token=not-the-token")
     assert "This page is for the event staff" in text(browser, "sentence")
@@ -171,8 +178,10 @@ def test_register_fix_staff_and_deadline(server: str, browser: Any, tmp_path: Pa
     # staff see the registration, both submissions and the diff between them
     browser.get(server + f"/staff?token={TOKEN}")
     assert "token" not in browser.current_url  # the token leaves the address bar
-    assert text(browser, "total") == "1"
-    assert "Alice Example" in text(browser, "registrations")
+    assert text(browser, "total") == "2"
+    table = text(browser, "registrations")
+    assert "Alice Example" in table and "Bob Example" in table
+    assert "same deck as #1 Alice Example" in table
     shot(browser, "5-staff-list")
     browser.get(browser.find_element(By.LINK_TEXT, "Alice Example").get_attribute("href"))
     history = text(browser, "history")
