@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "odds": "deckcheck.cli.sim:odds",
     "event": "deckcheck.cli.event:event",
     "diff": "deckcheck.cli.event:diff",
+    "desk": "deckcheck.cli.desk:desk",
 }
 
 

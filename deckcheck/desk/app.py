@@ -1,0 +1,299 @@
+"""`create_app(settings)`: the registration desk as a Starlette application.
+
+    from deckcheck.desk.app import create_app
+    from deckcheck.desk.settings import DeskSettings
+    app = create_app(DeskSettings(event="Regional Berlin", store=Path("berlin.db")))
+
+The app is built fresh from its settings (tests make one per test); pages are rendered on the
+server with Jinja2 (autoescaped) and work without JavaScript. The player pages are in
+`deckcheck.desk.player`, the staff pages in `deckcheck.desk.staff`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import re
+import unicodedata
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from deckcheck.desk import library
+from deckcheck.desk.security import (
+    CSRF_COOKIE,
+    BodyLimit,
+    RateLimiter,
+    SecurityHeaders,
+    new_secret,
+    same,
+)
+from deckcheck.desk.settings import DeskSettings, parse_deadline
+from deckcheck.desk.store import Conflict, Store, Submission
+
+TEMPLATES = Path(__file__).with_name("templates")
+#: Room for the form fields around the largest deck file.
+FORM_OVERHEAD = 256 * 1024
+MAX_NAME = 80
+_ID_CHARS = re.compile(r"^[0-9][0-9 \-]{2,20}$")
+FORMULA_START = ("=", "+", "-", "@")
+
+
+class Refused(Exception):
+    """A request the desk answers with a 4xx status and one sentence."""
+
+    def __init__(self, status: int, sentence: str) -> None:
+        super().__init__(sentence)
+        self.status = status
+        self.sentence = sentence
+
+
+@dataclass
+class Desk:
+    """Everything the pages share: settings, store, library, templates, limits."""
+
+    settings: DeskSettings
+    store: Store
+    lib: library.Library
+    templates: Jinja2Templates
+    limiter: RateLimiter
+    secret: str
+    token: str
+
+    # --- the event ---------------------------------------------------------------------------
+
+    @property
+    def deadline(self) -> dt.datetime | None:
+        text = self.store.get_meta("deadline")
+        return dt.datetime.fromisoformat(text) if text else None
+
+    @property
+    def settings_version(self) -> int:
+        return int(self.store.get_meta("settings_version") or 1)
+
+    def closed(self) -> bool:
+        d = self.deadline
+        return d is not None and self.settings.clock() >= d
+
+    def counting(self, history: list[Submission]) -> Submission | None:
+        """The submission that counts: the last one sent before the deadline, or while staff
+        had reopened the registration."""
+        d = self.deadline
+        ok = [s for s in history
+              if s.late or d is None or dt.datetime.fromisoformat(s.created_at) <= d]
+        return ok[-1] if ok else None
+
+    # --- the one way a deck gets in ------------------------------------------------------------
+
+    def accept(self, *, player: str, player_id: str, deck: library.Deck, raw: bytes,
+               origin: str, label: str, nonce: str | None, client: str | None,
+               late: bool = False) -> Submission:
+        """Check the deck and store it (committed) with its verdict; return the submission."""
+        report = self.lib.check(deck)
+        problems = [v for v in report.violations if v.severity in ("error", "warning")]
+        deck_hash = self.lib.deck_hash(deck) if any(True for _ in deck.entries()) else None
+        return self.store.add_submission(
+            player=player, player_id=player_id or None, origin=origin, label=label, raw=raw,
+            deck_json=library.deck_to_json(deck), report_json=library.report_to_json(report),
+            verdict=report.verdict, problem_count=len(problems), deck_hash=deck_hash,
+            late=late, client=client, nonce=nonce, created_at=self.settings.clock())
+
+
+# --- checks on what people type --------------------------------------------------------------
+
+def clean_name(text: str, what: str = "name") -> str:
+    name = " ".join(unicodedata.normalize("NFC", text).split())
+    if not name:
+        raise Refused(400, f"Write your {what}: it goes on the registration.")
+    if len(name) > MAX_NAME:
+        raise Refused(400, f"The {what} is longer than {MAX_NAME} characters; write it as on "
+                           "your CARD GAME ID.")
+    if name.startswith(FORMULA_START):
+        raise Refused(400, f"A {what} cannot start with =, +, - or @ (spreadsheets would run "
+                           "it as a formula); write it as on your CARD GAME ID.")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+        raise Refused(400, f"The {what} holds control or invalid characters; type it again.")
+    if "/" in name or "\\" in name or "\ufffd" in name:
+        raise Refused(400, f"A {what} cannot hold / or \\ or characters that are not valid "
+                           "text; write it as on your CARD GAME ID.")
+    return name
+
+
+def clean_player_id(text: str) -> str:
+    s = text.strip()
+    if not s:
+        raise Refused(400, "Write your CARD GAME ID (the number on your Konami ID card): staff "
+                           "use it to find your registration.")
+    if not _ID_CHARS.match(s):
+        raise Refused(400, "A CARD GAME ID is a number (digits only, e.g. 0301234567); check "
+                           "the one you typed.")
+    digits = re.sub(r"\D", "", s)
+    if not 4 <= len(digits) <= 12:
+        raise Refused(400, "A CARD GAME ID has 4 to 12 digits (usually 10, e.g. 0301234567); "
+                           "check the one you typed.")
+    return digits
+
+
+def clean_filename(name: str, *, deck: bool = True) -> str:
+    """An uploaded file's name, for messages only: refused if it tries to name a path, or
+    (`deck`) if its extension is not one of a deck file."""
+    if "/" in name or "\\" in name or "\x00" in name or name.strip(". ") == "" or ".." in name:
+        raise Refused(400, "The file name holds a folder path or '..'; upload the deck file "
+                           "itself with a plain name such as deck.ydk.")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name) or len(name) > 120:
+        raise Refused(400, "The file name holds control characters or is too long; rename the "
+                           "file (e.g. deck.ydk) and upload it again.")
+    ext = PurePath(name).suffix.lower()
+    if deck and ext and ext not in library.DECK_EXTENSIONS:
+        raise Refused(415, f"{name} is not a deck file deckcheck reads; upload a .ydk, .xlsx, "
+                           ".csv or .txt file, or paste the list.")
+    return name
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+def csrf_token(request: Request) -> tuple[str, bool]:
+    """The browser's CSRF token, and whether it is new (the cookie must be set)."""
+    have = request.cookies.get(CSRF_COOKIE)
+    if have and re.fullmatch(r"[A-Za-z0-9_\-]{20,64}", have):
+        return have, False
+    token = request.scope.get("desk.csrf")
+    if token is None:
+        token = request.scope["desk.csrf"] = new_secret()
+    return str(token), True
+
+
+def check_csrf(request: Request, form: Any) -> None:
+    cookie = request.cookies.get(CSRF_COOKIE)
+    sent = form.get("csrf")
+    if not isinstance(sent, str) or not same(cookie, sent):
+        raise Refused(403, "This form has expired or came from another page; reload the page "
+                           "and send it again.")
+
+
+def desk_of(request: Request) -> Desk:
+    desk: Desk = request.app.state.desk
+    return desk
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200
+           ) -> Response:
+    desk = desk_of(request)
+    token, new = csrf_token(request)
+    ctx = {"event": desk.settings.event, "lib": desk.lib, "desk": desk, "csrf": token,
+           **context}
+    response = desk.templates.TemplateResponse(request, name, ctx, status_code=status)
+    if new:
+        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https")
+    return response
+
+
+def refusal_page(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, Refused):
+        status, sentence = exc.status, exc.sentence
+    elif isinstance(exc, HTTPException):
+        status = exc.status_code
+        sentence = {404: "There is no such page here; check the address.",
+                    405: "That page cannot be used this way; go back and use its form."}.get(
+            status, str(exc.detail) if exc.detail else "The request could not be served.")
+        if status == 400 and exc.detail:  # the form parser's own limits
+            sentence = f"The form could not be read ({exc.detail.rstrip('.')}); send it again."
+    else:  # pragma: no cover - Starlette only routes the types above here
+        status, sentence = 500, "Something went wrong at the desk."
+    headers = {"Retry-After": "60"} if status == 429 else None
+    response = render(request, "error.html", {"status": status, "sentence": sentence}, status)
+    if headers:
+        response.headers.update(headers)
+    return response
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    return HTMLResponse("<!doctype html><meta charset=utf-8><title>Error</title><p>Something "
+                        "went wrong at the desk; the submission was not stored, send it "
+                        "again or ask the staff.</p>", status_code=500)
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    return refusal_page(request, exc)
+
+
+def _time(value: str | dt.datetime | None) -> str:
+    if value is None:
+        return ""
+    when = dt.datetime.fromisoformat(value) if isinstance(value, str) else value
+    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def fix_hint(v: Any) -> str:
+    """How to fix one problem, from its numbers (the message says what is wrong)."""
+    if v.suggestions:
+        return "Did you mean " + " or ".join(v.suggestions[:3]) + "? Correct the name."
+    if v.card and v.count is not None and v.limit is not None:
+        if v.limit == 0:
+            return f"Take every copy of {v.card} out of the deck."
+        if v.count > v.limit:
+            return f"Keep at most {v.limit} of {v.card}: take out {v.count - v.limit}."
+    if v.card is None and v.count is not None and v.limit is not None and v.section:
+        return f"Change the {v.section} deck to the allowed size."
+    if library.where(v):
+        return f"Change the line at {library.where(v)}."
+    return "Change the deck as the message says."
+
+
+def create_app(settings: DeskSettings) -> Starlette:
+    """The desk for one event, built from its settings."""
+    from deckcheck.desk import player, staff
+
+    store = Store(settings.store)
+    secret = store.meta_default("secret", new_secret(32))
+    token = settings.token or store.meta_default("staff_token", new_secret(18))
+    store.set_meta("event", settings.event)
+    if settings.deadline is not None:
+        store.set_meta("deadline", settings.deadline.isoformat())
+    lib = library.Library(settings.format, settings.date, db=settings.db, pool=settings.pool)
+    store.set_meta("format", lib.format_id)
+    store.set_meta("date", lib.date.isoformat())
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
+                             autoescape=jinja2.select_autoescape(default=True,
+                                                                 default_for_string=True),
+                             )
+    env.filters["when"] = _time
+    env.globals["fix_hint"] = fix_hint
+    env.globals["where"] = library.where
+    templates = Jinja2Templates(env=env)
+    desk = Desk(settings, store, lib, templates, RateLimiter(settings.submit_limit), secret,
+                token)
+    routes = [*player.routes(), *staff.routes()]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()  # a clean stop folds the write-ahead log into the store file
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        Refused: _refused, HTTPException: _refused, 500: _server_error})
+    app.state.desk = desk
+    app.add_middleware(BodyLimit, limit=library.max_upload_bytes() + FORM_OVERHEAD)
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def route(path: str, endpoint: Any, methods: list[str] | None = None) -> Route:
+    return Route(path, endpoint, methods=methods or ["GET"])
+
+
+__all__ = ["Conflict", "Desk", "Refused", "create_app", "parse_deadline", "render", "route"]

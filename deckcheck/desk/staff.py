@@ -1,0 +1,441 @@
+"""The staff pages (never open without the token or the password).
+
+GET  /staff?token=…            log in with the secret link (the token leaves the address bar)
+POST /staff/login              log in with the password (when one is set)
+GET  /staff                    every registration: verdict, problems, duplicates; filters
+GET  /staff/p/{id}             one player's history, the diff between submissions, actions
+POST /staff/p/{id}/update      checked at the desk / note / reopen (optimistic versioning)
+POST /staff/p/{id}/compare     the registered list against the deck shown at a deck check
+GET  /staff/p/{id}/sheet.xlsx  the printable registration sheet
+GET  /staff/sheets             every registration sheet, printable from the browser
+GET  /staff/export.{kind}      the event report: xlsx, csv, problems.csv, json
+POST /staff/import             registrations from files (a folder's decks, a workbook, a CSV)
+POST /staff/settings           the deadline (optimistic versioning)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from deckcheck.desk import library
+from deckcheck.desk.app import (
+    Desk,
+    Refused,
+    check_csrf,
+    clean_filename,
+    clean_name,
+    desk_of,
+    render,
+    route,
+)
+from deckcheck.desk.security import STAFF_COOKIE, same, staff_cookie_value
+from deckcheck.desk.settings import parse_deadline
+from deckcheck.desk.store import Conflict, Registration, Submission
+
+NOT_STAFF = ("This page is for the event staff; open the staff link printed when the desk "
+             "started, or log in with the staff password.")
+CONFLICT = ("Someone else changed this registration since you opened it; nothing was "
+            "written. Their change is shown below: make yours again if it is still needed.")
+
+
+def routes() -> list[Route]:
+    return [
+        route("/staff", overview), route("/staff/login", login, ["POST"]),
+        route("/staff/logout", logout, ["POST"]),
+        route("/staff/p/{reg_id:int}", player_page),
+        route("/staff/p/{reg_id:int}/update", update, ["POST"]),
+        route("/staff/p/{reg_id:int}/compare", compare, ["POST"]),
+        route("/staff/p/{reg_id:int}/sheet.xlsx", sheet),
+        route("/staff/sheets", sheets), route("/staff/export.{kind}", export),
+        route("/staff/import", import_files, ["POST"]),
+        route("/staff/settings", settings, ["POST"]),
+    ]
+
+
+def is_staff(request: Request) -> bool:
+    desk = desk_of(request)
+    return same(request.cookies.get(STAFF_COOKIE), staff_cookie_value(desk.secret, desk.token))
+
+
+def require_staff(request: Request) -> Desk:
+    if not is_staff(request):
+        raise Refused(403, NOT_STAFF)
+    return desk_of(request)
+
+
+def _logged_in(request: Request, target: str = "/staff") -> Response:
+    desk = desk_of(request)
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(STAFF_COOKIE, staff_cookie_value(desk.secret, desk.token),
+                        httponly=True, samesite="strict", secure=request.url.scheme == "https")
+    return response
+
+
+# --- the list ----------------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    reg: Registration
+    sub: Submission | None  # the submission that counts
+    count: int  # submissions in all
+    problems: list[str]
+    duplicate: str | None
+    sizes: str = ""
+
+
+def rows(desk: Desk) -> list[Row]:
+    subs: dict[int, list[Submission]] = {}
+    for s in desk.store.all_submissions():
+        subs.setdefault(s.registration_id, []).append(s)
+    out = []
+    for reg in desk.store.registrations():
+        history = subs.get(reg.id, [])
+        sub = desk.counting(history)
+        problems: list[str] = []
+        sizes = ""
+        if sub is not None:
+            report = library.report_from_json(sub.report_json)
+            problems = [f"{v.code} {v.message}" for v in report.violations
+                        if v.severity in ("error", "warning")]
+            sizes = "/".join(str(report.sizes.get(s, 0)) for s in ("main", "extra", "side"))
+        out.append(Row(reg, sub, len(history), problems, None, sizes))
+    _flag_duplicates(out)
+    return out
+
+
+def _flag_duplicates(table: list[Row]) -> None:
+    """The duplicate flags of `event check` (same player id, same name, same deck)."""
+    notes = library.duplicates((r.reg.id, r.reg.player, r.reg.player_id,
+                                r.sub.deck_hash if r.sub else None) for r in table)
+    for r in table:
+        r.duplicate = notes.get(r.reg.id)
+
+
+def _matches(r: Row, q: str, verdict: str, flag: str) -> bool:
+    if verdict and (r.sub.verdict if r.sub else "none") != verdict:
+        return False
+    if flag == "duplicate" and not r.duplicate:
+        return False
+    if flag == "unchecked" and r.reg.checked_at:
+        return False
+    if flag == "checked" and not r.reg.checked_at:
+        return False
+    if q:
+        hay = " ".join(x or "" for x in (r.reg.player, r.reg.player_id,
+                                         r.sub.receipt if r.sub else "",
+                                         r.sub.deck_hash if r.sub else "",
+                                         *r.problems)).casefold()
+        return q.casefold() in hay
+    return True
+
+
+async def overview(request: Request) -> Response:
+    desk = desk_of(request)
+    token = request.query_params.get("token")
+    if token is not None:
+        if same(token, desk.token):
+            return _logged_in(request)
+        raise Refused(403, NOT_STAFF)
+    if not is_staff(request):
+        return render(request, "staff_login.html", {"sentence": NOT_STAFF,
+                                                    "password": bool(desk.settings.password)},
+                      403)
+    q = request.query_params.get("q", "").strip()[:100]
+    verdict = request.query_params.get("verdict", "")
+    flag = request.query_params.get("flag", "")
+    table = await run_in_threadpool(rows, desk)
+    shown = [r for r in table if _matches(r, q, verdict, flag)]
+    counts = {v: sum(1 for r in table if r.sub and r.sub.verdict == v)
+              for v in ("legal", "illegal")}
+    return render(request, "staff_list.html", {
+        "rows": shown, "total": len(table), "counts": counts,
+        "duplicates": sum(1 for r in table if r.duplicate),
+        "q": q, "verdict": verdict, "flag": flag, "message": _message(request),
+        "deadline": desk.deadline, "closed": desk.closed(),
+        "settings_version": desk.settings_version})
+
+
+async def login(request: Request) -> Response:
+    desk = desk_of(request)
+    form = await request.form(max_files=0, max_fields=5)
+    check_csrf(request, form)
+    wait = desk.limiter.allow("login:" + (request.client.host if request.client else ""))
+    password = form.get("password")
+    if wait is not None:
+        raise Refused(429, f"Too many tries; wait {wait:.0f} seconds.")
+    if not desk.settings.password or not isinstance(password, str) or \
+            not same(password, desk.settings.password):
+        raise Refused(403, "That is not the staff password; ask the organiser for it.")
+    return _logged_in(request)
+
+
+async def logout(request: Request) -> Response:
+    form = await request.form(max_files=0, max_fields=5)
+    check_csrf(request, form)
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(STAFF_COOKIE)
+    return response
+
+
+# --- one player --------------------------------------------------------------------------------
+
+def _player_context(desk: Desk, reg_id: int) -> dict[str, Any]:
+    reg = desk.store.registration(reg_id)
+    if reg is None:
+        raise Refused(404, f"There is no registration #{reg_id}; go back to the list.")
+    history = desk.store.history(reg_id)
+    counting = desk.counting(history)
+    entries = []
+    previous = None
+    for sub in history:
+        deck = library.deck_from_json(sub.deck_json)
+        report = library.report_from_json(sub.report_json)
+        diff = None
+        if previous is not None:
+            diff = library.format_diff(desk.lib.diff(previous[1], deck, previous[0].receipt,
+                                                     sub.receipt))
+        entries.append({"sub": sub, "report": report, "diff": diff,
+                        "problems": [v for v in report.violations
+                                     if v.severity in ("error", "warning")]})
+        previous = (sub, deck)
+    layout = None
+    if counting is not None:
+        layout = desk.lib.layout(library.deck_from_json(counting.deck_json))
+    duplicate = next((r.duplicate for r in rows(desk) if r.reg.id == reg_id), None)
+    return {"reg": reg, "history": entries, "counting": counting, "layout": layout,
+            "duplicate": duplicate}
+
+
+async def player_page(request: Request) -> Response:
+    desk = require_staff(request)
+    ctx = await run_in_threadpool(_player_context, desk, request.path_params["reg_id"])
+    return render(request, "staff_player.html", ctx)
+
+
+async def update(request: Request) -> Response:
+    desk = require_staff(request)
+    reg_id = request.path_params["reg_id"]
+    form = await request.form(max_files=0, max_fields=20, max_part_size=10_000)
+    check_csrf(request, form)
+    try:
+        version = int(str(form.get("version", "")))
+    except ValueError:
+        raise Refused(400, "The form has no version; reload the page and try again.") from None
+    action = form.get("action")
+    note = form.get("note")
+    changes: dict[str, Any] = {}
+    if action == "checked":
+        changes["checked"] = True
+    elif action == "unchecked":
+        changes["checked"] = False
+    elif action == "reopen":
+        changes["reopened"] = True
+    elif action == "close":
+        changes["reopened"] = False
+    elif action == "note" and isinstance(note, str):
+        changes["note"] = " ".join(note.split())[:500]
+    else:
+        raise Refused(400, "That is not an action of this page; use one of its buttons.")
+    try:
+        await run_in_threadpool(lambda: desk.store.update_registration(
+            reg_id, version, when=desk.settings.clock(), **changes))
+    except Conflict:
+        ctx = await run_in_threadpool(_player_context, desk, reg_id)
+        ctx["sentence"] = CONFLICT
+        return render(request, "staff_player.html", ctx, 409)
+    return RedirectResponse(f"/staff/p/{reg_id}", status_code=303)
+
+
+async def compare(request: Request) -> Response:
+    require_staff(request)
+    async with request.form(max_files=1, max_fields=10, max_part_size=200_000) as form:
+        return await _compare(request, form)
+
+
+async def _compare(request: Request, form: Any) -> Response:
+    desk = desk_of(request)
+    reg_id = request.path_params["reg_id"]
+    check_csrf(request, form)
+    ctx = await run_in_threadpool(_player_context, desk, reg_id)
+    counting = ctx["counting"]
+    upload, paste = form.get("deck"), form.get("paste")
+    try:
+        if counting is None:
+            raise Refused(409, "This player has no list that counts to compare with.")
+        if isinstance(upload, UploadFile) and upload.filename:
+            name = clean_filename(upload.filename)
+            data = await upload.read(library.max_upload_bytes() + 1)
+            shown = await run_in_threadpool(desk.lib.read_upload, data, name)
+        elif isinstance(paste, str) and paste.strip():
+            shown = await run_in_threadpool(desk.lib.read_pasted, paste, "deck shown")
+        else:
+            raise Refused(400, "Add the deck shown at the deck check: a file or a pasted list.")
+    except library.LibraryError as exc:
+        ctx["sentence"] = exc.message
+        return render(request, "staff_player.html", ctx, 422)
+    except Refused as exc:
+        ctx["sentence"] = exc.sentence
+        return render(request, "staff_player.html", ctx, exc.status)
+    registered = library.deck_from_json(counting.deck_json)
+    d = await run_in_threadpool(desk.lib.diff, registered, shown,
+                                f"registered ({counting.receipt})", "shown at the deck check")
+    ctx["compare"] = {"diff": library.format_diff(d), "identical": d.identical}
+    return render(request, "staff_player.html", ctx)
+
+
+async def sheet(request: Request) -> Response:
+    desk = require_staff(request)
+    reg = desk.store.registration(request.path_params["reg_id"])
+    counting = desk.counting(desk.store.history(reg.id)) if reg else None
+    if reg is None or counting is None:
+        raise Refused(404, "This registration has no list that counts yet.")
+    data = await run_in_threadpool(
+        library.registration_sheet, desk.lib, library.deck_from_json(counting.deck_json),
+        player=reg.player, player_id=reg.player_id, event=desk.settings.event,
+        date=desk.lib.date.isoformat())
+    name = f"registration-{reg.id}.xlsx"
+    return Response(data, media_type="application/vnd.openxmlformats-officedocument."
+                    "spreadsheetml.sheet",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def sheets(request: Request) -> Response:
+    desk = require_staff(request)
+
+    def build() -> list[dict[str, Any]]:
+        out = []
+        for r in rows(desk):
+            if r.sub is None:
+                continue
+            out.append({"row": r, "layout": desk.lib.layout(
+                library.deck_from_json(r.sub.deck_json))})
+        return out
+
+    return render(request, "staff_sheets.html", {"sheets": await run_in_threadpool(build)})
+
+
+def event_report(desk: Desk) -> Any:
+    regs = []
+    for r in rows(desk):
+        if r.sub is None:
+            continue
+        regs.append((f"desk:{r.sub.receipt}", r.reg.player, r.reg.player_id,
+                     library.deck_from_json(r.sub.deck_json)))
+    return desk.lib.event_report(regs)
+
+
+async def export(request: Request) -> Response:
+    desk = require_staff(request)
+    kind = request.path_params["kind"]
+    if kind not in ("xlsx", "csv", "problems.csv", "json"):
+        raise Refused(404, "The report is exported as xlsx, csv, problems.csv or json.")
+    event = await run_in_threadpool(event_report, desk)
+    data, media, name = await run_in_threadpool(library.write_event_report, event, kind)
+    return Response(data, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def import_files(request: Request) -> Response:
+    require_staff(request)
+    async with request.form(max_files=500, max_fields=10) as form:
+        return await _import_files(request, form)
+
+
+async def _import_files(request: Request, form: Any) -> Response:
+    desk = desk_of(request)
+    check_csrf(request, form)
+    files: list[tuple[str, bytes]] = []
+    total = 0
+    for item in form.getlist("files"):
+        if not isinstance(item, UploadFile) or not item.filename:
+            continue
+        # a folder picked in the browser sends "Jane Doe/deck.ydk": the folder names the
+        # player when the file name does not (as `event check` reads a folder); the name is
+        # only read, never used to open or write a file
+        parts = [p for p in item.filename.replace("\\", "/").split("/") if p]
+        if any(p.strip() in (".", "..") for p in parts) or item.filename.startswith("/"):
+            raise Refused(400, f"{parts[-1] if parts else 'A file'}: the file name holds a "
+                               "folder path or '..'; import files from a folder you pick.")
+        name = "/".join(clean_filename(p, deck=False) for p in parts[-2:]) if parts else ""
+        data = await item.read(library.max_upload_bytes() + 1)
+        total += len(data)
+        if len(data) > library.max_upload_bytes():
+            raise Refused(413, f"{name} is larger than {library.max_upload_bytes() // 2**20} "
+                               "MB; import it with `deckcheck event check` instead.")
+        files.append((name, data))
+    if not files:
+        raise Refused(400, "Choose the registration files to import (deck files, a workbook "
+                           "or a CSV of registrations).")
+
+    def run() -> tuple[int, list[str]]:
+        added, failed = 0, []
+        for source, player, player_id, deck, error in desk.lib.import_files(files):
+            if deck is None:
+                failed.append(error or f"{source} could not be read.")
+                continue
+            try:
+                name = clean_name(player or source, "player name")
+            except Refused:
+                name = library.formula_safe(player or source)[:80]
+            desk.accept(player=name, player_id=player_id or "", deck=deck,
+                        raw=library.deck_to_json(deck).encode(), origin="import", label=source,
+                        nonce=None, client="import")
+            added += 1
+        return added, failed
+
+    added, failed = await run_in_threadpool(run)
+    msg = f"Imported {added} registration{'s' if added != 1 else ''}."
+    if failed:
+        msg += f" {len(failed)} could not be read: " + " ".join(failed[:5])
+    return RedirectResponse(_with_message(desk, msg), status_code=303)
+
+
+def _with_message(desk: Desk, text: str) -> str:
+    """The list's address showing `text` once; signed, so a link made elsewhere cannot put
+    its own words on the staff page."""
+    from urllib.parse import urlencode
+
+    text = text[:1500]
+    return "/staff?" + urlencode({"m": text, "s": staff_cookie_value(desk.secret, "m:" + text)})
+
+
+def _message(request: Request) -> str | None:
+    text = request.query_params.get("m")
+    if text is None:
+        return None
+    desk = desk_of(request)
+    ok = same(request.query_params.get("s"), staff_cookie_value(desk.secret, "m:" + text))
+    return text if ok else None
+
+
+async def settings(request: Request) -> Response:
+    desk = require_staff(request)
+    form = await request.form(max_files=0, max_fields=10)
+    check_csrf(request, form)
+    try:
+        version = int(str(form.get("version", "")))
+    except ValueError:
+        raise Refused(400, "The form has no version; reload the page and try again.") from None
+    text = form.get("deadline")
+    value = ""
+    if isinstance(text, str) and text.strip():
+        try:
+            value = parse_deadline(text).isoformat()
+        except ValueError as exc:
+            raise Refused(400, str(exc)) from None
+    elif form.get("action") == "close-now":
+        value = desk.settings.clock().astimezone(dt.UTC).isoformat()
+    try:
+        desk.store.set_meta_versioned({"deadline": value}, version)
+    except Conflict:
+        raise Refused(409, "Someone else changed the deadline since you opened the page; "
+                           "nothing was written. Reload to see it.") from None
+    return RedirectResponse(_with_message(desk, "Deadline saved."), status_code=303)

@@ -1,0 +1,327 @@
+"""The desk's store: one SQLite file per event (WAL mode), every submission kept.
+
+Tables: `meta` (the event's settings and the staff secret), `registrations` (one per player:
+who, checked at the desk, reopened, a version for optimistic locking) and `submissions`
+(every deck a player sent, with its verdict, report and the bytes as received). A submission
+is committed (synchronous=FULL) before the desk answers, so a crash or restart loses nothing
+that was accepted. Staff edits name the version they saw; a stale edit is refused, never
+written over a colleague's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import secrets
+import sqlite3
+import threading
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS registrations (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    player TEXT,
+    player_id TEXT,
+    created_at TEXT NOT NULL,
+    checked_at TEXT,
+    note TEXT NOT NULL DEFAULT '',
+    reopened INTEGER NOT NULL DEFAULT 0,
+    version INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    registration_id INTEGER NOT NULL REFERENCES registrations(id),
+    nonce TEXT UNIQUE,
+    receipt TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    label TEXT NOT NULL,
+    raw BLOB NOT NULL,
+    deck_json TEXT NOT NULL,
+    report_json TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    problem_count INTEGER NOT NULL,
+    deck_hash TEXT,
+    late INTEGER NOT NULL DEFAULT 0,
+    client TEXT
+);
+CREATE INDEX IF NOT EXISTS submissions_by_registration ON submissions(registration_id, id);
+"""
+
+#: Receipt codes: 8 characters without look-alikes (no 0/O, 1/I/L), shown as ABCD-EFGH.
+RECEIPT_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+
+class StoreError(Exception):
+    """The event store cannot be used."""
+
+
+class Conflict(Exception):
+    """Someone else changed this registration since it was shown."""
+
+
+def new_receipt() -> str:
+    code = "".join(secrets.choice(RECEIPT_ALPHABET) for _ in range(8))
+    return f"{code[:4]}-{code[4:]}"
+
+
+def normalize_receipt(text: str) -> str:
+    s = re.sub(r"[^0-9A-Za-z]", "", text).upper()
+    return f"{s[:4]}-{s[4:]}" if len(s) == 8 else s
+
+
+def name_key(name: str | None) -> str:
+    if not name:
+        return ""
+    s = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", s).split())
+
+
+def id_key(player_id: str | None) -> str:
+    if not player_id:
+        return ""
+    digits = re.sub(r"\D", "", player_id)
+    return (digits.lstrip("0") or "0") if digits else name_key(player_id)
+
+
+def registration_key(player: str | None, player_id: str | None) -> str:
+    """A registration is one player: the same CARD GAME ID under the same name."""
+    return f"{id_key(player_id)}|{name_key(player)}"
+
+
+def now_utc() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class Registration:
+    id: int
+    player: str | None
+    player_id: str | None
+    created_at: str
+    checked_at: str | None
+    note: str
+    reopened: bool
+    version: int
+
+
+@dataclass(frozen=True)
+class Submission:
+    id: int
+    registration_id: int
+    receipt: str
+    created_at: str
+    origin: str  # "upload", "paste" or "import"
+    label: str
+    deck_json: str
+    report_json: str
+    verdict: str
+    problem_count: int
+    deck_hash: str | None
+    late: bool
+
+
+_REG = "id, player, player_id, created_at, checked_at, note, reopened, version"
+_SUB = ("id, registration_id, receipt, created_at, origin, label, deck_json, report_json, "
+        "verdict, problem_count, deck_hash, late")
+
+
+def _reg(row: tuple[Any, ...]) -> Registration:
+    return Registration(int(row[0]), row[1], row[2], str(row[3]), row[4],
+                        str(row[5]), bool(row[6]), int(row[7]))
+
+
+def _sub(row: tuple[Any, ...]) -> Submission:
+    return Submission(int(row[0]), int(row[1]), str(row[2]), str(row[3]),
+                      str(row[4]), str(row[5]), str(row[6]), str(row[7]), str(row[8]),
+                      int(row[9]), row[10], bool(row[11]))
+
+
+class Store:
+    """One event's SQLite file. Thread-safe: one connection, one lock."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30,
+                                       isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path} cannot be opened as the event's store ({exc}); give "
+                             "--store a file in a folder you may write.") from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a desk store ({exc}); give --store a new "
+                             "file name or the .db file of this event.") from None
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _query(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._db.execute(sql, args).fetchall())
+
+    # --- event settings ----------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx() as db:
+            db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE "
+                       "SET value = excluded.value", (key, value))
+
+    def meta_default(self, key: str, make: str) -> str:
+        """The stored value of `key`, storing `make` first if there is none."""
+        with self._tx() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return str(row[0])
+            db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (key, make))
+            return make
+
+    def set_meta_versioned(self, values: dict[str, str], version: int) -> int:
+        """Set event settings if their version is still `version`; the new version."""
+        with self._tx() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'settings_version'").fetchone()
+            current = int(row[0]) if row else 1
+            if current != version:
+                raise Conflict
+            for k, v in values.items():
+                db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO "
+                           "UPDATE SET value = excluded.value", (k, v))
+            db.execute("INSERT INTO meta(key, value) VALUES ('settings_version', ?) ON "
+                       "CONFLICT(key) DO UPDATE SET value = excluded.value", (str(current + 1),))
+            return current + 1
+
+    # --- submissions -------------------------------------------------------------------------
+
+    def find_registration(self, player: str | None, player_id: str | None
+                          ) -> Registration | None:
+        rows = self._query(f"SELECT {_REG} FROM registrations WHERE key = ?",
+                           (registration_key(player, player_id),))
+        return _reg(rows[0]) if rows else None
+
+    def by_nonce(self, nonce: str) -> Submission | None:
+        rows = self._query(f"SELECT {_SUB} FROM submissions WHERE nonce = ?", (nonce,))
+        return _sub(rows[0]) if rows else None
+
+    def add_submission(self, *, player: str | None, player_id: str | None, origin: str,
+                       label: str, raw: bytes, deck_json: str, report_json: str, verdict: str,
+                       problem_count: int, deck_hash: str | None, late: bool = False,
+                       client: str | None = None, nonce: str | None = None,
+                       created_at: dt.datetime | None = None) -> Submission:
+        """Store one submission (and its registration if new), committed before returning.
+        A nonce already stored returns that submission: a form sent twice is stored once."""
+        when = (created_at or now_utc()).isoformat(timespec="seconds")
+        key = registration_key(player, player_id)
+        with self._tx() as db:
+            if nonce is not None:
+                row = db.execute(f"SELECT {_SUB} FROM submissions WHERE nonce = ?",
+                                 (nonce,)).fetchone()
+                if row is not None:
+                    return _sub(row)
+            row = db.execute("SELECT id FROM registrations WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                reg_id = db.execute(
+                    "INSERT INTO registrations(key, player, player_id, created_at) VALUES "
+                    "(?, ?, ?, ?)", (key, player, player_id, when)).lastrowid
+            else:
+                reg_id = row[0]
+                db.execute("UPDATE registrations SET player = ?, player_id = ? WHERE id = ?",
+                           (player, player_id, reg_id))
+            while True:
+                receipt = new_receipt()
+                if db.execute("SELECT 1 FROM submissions WHERE receipt = ?",
+                              (receipt,)).fetchone() is None:
+                    break
+            cur = db.execute(
+                "INSERT INTO submissions(registration_id, nonce, receipt, created_at, origin, "
+                "label, raw, deck_json, report_json, verdict, problem_count, deck_hash, late, "
+                "client) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (reg_id, nonce, receipt, when, origin, label, raw, deck_json, report_json,
+                 verdict, problem_count, deck_hash, int(late), client))
+            row = db.execute(f"SELECT {_SUB} FROM submissions WHERE id = ?",
+                             (cur.lastrowid,)).fetchone()
+            return _sub(row)
+
+    def submission(self, receipt: str) -> Submission | None:
+        rows = self._query(f"SELECT {_SUB} FROM submissions WHERE receipt = ?",
+                           (normalize_receipt(receipt),))
+        return _sub(rows[0]) if rows else None
+
+    def submission_by_id(self, sub_id: int) -> Submission | None:
+        rows = self._query(f"SELECT {_SUB} FROM submissions WHERE id = ?", (sub_id,))
+        return _sub(rows[0]) if rows else None
+
+    def raw(self, sub_id: int) -> bytes:
+        rows = self._query("SELECT raw FROM submissions WHERE id = ?", (sub_id,))
+        return bytes(rows[0][0]) if rows else b""
+
+    def history(self, registration_id: int) -> list[Submission]:
+        return [_sub(r) for r in self._query(
+            f"SELECT {_SUB} FROM submissions WHERE registration_id = ? ORDER BY id",
+            (registration_id,))]
+
+    def all_submissions(self) -> list[Submission]:
+        return [_sub(r) for r in self._query(f"SELECT {_SUB} FROM submissions ORDER BY id")]
+
+    def count_submissions(self) -> int:
+        return int(self._query("SELECT count(*) FROM submissions")[0][0])
+
+    # --- registrations ------------------------------------------------------------------------
+
+    def registration(self, reg_id: int) -> Registration | None:
+        rows = self._query(f"SELECT {_REG} FROM registrations WHERE id = ?", (reg_id,))
+        return _reg(rows[0]) if rows else None
+
+    def registrations(self) -> list[Registration]:
+        return [_reg(r) for r in self._query(f"SELECT {_REG} FROM registrations ORDER BY id")]
+
+    def update_registration(self, reg_id: int, version: int, *, checked: bool | None = None,
+                            note: str | None = None, reopened: bool | None = None,
+                            when: dt.datetime | None = None) -> Registration:
+        """Change what staff may change, only if nobody changed it since `version`."""
+        sets: list[str] = []
+        args: list[object] = []
+        if checked is not None:
+            sets.append("checked_at = ?")
+            args.append((when or now_utc()).isoformat(timespec="seconds") if checked else None)
+        if note is not None:
+            sets.append("note = ?")
+            args.append(note)
+        if reopened is not None:
+            sets.append("reopened = ?")
+            args.append(int(reopened))
+        with self._tx() as db:
+            assignments = ", ".join([*sets, "version = version + 1"])
+            cur = db.execute(f"UPDATE registrations SET {assignments} WHERE id = ? AND "
+                             "version = ?", (*args, reg_id, version))
+            if cur.rowcount != 1:
+                raise Conflict
+            row = db.execute(f"SELECT {_REG} FROM registrations WHERE id = ?",
+                             (reg_id,)).fetchone()
+            return _reg(row)
