@@ -3,7 +3,7 @@
 Every call the desk makes into the library (reading decks, checking them, hashing and
 comparing them, building and writing the event report, registration sheets) goes through
 this module, so a change of the library's public API is one edit here. Nothing else in
-`deckcheck.desk` imports from `deckcheck.decks`, `deckcheck.validate` or `deckcheck.event`.
+`deckcheck.desk` imports from `deckcheck.decks`, `deckcheck.checker` or `deckcheck.event`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from deckcheck.decks.model import Deck as Deck
     from deckcheck.event.models import EventReport
     from deckcheck.formats.model import Format
-    from deckcheck.rules.violation import Report
+    from deckcheck.reports.model import Report
 
 #: The library's error for anything a user can cause: its message is one sentence.
 LibraryError = DeckcheckError
@@ -61,7 +61,7 @@ class Library:
     def __init__(self, format: str | Format = "tcg", date: dt.date | None = None, *,
                  db: str | None = None, pool: CardPool | None = None) -> None:
         from deckcheck.event.run import CachingPool
-        from deckcheck.validate import Checker, resolve_format
+        from deckcheck.checker import Checker, resolve_format
 
         if pool is None:
             from deckcheck.cards.load import open_pool
@@ -314,7 +314,7 @@ def report_to_json(report: Report) -> str:
 
 
 def report_from_json(text: str) -> Report:
-    from deckcheck.rules.violation import Report
+    from deckcheck.reports.model import Report
 
     return Report.model_validate_json(text)
 
@@ -328,6 +328,6 @@ def formula_safe(text: str) -> str:
 
 
 def parse_date(text: str) -> dt.date:
-    from deckcheck.validate import parse_date as parse
+    from deckcheck.checker import parse_date as parse
 
     return parse(text)
