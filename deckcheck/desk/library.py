@@ -60,8 +60,8 @@ class Library:
 
     def __init__(self, format: str | Format = "tcg", date: dt.date | None = None, *,
                  db: str | None = None, pool: CardPool | None = None) -> None:
-        from deckcheck.event.run import CachingPool
         from deckcheck.checker import Checker, resolve_format
+        from deckcheck.event.run import CachingPool
 
         if pool is None:
             from deckcheck.cards.load import open_pool
