@@ -33,7 +33,11 @@ from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
 
-SCHEMA = 1
+#: Schema 2 adds `Card.master_duel` and release dates beyond "tcg"/"ocg" to the cards' JSON.
+#: A schema-1 store is still read (its cards lack that data) and is rewritten as schema 2
+#: by the next import, from the source records it keeps.
+SCHEMA = 2
+READABLE = (1, 2)
 APPLICATION_ID = 0x44434B43  # "DCKC"
 
 _DDL = """
@@ -80,12 +84,12 @@ def connect(path: Path) -> sqlite3.Connection:
         raise StoreVersionError(f"{path} is not a deckcheck card database; move it away or "
                                 "pass another file with --db, then run `deckcheck cards "
                                 "update`.")
-    if version != SCHEMA:
+    if version not in READABLE:
         con.close()
         raise StoreVersionError(
             f"{path} was written by {'an older' if version < SCHEMA else 'a newer'} version of "
-            f"deckcheck (schema {version}, this one reads {SCHEMA}); delete it and run "
-            "`deckcheck cards update` again.")
+            f"deckcheck (schema {version}, this one reads {READABLE[0]} to {SCHEMA}); delete "
+            "it and run `deckcheck cards update` again.")
     return con
 
 

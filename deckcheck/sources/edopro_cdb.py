@@ -41,6 +41,7 @@ ARROWS = [(0x1, "Bottom-Left"), (0x2, "Bottom"), (0x4, "Bottom-Right"), (0x8, "L
 OT_OCG, OT_TCG, OT_ANIME, OT_ILLEGAL, OT_VIDEO_GAME, OT_CUSTOM, OT_SPEED = (
     0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40)
 OT_PRERELEASE, OT_RUSH = 0x100, 0x200
+_NOT_PRINTED = OT_ANIME | OT_ILLEGAL | OT_VIDEO_GAME | OT_CUSTOM | OT_PRERELEASE | OT_RUSH
 
 
 def _bit_name(value: int, names: list[str]) -> str | None:
@@ -108,10 +109,12 @@ def decode(passcode: int, ot: int, ctype: int, atk: int, dfn: int, level: int, r
     elif ot & 0x3 == OT_TCG:
         scopes.add("tcg_only")
     for bit, scope in ((OT_ANIME, "anime"), (OT_PRERELEASE, "prerelease"), (OT_RUSH, "rush"),
-                       (OT_SPEED, "speed"), (OT_CUSTOM, "unofficial"), (OT_ILLEGAL, "unofficial"),
-                       (OT_VIDEO_GAME, "unofficial")):
+                       (OT_SPEED, "speed"), (OT_CUSTOM, "unofficial"), (OT_CUSTOM, "custom"),
+                       (OT_ILLEGAL, "unofficial"), (OT_VIDEO_GAME, "unofficial")):
         if ot & bit:
             scopes.add(scope)
+    if ot & 0x3 and not ot & _NOT_PRINTED:
+        rec["printed"] = True  # an OCG or TCG card, not a prerelease: it has a printing
     if kind == "skill":
         scopes.add("skill")
     rec["scopes"] = sorted(scopes)
