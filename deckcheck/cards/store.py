@@ -140,6 +140,7 @@ def _import_sources(path: Path, new: Iterable[Any]) -> dict[str, Any]:
         if not sd.records:
             raise ImportFailed(f"{sd.origin or sd.name} holds no cards deckcheck can read; "
                                "nothing was changed.")
+        _check_ids(sd)
         sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now)
         changed.append(sd.name)
     merged = merge({name: rows.records for name, rows in sources.items()})
@@ -150,6 +151,21 @@ def _import_sources(path: Path, new: Iterable[Any]) -> dict[str, Any]:
     write_store(path, sources, merged, now)
     return {"path": str(path), "imported": changed, "cards": len(merged.cards),
             "ids": len(merged.ids), "sources": {n: s.version for n, s in sources.items()}}
+
+
+def _check_ids(sd: Any) -> None:
+    """Every id a record gives must be a whole number SQLite can hold (a source with a 20-digit
+    id would otherwise fail half-way through writing)."""
+    for n, rec in enumerate(sd.records, 1):
+        ids = [rec.get("passcode"), *(rec.get("alt_passcodes") or ()),
+               *(rec.get("extra_ids") or ())]
+        if rec.get("alias") is not None:
+            ids.append(rec["alias"])
+        for i in ids:
+            if not isinstance(i, int) or isinstance(i, bool) or not 0 < i < 2**63:
+                raise ImportFailed(f"{sd.origin or sd.name}: record #{n} has the id "
+                                   f"{str(i)[:24]}, which is not a passcode; nothing was "
+                                   "changed — check the file.")
 
 
 def _validate(cards: Iterable[dict[str, Any]]) -> None:

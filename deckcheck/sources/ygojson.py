@@ -8,9 +8,9 @@ whose ``contents[]`` entry for that locale prints the card:
   ``pt``, ``fc``) — English dates are missing from most boosters, so the earliest over all
   TCG locales is the first TCG release;
 - ``ocg``: ``jp``; ``kr``, ``sc``, ``tc``, ``ae``: the other OCG regions, where present;
-- ``md``: the earliest dated Master Duel set (virtual sets with a ``date``) holding the card,
-  but not before its first paper release: secret packs keep their launch date as cards are
-  added to them, so this date is a lower bound (a deck is never wrongly refused by it).
+- ``md``: a lower bound of the day the card came to Master Duel (`master_duel_day`): the
+  game's launch or the card's first paper release, whichever is later, or for cards printed
+  after the launch its earliest dated Master Duel set (virtual sets with a ``date``).
 
 A card is in Master Duel when a Master Duel set holds it or the card carries ``masterDuel``
 data (its rarity there). Records only enrich cards other sources know (`enrich_only`): the
@@ -36,6 +36,8 @@ REGION_OF = {
     "sp": "tcg", "pt": "tcg", "fc": "tcg",
     "jp": "ocg", "kr": "kr", "sc": "sc", "tc": "tc", "ae": "ae",
 }
+#: Master Duel's worldwide launch
+MD_LAUNCH = "2022-01-19"
 #: the largest single YGOJSON file is ~1.4 MB; anything far bigger is not YGOJSON data
 MEMBER_LIMIT = 32 * 1024 * 1024
 
@@ -167,6 +169,22 @@ def _records(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], origin: str,
             yield rec
 
 
+def master_duel_day(days: dict[str, str], in_md: bool) -> str | None:
+    """The day from which a card is surely in Master Duel's pool — a lower bound, so that a
+    deck is never refused on a guess: not before the game's launch, not before the card's first
+    paper release; for a card first printed after the launch, not before its earliest dated
+    Master Duel set. (Secret packs keep their launch date as cards are added to them, and cards
+    of the launch pool appear in later-dated packs too, so set dates alone would err both ways.)
+    """
+    if not in_md:
+        return None
+    paper = min((d for r, d in days.items() if r != "md"), default=None)
+    day = max(MD_LAUNCH, paper or MD_LAUNCH)
+    if paper is not None and paper >= MD_LAUNCH and "md" in days:
+        day = max(day, days["md"])
+    return day
+
+
 def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],
                 printed: dict[str, bool], in_md: set[str]) -> dict[str, Any] | None:
     """One card's record: its first passcode, the others (and artwork ids) as alternates."""
@@ -189,16 +207,16 @@ def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],
             rec["konami_id"] = kid
     if isinstance(uuid, str):
         days = dict(released.get(uuid) or {})
-        paper = [d for r, d in days.items() if r != "md"]
-        if "md" in days and paper:
-            # Master Duel's secret packs keep their launch date as cards are added, so a set's
-            # date only says "not before"; nor is a card in Master Duel before it is on paper.
-            days["md"] = max(days["md"], min(paper))
+        md = uuid in in_md or isinstance(card.get("masterDuel"), dict)
+        md_day = master_duel_day(days, md)
+        days.pop("md", None)
+        if md_day is not None:
+            days["md"] = md_day
         if days:
             rec["released"] = dict(sorted(days.items()))
         if uuid in printed:
             rec["printed"] = True
             if printed[uuid]:
                 rec["tcg_printed"] = True
-        rec["master_duel"] = uuid in in_md or isinstance(card.get("masterDuel"), dict)
+        rec["master_duel"] = md
     return rec
