@@ -22,12 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.cards.names import normalize
 from deckcheck.sources import Record, priority
 
-#: Official passcodes have at most 8 digits; ids from here on are prerelease (Konami's
-#: database ids of announced cards), anime, custom or video-game ids, or Skill/Rush cards.
-UNOFFICIAL_IDS = 100_000_000
 #: Cards of other games (Rush Duel, Speed Duel skills) keep their own scopes.
 _OTHER_GAMES = frozenset({"rush", "speed", "skill"})
 

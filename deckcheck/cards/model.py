@@ -66,6 +66,10 @@ COMMUNITY_NAME_KEYS = ("cn_name", "sc_name", "md_name", "nwbbs_n", "cnocg_n")
 
 DeckPlace = Literal["main", "extra"]
 
+#: Official passcodes have at most 8 digits; ids from here on are prerelease ids (Konami's
+#: ids of announced cards), anime, custom or video-game ids, or Skill and Rush Duel cards.
+UNOFFICIAL_IDS = 100_000_000
+
 
 class Card(BaseModel):
     """One card, with every fact deckcheck needs to place it, count it and draw it."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.cards.model import Kind
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card, Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Severity, Violation
@@ -55,7 +55,7 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         for items in distinct(wrong).values():
             at = items[0]
             assert at.card is not None
-            what = describe(at.card.scopes, excluded)
+            what = describe(at.card, excluded)
             n = sum(i.count for i in items)
             yield make(CODE, NAME, SEVERITY,
                        f"{at.card.name} is {what}, not legal in {ctx.format.name}"
@@ -64,14 +64,19 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         yield from _master_duel(ctx, excluded)
 
 
-def describe(scopes: frozenset[str], excluded: set[str]) -> str:
+def describe(card: Card, excluded: set[str]) -> str:
     """What kind of card this is, for a card whose scopes the format excludes: an id no
-    official card has says whether it is a prerelease, anime or custom card."""
+    official card has says whether it is a prerelease, anime or custom card, as far as the
+    card data tells."""
+    scopes = card.scopes
     scope = sorted(scopes & excluded)[0]
     if scope == "unofficial":
         scope = next((s for s in ("anime", "prerelease", "custom") if s in scopes), scope)
         if scope == "prerelease":
             return "a prerelease card without an official passcode yet"
+        if scope == "unofficial" and card.passcode >= UNOFFICIAL_IDS:
+            return (f"a card with no official printing under this id ({card.passcode}: an "
+                    "announced card before its passcode, an anime or a custom card)")
     return SCOPE_WORDS.get(scope, f"a {scope} card")
 
 

@@ -24,9 +24,13 @@ from __future__ import annotations
 import json
 import zipfile
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.errors import ImportFailed
+
+if TYPE_CHECKING:
+    from deckcheck.sources import SourceData
 
 NAME = "ygojson"
 
@@ -87,8 +91,8 @@ def _earliest(table: dict[str, dict[str, str]], card: str, region: str, day: str
         have[region] = day
 
 
-def read_zip(zf: zipfile.ZipFile, *, origin: str, version: str | None) -> Any:
-    """Source records from an open YGOJSON archive (`deckcheck.sources.SourceData`)."""
+def read_zip(zf: zipfile.ZipFile, *, origin: str, version: str | None) -> SourceData:
+    """Source records from an open YGOJSON archive."""
     from deckcheck.sources import SourceData
 
     prefix = _prefix(zf) or ""
@@ -192,14 +196,17 @@ def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],
     codes = [pc for v in card.get("passwords") or () if (pc := _passcode(v)) is not None]
     arts = [pc for img in card.get("images") or () if isinstance(img, dict)
             and (pc := _passcode(img.get("password"))) is not None]
-    for pc in arts:
-        if pc not in codes:
-            codes.append(pc)
+    # an "artwork" id of 100,000,000 or more is the card's prerelease id, not an artwork
+    pre = sorted({pc for pc in (*codes, *arts) if pc >= UNOFFICIAL_IDS})
+    codes = [pc for pc in codes if pc < UNOFFICIAL_IDS]
+    codes += [pc for pc in arts if pc < UNOFFICIAL_IDS and pc not in codes]
     if not codes:
         return None
     rec: dict[str, Any] = {"passcode": codes[0], "enrich_only": True}
     if len(codes) > 1:
         rec["alt_passcodes"] = sorted(set(codes[1:]))
+    if pre:
+        rec["extra_ids"] = pre
     ext = card.get("externalIDs")
     if isinstance(ext, dict):
         kid = ext.get("dbID")

@@ -60,4 +60,6 @@ def test_unofficial_ids_say_what_they_are() -> None:
         "Test Announced Card is a prerelease card without an official passcode yet, not legal "
         "in TCG Advanced.",
         "Test Custom Card is a custom card, not legal in TCG Advanced.",
-        "Test Unprinted Card is an unofficial card, not legal in TCG Advanced."]
+        "Test Unprinted Card is a card with no official printing under this id (100200293: an "
+        "announced card before its passcode, an anime or a custom card), not legal in TCG "
+        "Advanced."]
