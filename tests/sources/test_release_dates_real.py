@@ -1,0 +1,112 @@
+"""Release dates, Master Duel and unofficial ids on a pool of every real source (skipped
+without ../shared/data)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deckcheck.decks.model import Deck, Entry, Location
+from deckcheck.formats import load_format
+from deckcheck.formats.model import Format
+from deckcheck.validate import check
+
+CARDS = Path(__file__).resolve().parents[3] / "shared" / "data" / "cards"
+SP_LITTLE_KNIGHT = 29301450
+ASH = 14558127
+
+
+def _latest(fmt: Format) -> Any:
+    return max(fmt.history, key=lambda b: b.effective)
+
+
+def _deck(main: list[int], extra: list[int] = ()) -> Deck:  # type: ignore[assignment]
+    return Deck(name="deck", source="deck.ydk",
+                main=[Entry(passcode=pc, written=str(pc), location=Location(source="deck.ydk",
+                                                                             line=i + 2))
+                      for i, pc in enumerate(main)],
+                extra=[Entry(passcode=pc, written=str(pc)) for pc in extra])
+
+
+def test_sp_little_knight_is_not_released_in_2018(full_store: Any) -> None:
+    tcg = load_format("tcg")
+    r = check(_deck([ASH] * 3, [SP_LITTLE_KNIGHT]), tcg, "2018-06-01", pool=full_store,
+              banlist=_latest(tcg), select=["DC402"])
+    [v] = r.violations
+    assert v.message == ("S:P Little Knight is not released in the TCG until 2023-10-19 "
+                         "(checked as of 2018-06-01).")
+    later = check(_deck([ASH] * 3, [SP_LITTLE_KNIGHT]), tcg, "2023-10-19", pool=full_store,
+                  banlist=_latest(tcg), select=["DC402"])
+    assert later.violations == []
+
+
+def test_most_cards_have_tcg_and_ocg_dates(full_store: Any) -> None:
+    cards = [c for c in full_store if c.passcode < 100_000_000 and c.kind.value != "token"]
+    tcg = sum(1 for c in cards if "tcg" in c.released)
+    ocg = sum(1 for c in cards if "ocg" in c.released)
+    assert tcg > 13_000 and ocg > 13_000
+    assert full_store.get(SP_LITTLE_KNIGHT).released["ocg"] == dt.date(2023, 7, 22)
+
+
+def test_unprinted_big_ids_are_not_legal_anywhere_official(full_store: Any) -> None:
+    """The 51 YGOPRODeck cards with ids >= 100,000,000 and no printing (Ojamandala, the
+    101402xxx prerelease ids…) were legal in the TCG and the OCG: each is now refused (DC403)
+    or is the official card under its prerelease id (DC404)."""
+    with zipfile.ZipFile(CARDS / "ygoprodeck-cardinfo.zip") as zf:
+        dump = json.loads(zf.read("cardinfo.json"))["data"]
+    ids = [c["id"] for c in dump if c["id"] >= 100_000_000 and not c.get("card_sets")]
+    assert len(ids) == 51
+    for fid in ("tcg", "ocg"):
+        fmt = load_format(fid)
+        for pc in ids:
+            r = check(_deck([pc]), fmt, "2026-11-22", pool=full_store, banlist=_latest(fmt),
+                      select=["DC4"])
+            found = {v.code for v in r.violations}
+            assert found & {"DC403", "DC404"}, (fid, pc, [v.message for v in r.violations])
+            assert "DC401" not in found
+    ojamandala = check(_deck([100000101]), load_format("tcg"), "2026-11-22", pool=full_store,
+                       banlist=_latest(load_format("tcg")), select=["DC403"])
+    assert [v.message for v in ojamandala.violations] == [
+        "Ojamandala is an anime or manga card, not legal in TCG Advanced."]
+
+
+def test_prerelease_id_of_a_card_known_by_its_passcode_is_that_card(full_store: Any) -> None:
+    # YGOPRODeck lists Adamancipator Conductor under 101402024; YAML Yugi has its passcode
+    card = full_store.get(101402024)
+    assert card is not None and card.passcode == 24925387
+    r = check(_deck([101402024]), load_format("ocg"), "2026-11-22", pool=full_store,
+              banlist=_latest(load_format("ocg")), select=["DC404"])
+    assert [v.message for v in r.violations] == [
+        "101402024 is a prerelease id of Adamancipator Conductor; write its official passcode "
+        "24925387."]
+
+
+def test_master_duel_pool_from_the_card_data(full_store: Any) -> None:
+    md = load_format("master-duel").model_copy(update={"region": "md", "history": []})
+    assert full_store.get(ASH).master_duel is True
+    absent = next(c for c in full_store if c.master_duel is False and not c.scopes
+                  and c.deck == "main")
+    r = check(_deck([ASH] * 3 + [absent.passcode]), md, "2026-11-22", pool=full_store,
+              banlist=None, select=["DC403"])
+    assert [v.message for v in r.violations] == [
+        f"{absent.name} is not in Master Duel's card pool, not legal in Master Duel."]
+    early = check(_deck([ASH] * 3), md, "2021-12-01", pool=full_store, banlist=None,
+                  select=["DC402"])
+    assert [v.message for v in early.violations] == [
+        "Ash Blossom & Joyous Spring is not released in Master Duel until 2022-01-19 (checked "
+        "as of 2021-12-01) (also at lines 3 and 4)."]
+
+
+@pytest.mark.parametrize("region", ["tcg", "ocg"])
+def test_undated_cards_are_counted(full_store: Any, region: str) -> None:
+    undated = next(c for c in full_store if c.passcode < 100_000_000 and not c.scopes
+                   and region not in c.released and c.deck == "main")
+    fmt = load_format(region)
+    r = check(_deck([ASH, undated.passcode]), fmt, "2026-11-22", pool=full_store,
+              banlist=_latest(fmt), select=["DC402"])
+    assert f"1 card has no known {region.upper()} release date; not checked." in r.notices
