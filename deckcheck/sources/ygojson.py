@@ -128,16 +128,25 @@ def _read_set(s: Any, released: dict[str, dict[str, str]], printed: dict[str, bo
         for c in contents:
             uuids = [p["card"] for p in c.get("cards") or ()
                      if isinstance(p, dict) and isinstance(p.get("card"), str)]
-            locs = [loc for loc in c.get("locales") or () if isinstance(loc, str)]
-            tcg = any(REGION_OF.get(loc) == "tcg" for loc in locs)
-            for u in uuids:
-                printed[u] = printed.get(u, False) or tcg
-            for loc in locs:
-                region, day = REGION_OF.get(loc), dates.get(loc)
-                if region is None or day is None:
+            first: dict[str, str] = {}  # region -> earliest day of this entry's locales
+            tcg = False
+            for loc in c.get("locales") or ():
+                region = REGION_OF.get(loc) if isinstance(loc, str) else None
+                if region is None:
                     continue
-                for u in uuids:
-                    _earliest(released, u, region, day)
+                tcg = tcg or region == "tcg"
+                day = dates.get(loc)
+                if day is not None and (region not in first or day < first[region]):
+                    first[region] = day
+            for u in uuids:
+                if tcg or u not in printed:
+                    printed[u] = tcg or printed.get(u, False)
+                if first:
+                    have = released.setdefault(u, {})
+                    for region, day in first.items():
+                        old = have.get(region)
+                        if old is None or day < old:
+                            have[region] = day
         return
     day = _day(s.get("date"))
     for c in contents:
