@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
 
@@ -126,7 +127,7 @@ def is_cdb(path: Path) -> bool:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
                 return False
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con = sqlite3.connect(read_only_uri(path), uri=True)
         try:
             tables = {r[0] for r in con.execute(
                 "SELECT name FROM sqlite_master WHERE type='table'")}
@@ -141,7 +142,7 @@ def parse(path: str | Path, source: str = NAME) -> Iterator[dict[str, Any]]:
     """Source records for every card of a cdb file."""
     path = Path(path)
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con = sqlite3.connect(read_only_uri(path), uri=True)
         try:
             rows = con.execute(
                 "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute,"
