@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from deckcheck.cards.model import Card
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 
 
@@ -115,7 +115,8 @@ class MemoryPool:
 
 
 def search_pool(pool: CardPool, query: str, limit: int = 20) -> list[Card]:
-    """Cards whose name in any language contains `query` (normalised), shortest names first.
+    """Cards whose name in any language contains `query` (normalised), best first
+    (`search_rank`), each card once.
 
     Uses the pool's own indexed `search` when it has one (the SQLite store does).
     """
@@ -125,7 +126,30 @@ def search_pool(pool: CardPool, query: str, limit: int = 20) -> list[Card]:
     key = normalize(query)
     if not key:
         return []
-    hits = [c for c in pool
-            if any(key in normalize(n) for n in (c.name, *c.names.values()) if n)]
-    hits.sort(key=lambda c: (len(c.name), c.name))
-    return hits[:limit]
+    word = " ".join(query.casefold().split())
+    ranked = []
+    for c in pool:
+        keys = [normalize(n) for n in (c.name, *c.names.values()) if n]
+        if any(key in k for k in keys):
+            ranked.append((search_rank(key, word, c.name, keys), c.passcode >= UNOFFICIAL_IDS,
+                           len(c.name), c.name, c))
+    ranked.sort(key=lambda r: r[:4])
+    return [r[4] for r in ranked[:limit]]
+
+
+def search_rank(key: str, word: str, name: str, keys: list[str]) -> int:
+    """0 an exact name, 1 the English name starts with the query as a word ("ash" in "Ash
+    Blossom"), 2 it starts with the query, 3 a name in another language does, 4 a word of the
+    English name starts with it, 5 the rest (the store's SQL orders the same way)."""
+    low = name.casefold()
+    if key in keys:
+        return 0
+    if low.startswith(word + " "):
+        return 1
+    if low.startswith(word):
+        return 2
+    if any(k.startswith(key) for k in keys):
+        return 3
+    if f" {word}" in low:
+        return 4
+    return 5

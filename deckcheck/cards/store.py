@@ -31,7 +31,7 @@ from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
-from deckcheck.cards.model import Card
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
@@ -513,14 +513,30 @@ class StorePool:
         return out[:limit]
 
     def search(self, query: str, limit: int = 20) -> list[Card]:
-        """Cards whose name in any language contains `query` (normalised)."""
+        """Cards whose name in any language contains `query` (normalised), each once, best
+        first (`search_rank`): exact names, English names starting with the query as a word,
+        then with it, names in other languages starting with it, English words starting with
+        it, then the rest; official cards before
+        anime and custom ones, shorter names first."""
         key = normalize(query)
         if not key:
             return []
-        pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        word = " ".join(query.casefold().split())
+
+        def esc(s: str) -> str:
+            return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
         return self._rows(
-            "SELECT passcode, data FROM cards WHERE passcode IN (SELECT passcode FROM names "
-            "WHERE key LIKE ? ESCAPE '\\') ORDER BY length(name), name LIMIT ?", (pattern, limit))
+            "SELECT c.passcode, c.data FROM names n JOIN cards c ON c.passcode = n.passcode "
+            "WHERE n.key LIKE ? ESCAPE '\\' GROUP BY c.passcode ORDER BY "
+            "MIN(CASE WHEN n.key = ? THEN 0 "
+            "WHEN lower(c.name) LIKE ? ESCAPE '\\' THEN 1 "
+            "WHEN lower(c.name) LIKE ? ESCAPE '\\' THEN 2 "
+            "WHEN n.key LIKE ? ESCAPE '\\' THEN 3 "
+            "WHEN lower(c.name) LIKE ? ESCAPE '\\' THEN 4 ELSE 5 END), "
+            f"c.passcode >= {UNOFFICIAL_IDS}, length(c.name), c.name LIMIT ?",
+            (f"%{esc(key)}%", key, f"{esc(word)} %", f"{esc(word)}%", f"{esc(key)}%",
+             f"% {esc(word)}%", limit))
 
     def by_konami_id(self, konami_id: int) -> Card | None:
         found = self._rows("SELECT passcode, data FROM cards WHERE konami_id = ? "

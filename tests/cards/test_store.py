@@ -296,3 +296,24 @@ def test_concurrent_imports_are_serialised(tmp_path: Path) -> None:
     assert [c.wait(timeout=60) for c in children] == [0, 0]
     names = {s["name"] for s in store_info(path)["sources"]}
     assert names == {"ygoprodeck", "yaml-yugi", "ygocdb"}
+
+
+def test_search_ranks_exact_and_prefix_first(db: Path) -> None:
+    from deckcheck.cards.pool import MemoryPool
+
+    pool = StorePool(db)
+    # an exact name first, though longer; then names starting with the query
+    assert [c.name for c in pool.search("umi")] == ["Umi"]
+    assert [c.name for c in pool.search("d")][:3] == ["Dark Magician", "Decode Talker",
+                                                      "Destiny HERO - Plasma"]
+    names = [c.name for c in pool.search("gaia")]
+    assert names == ["Gaia The Fierce Knight", "Gaia the Magical Knight"]
+    # a word inside the name comes after names starting with the query
+    assert [c.name for c in pool.search("knight")] == ["Gaia The Fierce Knight",
+                                                        "Gaia the Magical Knight"]
+    # the memory pool orders the same way as the store
+    memory = MemoryPool(list(pool))
+    for q in ("ash", "dark", "knight", "dragon", "うらら", "ra"):
+        assert [c.passcode for c in search_pool(memory, q, 50)] == \
+            [c.passcode for c in pool.search(q, 50)], q
+    assert len({c.passcode for c in pool.search("a", 100)}) == len(pool.search("a", 100))

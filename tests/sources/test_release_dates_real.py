@@ -110,3 +110,10 @@ def test_undated_cards_are_counted(full_store: Any, region: str) -> None:
     r = check(_deck([ASH, undated.passcode]), fmt, "2026-11-22", pool=full_store,
               banlist=_latest(fmt), select=["DC402"])
     assert f"1 card has no known {region.upper()} release date; not checked." in r.notices
+
+
+def test_search_on_real_data(full_store: Any) -> None:
+    assert full_store.search("ash", 20)[0].passcode == ASH
+    assert [c.passcode for c in full_store.search("灰流", 20)] == [ASH]
+    hits = [c.passcode for c in full_store.search("dragon", 200)]
+    assert len(hits) == len(set(hits)) == 200
