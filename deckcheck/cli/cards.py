@@ -159,25 +159,30 @@ def _describe(card: Any) -> list[str]:
         if card.names.get(lang):
             lines.append(f"  name ({lang}): {card.names[lang]}")
     if card.released:
-        dates = sorted(card.released.items())
-        lines.append("  released: " + ", ".join(f"{k.upper()} {v}" for k, v in dates))
+        dates = sorted(card.released.items(), key=lambda kv: _REGION_ORDER.get(kv[0], 9))
+        lines.append("  first released: " + ", ".join(
+            f"{_REGION_LABEL.get(k, k.upper())} {v}" for k, v in dates))
+    if card.master_duel is not None:
+        lines.append(f"  Master Duel: {'yes' if card.master_duel else 'no'}")
     if card.scopes:
         lines.append(f"  scopes: {', '.join(sorted(card.scopes))}")
     if card.rule_name != card.name:
         lines.append(f"  counts as: {card.rule_name}")
     evidence = card.rule_name_evidence
-    # A Japanese/Chinese name that matches no card is unmatched evidence, not a disagreement.
+    # A Japanese/Chinese name that matches no card is unmatched evidence, not a disagreement:
+    # it stays in --json (rule_name_evidence) and out of what players read.
     opinions = {name for name in evidence.values() if not name.endswith("(unknown card)")}
     if len(opinions) > 1:
         lines.append("  sources disagree on the name it counts as:")
         for src, name in sorted(evidence.items()):
-            lines.append(f"    {src}: {name}")
-    else:
-        for src, name in sorted(evidence.items()):
-            if name.endswith("(unknown card)"):
-                lines.append(f"  note: {src} names {name.removesuffix(' (unknown card)')!r}, "
-                             "which matches no card's name")
+            if not name.endswith("(unknown card)"):
+                lines.append(f"    {src}: {name}")
     return lines
+
+
+_REGION_ORDER = {"tcg": 0, "ocg": 1, "kr": 2, "sc": 3, "tc": 4, "ae": 5, "md": 6}
+_REGION_LABEL = {"tcg": "TCG", "ocg": "OCG (Japan)", "kr": "Korea", "sc": "Simplified Chinese",
+                 "tc": "Traditional Chinese", "ae": "Asian-English", "md": "Master Duel (not before)"}
 
 
 def _stat(v: int | None) -> str:
