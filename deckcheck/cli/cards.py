@@ -182,7 +182,8 @@ def _describe(card: Any) -> list[str]:
 
 _REGION_ORDER = {"tcg": 0, "ocg": 1, "kr": 2, "sc": 3, "tc": 4, "ae": 5, "md": 6}
 _REGION_LABEL = {"tcg": "TCG", "ocg": "OCG (Japan)", "kr": "Korea", "sc": "Simplified Chinese",
-                 "tc": "Traditional Chinese", "ae": "Asian-English", "md": "Master Duel (not before)"}
+                 "tc": "Traditional Chinese", "ae": "Asian-English",
+                 "md": "Master Duel (not before)"}
 
 
 def _stat(v: int | None) -> str:
