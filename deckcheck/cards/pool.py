@@ -153,3 +153,41 @@ def search_rank(key: str, word: str, name: str, keys: list[str]) -> int:
     if f" {word}" in low:
         return 4
     return 5
+
+
+#: Scopes of cards no official TCG/OCG format allows: when a name also belongs to such a card,
+#: a player writing it means the other one.
+_NOT_PLAYED = frozenset({"anime", "rush", "unofficial", "custom", "skill", "speed"})
+
+
+def narrow_by_name(written: str, cards: list[Card]) -> list[Card]:
+    """The cards a player writing `written` most likely means, of several whose names
+    normalise alike: those spelt exactly so ("Raimei", not "Rai-Mei"), then of those the
+    cards official formats allow (not the anime, Rush Duel or Skill Card of the same name)."""
+    unique = list({c.passcode: c for c in cards}.values())
+    if len(unique) <= 1:
+        return unique
+    spelt = " ".join(written.casefold().split())
+    same = [c for c in unique if spelt in {" ".join(n.casefold().split())
+                                            for n in (c.name, *c.names.values()) if n}]
+    if same:
+        unique = same
+    played = [c for c in unique if not c.scopes & _NOT_PLAYED and c.kind.value != "token"
+              and c.passcode < UNOFFICIAL_IDS]
+    return played if played else unique
+
+
+def tell_apart(cards: list[Card]) -> list[str]:
+    """Each card by name, and where names are the same, with what tells it from the others:
+    "Mind Scan (Trap Card, 34298391, OCG only)"."""
+    if len({c.name for c in cards}) == len(cards):
+        return sorted(c.name for c in cards)
+    out = []
+    for c in sorted(cards, key=lambda c: (c.passcode >= UNOFFICIAL_IDS, c.passcode)):
+        what = c.frame.value.replace("_", " ").title() + (
+            " Monster" if c.kind.value == "monster" else " Card" if c.kind.value in (
+                "spell", "trap", "skill") else "")
+        extra = [s.replace("_", " ").replace("ocg only", "OCG only").replace(
+            "tcg only", "TCG only") for s in sorted(c.scopes)]
+        out.append(f"{c.name} ({', '.join([what, str(c.passcode), *extra])})")
+    return out

@@ -117,3 +117,20 @@ def test_search_on_real_data(full_store: Any) -> None:
     assert [c.passcode for c in full_store.search("灰流", 20)] == [ASH]
     hits = [c.passcode for c in full_store.search("dragon", 200)]
     assert len(hits) == len(set(hits)) == 200
+
+
+def test_shared_names_resolve_to_the_card_players_mean(full_store: Any, tmp_path: Path) -> None:
+    """Names an official card shares with a Rush Duel, anime or prerelease-id card (issue 12:
+    "Black Luster Soldier", Mind Scan, Reversal Box, Quick Summon…) resolve to the official
+    card."""
+    from deckcheck.decks.io import read_deck
+
+    path = tmp_path / "names.txt"
+    path.write_text("1 Black Luster Soldier\n1 Mind Scan\n1 Reversal Box\n1 Quick Summon\n"
+                    "1 Harpie Lady Sisters\n1 Learning Elf\n", encoding="utf-8")
+    deck = read_deck(path, full_store)
+    assert deck.problems == []
+    got = {full_store.get(e.passcode).name: e.passcode for e in deck.main}
+    assert got == {"Black Luster Soldier": 5405694, "Mind Scan": 34298391,
+                   "Reversal Box": 2606417, "Quick Summon": 10086952,
+                   "Harpie Lady Sisters": 12206212, "Learning Elf": 32126000}
