@@ -87,8 +87,9 @@ def import_(obj: Ctx, file: str, as_json: bool) -> None:
     """Import a card data FILE as its source publishes it, and merge it into the pool.
 
     FILE is a YGOPRODeck cardinfo.php answer, a YAML Yugi cards.json, a ygocdb cards.json,
-    an EDOPro cards.cdb or mappings.json, or a .zip holding one of them; the source is
-    recognised from the content.
+    an EDOPro cards.cdb or mappings.json, a .zip holding one of them, or a YGOJSON v1
+    "individual" .zip (release dates per region, Master Duel); the source is recognised
+    from the content.
     """
     from deckcheck.cards.store import import_sources
     from deckcheck.sources import read_source
