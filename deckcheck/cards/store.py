@@ -23,6 +23,7 @@ import errno
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -216,13 +217,24 @@ def remove_stale_temp_files(path: Path) -> list[Path]:
     """Delete the half-written stores an interrupted import left beside `path` (call only
     while holding `store_lock`: then no other import is writing one)."""
     removed = []
-    for tmp in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+    now = time.time()
+    stale = list(path.parent.glob(f".{glob_escape(path.name)}.*.tmp"))
+    # downloads `cards update` was killed in (another may be running: only old ones)
+    stale += [p for p in path.parent.glob(".cardinfo.*.json") if _age(p, now) > 3600]
+    for tmp in stale:
         try:
             tmp.unlink()
             removed.append(tmp)
         except OSError:
             pass
     return removed
+
+
+def _age(path: Path, now: float) -> float:
+    try:
+        return now - path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def glob_escape(name: str) -> str:
@@ -296,7 +308,8 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_
         dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
         with con:
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
-                ("built_at", built_at), ("cards", str(len(merged.cards)))])
+                ("built_at", built_at), ("cards", str(len(merged.cards))),
+                *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items())])
             con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", [
                 (s.name, s.version, s.origin, s.imported_at, len(s.records))
                 for s in sources.values()])
@@ -316,6 +329,17 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_
         con.commit()
     finally:
         con.close()
+
+
+def _dated(cards: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """How many cards have a first-release date per region, and Master Duel data."""
+    counts: dict[str, int] = {"tcg": 0, "ocg": 0, "md": 0, "master_duel": 0}
+    for c in cards:
+        for r in c.get("released") or ():
+            counts[r] = counts.get(r, 0) + 1
+        if c.get("master_duel") is not None:
+            counts["master_duel"] += 1
+    return counts
 
 
 def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
@@ -338,7 +362,9 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
         age = (dt.datetime.now(dt.UTC) - dt.datetime.fromisoformat(built)).days
     return {"path": str(path), "exists": True, "built_at": built, "age_days": age,
             "cards": int(meta.get("cards", 0)), "alt_ids": kinds.get("alt", 0),
-            "prerelease_ids": kinds.get("prerelease", 0), "sources": sources}
+            "prerelease_ids": kinds.get("prerelease", 0), "sources": sources,
+            "dated": {k.removeprefix("dated_"): int(v) for k, v in meta.items()
+                      if k.startswith("dated_")}}
 
 
 # -- reading ----------------------------------------------------------------------------

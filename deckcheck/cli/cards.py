@@ -255,6 +255,13 @@ def info(obj: Ctx, as_json: bool) -> None:
     click.echo(f"Cards: {data['cards']} (+{data['alt_ids']} alternate-artwork ids, "
                f"+{data['prerelease_ids']} prerelease ids)")
     click.echo(f"Built: {data['built_at']}" + (f" ({age} days ago)" if age is not None else ""))
+    dated = data.get("dated") or {}
+    if dated:
+        click.echo(f"Release dates: TCG {dated.get('tcg', 0)}, OCG {dated.get('ocg', 0)}, "
+                   f"Master Duel {dated.get('md', 0)} cards; Master Duel data for "
+                   f"{dated.get('master_duel', 0)} cards")
+    else:
+        click.echo("Release dates: not recorded (written by an older deckcheck; import again)")
     click.echo("Sources:")
     for s in data["sources"]:
         click.echo(f"  {s['name']}: {s['records']} records, version {s['version'] or '?'}, "

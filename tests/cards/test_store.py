@@ -265,8 +265,14 @@ def test_stale_temp_files_are_removed_by_the_next_import(db: Path) -> None:
     stale.write_bytes(b"half a database")
     other = db.parent / ".other.sqlite.abc123.tmp"
     other.write_bytes(b"another store's")
+    old_download = db.parent / ".cardinfo.x1y2.json"  # `cards update` killed mid-download
+    old_download.write_bytes(b"{")
+    os.utime(old_download, (time.time() - 7200, time.time() - 7200))
+    new_download = db.parent / ".cardinfo.z3.json"  # another update still downloading
+    new_download.write_bytes(b"{")
     import_sources(db, [read_source(FIX / "ygocdb_small.json")])
     assert not stale.exists() and other.exists()
+    assert not old_download.exists() and new_download.exists()
 
 
 _CHILD = """

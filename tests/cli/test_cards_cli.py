@@ -110,10 +110,13 @@ def test_info(db: str) -> None:
     assert lines[0] == f"Card database: {db}"
     assert lines[1] == "Cards: 19 (+4 alternate-artwork ids, +0 prerelease ids)"
     assert lines[2].startswith("Built: ") and lines[2].endswith("(0 days ago)")
-    assert lines[3] == "Sources:"
-    assert lines[4].startswith("  yaml-yugi: 6 records, version ")
+    assert lines[3] == ("Release dates: TCG 1, OCG 2, Master Duel 0 cards; Master Duel data "
+                        "for 0 cards")
+    assert lines[4] == "Sources:"
+    assert lines[5].startswith("  yaml-yugi: 6 records, version ")
     data = json.loads(run("--db", db, "cards", "info", "--json").stdout)
     assert data["cards"] == 19
+    assert data["dated"] == {"tcg": 1, "ocg": 2, "md": 0, "master_duel": 0}
     assert [s["name"] for s in data["sources"]] == ["yaml-yugi", "ygoprodeck"]
 
 
