@@ -125,15 +125,15 @@ def test_merged_into_the_pool(archive: Path, tmp_path: Path) -> None:
 
 def test_zip_bomb_member_is_refused_quickly(tmp_path: Path) -> None:
     path = tmp_path / "bomb.zip"
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         zf.writestr("meta.json", "{}")
         zf.writestr("sets/x.json", "[]")
         with zf.open("cards/bomb.json", "w", force_zip64=True) as f:
             chunk = b" " * (1 << 20)
-            for _ in range(2048):  # 2 GB of spaces, a few MB packed
+            for _ in range(1100):  # 1.1 GB of spaces, a few MB packed
                 f.write(chunk)
     started = time.perf_counter()
-    with pytest.raises(ImportFailed, match=r"bomb\.zip: the archive would unpack to 2147 MB"):
+    with pytest.raises(ImportFailed, match=r"bomb\.zip: the archive would unpack to 1153 MB"):
         read_source(path)
     assert time.perf_counter() - started < 2
 
@@ -195,3 +195,39 @@ def test_real_archive(real_records: dict[int, dict[str, Any]]) -> None:
     tcg = sum(1 for r in real_records.values() if "tcg" in r.get("released", {}))
     ocg = sum(1 for r in real_records.values() if "ocg" in r.get("released", {}))
     assert tcg > 13_000 and ocg > 13_000  # README: TCG for 13,434 passcodes, OCG 13,727
+
+
+_REFUSE = """
+import resource, sys, time
+from deckcheck.errors import ImportFailed
+from deckcheck.sources import read_source
+started = time.perf_counter()
+try:
+    read_source(sys.argv[1])
+    print("accepted")
+except ImportFailed as exc:
+    print(exc)
+print(time.perf_counter() - started)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)  # KiB on Linux
+"""
+
+
+@pytest.mark.parametrize("member", ["cardinfo.json", "cards.cdb"])
+def test_zip_bombs_are_refused_in_bounded_time_and_memory(tmp_path: Path, member: str) -> None:
+    """A small zip whose one member inflates to 320 MB (JSON or a cdb): refused in under 2 s,
+    the whole process staying under 256 MB."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+        with zf.open(member, "w", force_zip64=True) as f:
+            chunk = b"[" * (1 << 20)
+            for _ in range(320):
+                f.write(chunk)
+    assert path.stat().st_size < 4 << 20
+    out = subprocess.run([sys.executable, "-c", _REFUSE, str(path)], capture_output=True,
+                         text=True, timeout=60, check=True).stdout.splitlines()
+    assert out[0].startswith(f"{path}: ") and "zip bomb" in out[0]
+    assert float(out[1]) < 2
+    assert int(out[2]) < 256 * 1024
