@@ -134,3 +134,25 @@ def test_shared_names_resolve_to_the_card_players_mean(full_store: Any, tmp_path
     assert got == {"Black Luster Soldier": 5405694, "Mind Scan": 34298391,
                    "Reversal Box": 2606417, "Quick Summon": 10086952,
                    "Harpie Lady Sisters": 12206212, "Learning Elf": 32126000}
+
+
+def test_check_command_names_the_card_and_its_first_tcg_release(full_store: Any,
+                                                                 tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from deckcheck.cli.main import cli
+
+    deck = tmp_path / "knight.ydk"
+    main = [ASH] * 3 + [c.passcode for c in list(full_store)[:300]
+                        if c.deck == "main" and not c.scopes and "tcg" in c.released
+                        and c.released["tcg"] < dt.date(2010, 1, 1)][:37]
+    deck.write_text("#main\n" + "\n".join(map(str, main)) + f"\n#extra\n{SP_LITTLE_KNIGHT}\n"
+                    "!side\n", encoding="utf-8")
+    listed = _latest(load_format("tcg")).name
+    result = CliRunner().invoke(cli, ["--db", str(full_store.path), "check", "--date",
+                                      "2018-06-01", "--banlist", listed, "--select", "DC402",
+                                      str(deck)])
+    assert result.exit_code == 1, result.output
+    assert (f"{deck}:43  DC402 not-yet-released  S:P Little Knight ×1: S:P Little Knight is "
+            "not released in the TCG until 2023-10-19 (checked as of 2018-06-01).") \
+        in result.stdout
