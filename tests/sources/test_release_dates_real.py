@@ -156,3 +156,12 @@ def test_check_command_names_the_card_and_its_first_tcg_release(full_store: Any,
     assert (f"{deck}:43  DC402 not-yet-released  S:P Little Knight ×1: S:P Little Knight is "
             "not released in the TCG until 2023-10-19 (checked as of 2018-06-01).") \
         in result.stdout
+
+
+def test_every_mapped_prerelease_id_is_its_official_card(full_store: Any) -> None:
+    pairs = json.loads((CARDS / "edopro" / "mappings.json").read_text(encoding="utf-8"))
+    known = [(pre, off) for pre, off in pairs["mappings"] if full_store.get(off) is not None]
+    assert len(known) >= 1900
+    wrong = [(pre, off) for pre, off in known
+             if full_store.get(pre).passcode != full_store.get(off).passcode]
+    assert wrong == []
