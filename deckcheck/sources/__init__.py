@@ -7,7 +7,12 @@ Each source turns what its project publishes into *source records*: plain dicts 
 - ``extra_ids``: more ids for the same card (prerelease ids),
 - ``hints``: same-name rule evidence ``[evidence_key, "name"|"id", value, lang]``,
 - ``spoke``: evidence keys of texts the source has for the card (silence is an opinion too),
-- ``enrich_only``: the record only adds to cards other sources know.
+- ``enrich_only``: the record only adds to cards other sources know,
+- ``released``: first release per region ("tcg", "ocg", "kr", "sc", "md"…: YYYY-MM-DD; the
+  merged card keeps the earliest any source gives),
+- ``printed`` / ``tcg_printed``: the card has an official printing (in the TCG): an id of
+  100,000,000 or more without one is unofficial (see `deckcheck.cards.merge`),
+- ``master_duel``: whether the card is in Master Duel (True wins over False).
 
 `deckcheck.cards.merge` merges the records of all sources into cards. `read_source(path)`
 recognises a file by its content (not its name): JSON, SQLite, or a .zip holding either.
