@@ -129,6 +129,18 @@ def read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo | str, path: Path | s
     return b"".join(open_member(zf, info, path, limit))
 
 
+def zip_error(path: Path | str, exc: Exception) -> ImportFailed:
+    """The sentence for an archive zipfile cannot unpack."""
+    if isinstance(exc, RuntimeError) and "encrypted" in str(exc):
+        return ImportFailed(f"{path} is encrypted (password-protected); deckcheck reads only "
+                            "plain archives — unpack it yourself and import the file inside.")
+    if isinstance(exc, NotImplementedError):
+        return ImportFailed(f"{path} uses a compression deckcheck cannot unpack ({exc}); "
+                            "unpack it yourself and import the file inside.")
+    return ImportFailed(f"{path} is a damaged zip archive ({str(exc)[:80]}); nothing was "
+                        "changed — download it again.")
+
+
 def _sha(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -162,9 +174,9 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
         raise ImportFailed(f"{path} is not card data (neither JSON text, an SQLite card "
                            "database nor a zip of one); nothing was changed — check the file."
                            ) from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
-        raise ImportFailed(f"{path} is a damaged zip archive ({str(exc)[:80]}); nothing was "
-                           "changed — download it again.") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError,
+            RuntimeError) as exc:  # RuntimeError: an encrypted member
+        raise zip_error(path, exc) from None
     except ValueError as exc:
         raise ImportFailed(f"{path} is not valid JSON ({str(exc).splitlines()[0][:80]}); "
                            "nothing was changed — download it again.") from None
@@ -240,9 +252,9 @@ def _read_source(path: str | Path) -> SourceData:
                             raise ImportFailed(f"{path} holds {member}, which is not a YGOPro "
                                                "card database; nothing was changed.")
                         return _cdb(target, origin, version, label=Path(member).name)
-        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
-            raise ImportFailed(f"{path} is a damaged zip archive ({str(exc)[:80]}); nothing "
-                               "was changed — download it again.") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError,
+                RuntimeError) as exc:  # RuntimeError: an encrypted member
+            raise zip_error(path, exc) from None
     return parse_json(read_json_file(path), origin=origin, version=version)
 
 

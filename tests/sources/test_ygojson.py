@@ -234,3 +234,16 @@ def test_zip_bombs_are_refused_in_bounded_time_and_memory(tmp_path: Path, member
     assert out[0].startswith(f"{path}: ") and "zip bomb" in out[0]
     assert float(out[1]) < 2
     assert int(out[2]) < 256 * 1024
+
+
+def test_encrypted_member_is_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "locked.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("cardinfo.json", b'{"data": []}')
+    raw = bytearray(path.read_bytes())
+    for sig, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # general purpose flags
+        at = raw.index(sig)
+        raw[at + offset] |= 0x1  # "encrypted"
+    path.write_bytes(bytes(raw))
+    with pytest.raises(ImportFailed, match=r"locked\.zip is encrypted \(password-protected\)"):
+        read_source(path)
