@@ -222,10 +222,10 @@ def _combine(g: int, recs: list[tuple[str, Record]]) -> dict[str, Any] | None:
 
 def _join_prerelease_ids(sources: Mapping[str, Sequence[Record]], order: list[str],
                          real: set[int], main: Any, extra_of: dict[int, int]) -> None:
-    """A record under an id >= 100,000,000 that was never printed, with the English name of a
-    card another source knows by its official passcode, is that card under its prerelease id
-    (YGOPRODeck lists announced cards under Konami's prerelease ids; YAML Yugi already has
-    their passcodes)."""
+    """A record under an id >= 100,000,000, not marked anime, custom, Rush or Skill, with the
+    English name of a card another source knows by its official passcode, is that card under
+    its prerelease id (YGOPRODeck lists announced cards under Konami's prerelease ids; YAML
+    Yugi already has their passcodes)."""
     official: dict[str, int] = {}
     for src in order:
         for rec in sources[src]:
@@ -239,8 +239,9 @@ def _join_prerelease_ids(sources: Mapping[str, Sequence[Record]], order: list[st
     for src in order:
         for rec in sources[src]:
             pc = rec["passcode"]
+            # printed or dated or not: a source that dates a card under its prerelease id
+            # (YGOPRODeck before it learns the passcode) dates the official card
             if pc < UNOFFICIAL_IDS or pc in extra_of or not rec.get("name") \
-                    or rec.get("released") or rec.get("tcg_printed") or rec.get("printed") \
                     or set(rec.get("scopes") or ()) & _NOT_OFFICIAL:
                 continue
             target = official.get(_norm(rec["name"]))
