@@ -34,6 +34,12 @@ def resolve_path(db: str | os.PathLike[str] | None) -> Path:
     return path
 
 
+def read_only_uri(path: str | os.PathLike[str]) -> str:
+    """An SQLite URI opening `path` read-only; "#", "?" and "%" in the name are escaped (a
+    plain f"file:{path}" would cut "x#y.db" at the "#" and open "x")."""
+    return Path(os.path.abspath(path)).as_uri() + "?mode=ro"
+
+
 def open_pool(db: str | os.PathLike[str] | None = None) -> CardPool:
     """The store at `db` (default: $DECKCHECK_DB, else the user's data directory).
 

@@ -22,8 +22,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.cards.names import normalize
 from deckcheck.sources import Record, priority
+
+#: Cards of other games (Rush Duel, Speed Duel skills) keep their own scopes.
+_OTHER_GAMES = frozenset({"rush", "speed", "skill"})
 
 FIELDS = ("konami_id", "monster_types", "level", "rank", "link_rating", "link_arrows",
           "scale", "attribute", "race", "atk", "defense", "text")
@@ -51,11 +55,6 @@ def merge(sources: Mapping[str, Sequence[Record]]) -> Merged:
 
     # 1. alternate artworks listed by a source
     alt_of: dict[int, int] = {}
-    for src in order:
-        for rec in sources[src]:
-            for alt in rec.get("alt_passcodes") or ():
-                if alt != rec["passcode"]:
-                    alt_of.setdefault(alt, rec["passcode"])
 
     def main(pc: int) -> int:
         seen = 0
@@ -63,6 +62,15 @@ def merge(sources: Mapping[str, Sequence[Record]]) -> Merged:
             pc = alt_of[pc]
             seen += 1
         return pc
+
+    for src in order:
+        for rec in sources[src]:
+            for alt in rec.get("alt_passcodes") or ():
+                # a source that calls the main artwork an alternate of its own (YGOJSON's
+                # first password is not always YGOPRODeck's) would make a cycle
+                if alt != rec["passcode"] and alt not in alt_of \
+                        and main(rec["passcode"]) != alt:
+                    alt_of[alt] = rec["passcode"]
 
     name_of: dict[int, str] = {}
     for src in order:
@@ -97,6 +105,7 @@ def merge(sources: Mapping[str, Sequence[Record]]) -> Merged:
                 official = main(rec["passcode"])
                 if pre != official:
                     extra_of.setdefault(pre, official)
+    _join_prerelease_ids(sources, order, real, main, extra_of)
 
     def group_of(pc: int) -> int:
         m = main(pc)
@@ -172,7 +181,9 @@ def _combine(g: int, recs: list[tuple[str, Record]]) -> dict[str, Any] | None:
     released: dict[str, str] = {}
     archetypes: list[str] | None = None
     scopes: list[str] | None = None
+    said: set[str] = set()  # every scope any source gave (for what an unofficial id is)
     cns = False
+    md: bool | None = None
     for rec in only:
         for f in FIELDS:
             if f not in card and rec.get(f) is not None:
@@ -181,18 +192,64 @@ def _combine(g: int, recs: list[tuple[str, Record]]) -> dict[str, Any] | None:
             archetypes = rec["archetypes"]
         if scopes is None and "scopes" in rec:
             scopes = rec["scopes"]
+        said.update(rec.get("scopes") or ())
+        # the first release is the earliest any source dates (sources date later reprints)
         for region, day in (rec.get("released") or {}).items():
-            released.setdefault(region, day)
+            if region not in released or day < released[region]:
+                released[region] = day
         cns = cns or bool(rec.get("cannot_normal_summon"))
+        if rec.get("master_duel") is not None:
+            md = bool(md) or bool(rec["master_duel"])
     card["archetypes"] = archetypes or []
     if any(rec.get("tcg_printed") for rec in only):
         scopes = [s for s in scopes or () if s not in ("ocg_only", "prerelease")]
-    card["scopes"] = sorted(scopes or ())
+    scopes = list(scopes or ())
+    printed = bool(released) or any(rec.get("tcg_printed") or rec.get("printed")
+                                    for rec in only)
+    if g >= UNOFFICIAL_IDS and not printed and not said & _OTHER_GAMES:
+        # an id no official card has (anime, custom, prerelease): no official format allows it
+        kind = "anime" if "anime" in said else "custom" if "custom" in said else \
+            "prerelease" if "prerelease" in said else None
+        scopes = [*scopes, "unofficial", *([kind] if kind else [])]
+    card["scopes"] = sorted(set(scopes))
     card["released"] = released
+    card["master_duel"] = md
     card["cannot_normal_summon"] = cns
     card["rule_name"] = name
     card["rule_name_evidence"] = {}
     return card
+
+
+def _join_prerelease_ids(sources: Mapping[str, Sequence[Record]], order: list[str],
+                         real: set[int], main: Any, extra_of: dict[int, int]) -> None:
+    """A record under an id >= 100,000,000, not marked anime, custom, Rush or Skill, with the
+    English name of a card another source knows by its official passcode, is that card under
+    its prerelease id (YGOPRODeck lists announced cards under Konami's prerelease ids; YAML
+    Yugi already has their passcodes)."""
+    official: dict[str, int] = {}
+    for src in order:
+        for rec in sources[src]:
+            pc = rec["passcode"]
+            if pc < UNOFFICIAL_IDS and rec.get("name") and not rec.get("enrich_only") \
+                    and main(pc) in real and not set(rec.get("scopes") or ()) & _NOT_OFFICIAL:
+                key = _norm(rec["name"])
+                official[key] = min(official.get(key, main(pc)), main(pc))
+    if not official:
+        return
+    for src in order:
+        for rec in sources[src]:
+            pc = rec["passcode"]
+            # printed or dated or not: a source that dates a card under its prerelease id
+            # (YGOPRODeck before it learns the passcode) dates the official card
+            if pc < UNOFFICIAL_IDS or pc in extra_of or not rec.get("name") \
+                    or set(rec.get("scopes") or ()) & _NOT_OFFICIAL:
+                continue
+            target = official.get(_norm(rec["name"]))
+            if target is not None and target != main(pc):
+                extra_of[pc] = target
+
+
+_NOT_OFFICIAL = frozenset({"anime", "custom", "unofficial", "rush", "speed", "skill"})
 
 
 def _resolve_name(out: Merged, written: str, lang: str, self_pc: int) -> int | None:

@@ -52,9 +52,11 @@ class Frame(str, Enum):  # noqa: UP042 - StrEnum would change str() of members
         return self.value.endswith("_pendulum")
 
 
-#: Scope flags: where a card exists.
+#: Scope flags: where a card exists. "unofficial" marks any card no official format allows
+#: (anime, custom, and ids >= 100,000,000 never printed); "custom" a fan-made card.
 Scope = Literal[
-    "ocg_only", "tcg_only", "anime", "prerelease", "rush", "speed", "skill", "unofficial"
+    "ocg_only", "tcg_only", "anime", "prerelease", "rush", "speed", "skill", "unofficial",
+    "custom",
 ]
 
 #: Languages deckcheck keeps names for. "zh-CN" is the official Simplified Chinese name;
@@ -63,6 +65,10 @@ NAME_LANGUAGES = ("en", "ja", "zh-CN", "zh-TW", "ko", "de", "fr", "it", "es", "p
 COMMUNITY_NAME_KEYS = ("cn_name", "sc_name", "md_name", "nwbbs_n", "cnocg_n")
 
 DeckPlace = Literal["main", "extra"]
+
+#: Official passcodes have at most 8 digits; ids from here on are prerelease ids (Konami's
+#: ids of announced cards), anime, custom or video-game ids, or Skill and Rush Duel cards.
+UNOFFICIAL_IDS = 100_000_000
 
 
 class Card(BaseModel):
@@ -90,8 +96,11 @@ class Card(BaseModel):
     atk: int | None = None
     defense: int | None = None
     archetypes: tuple[str, ...] = ()
-    #: Release dates by region: {"tcg": date, "ocg": date}.
+    #: First release by region: "tcg", "ocg" (Japan), "kr", "sc", "tc", "ae" (other OCG
+    #: regions) and "md" (Master Duel), where a source dates it.
     released: dict[str, dt.date] = Field(default_factory=dict)
+    #: In Master Duel's card pool: True / False when a source says so, None when none knows.
+    master_duel: bool | None = None
     scopes: frozenset[str] = frozenset()
     #: The name this card counts as for the copy limit (usually its own English name).
     rule_name: str

@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from deckcheck.cards.model import Card
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 
 
@@ -122,7 +122,8 @@ class MemoryPool:
 
 
 def search_pool(pool: CardPool, query: str, limit: int = 20) -> list[Card]:
-    """Cards whose name in any language contains `query` (normalised), shortest names first.
+    """Cards whose name in any language contains `query` (normalised), best first
+    (`search_rank`), each card once.
 
     Uses the pool's own indexed `search` when it has one (the SQLite store does).
     """
@@ -132,7 +133,68 @@ def search_pool(pool: CardPool, query: str, limit: int = 20) -> list[Card]:
     key = normalize(query)
     if not key:
         return []
-    hits = [c for c in pool
-            if any(key in normalize(n) for n in (c.name, *c.names.values()) if n)]
-    hits.sort(key=lambda c: (len(c.name), c.name))
-    return hits[:limit]
+    word = " ".join(query.casefold().split())
+    ranked = []
+    for c in pool:
+        keys = [normalize(n) for n in (c.name, *c.names.values()) if n]
+        if any(key in k for k in keys):
+            ranked.append((search_rank(key, word, c.name, keys), c.passcode >= UNOFFICIAL_IDS,
+                           len(c.name), c.name, c))
+    ranked.sort(key=lambda r: r[:4])
+    return [r[4] for r in ranked[:limit]]
+
+
+def search_rank(key: str, word: str, name: str, keys: list[str]) -> int:
+    """0 an exact name, 1 the English name starts with the query as a word ("ash" in "Ash
+    Blossom"), 2 it starts with the query, 3 a name in another language does, 4 a word of the
+    English name starts with it, 5 the rest (the store's SQL orders the same way)."""
+    low = name.casefold()
+    if key in keys:
+        return 0
+    if low.startswith(word + " "):
+        return 1
+    if low.startswith(word):
+        return 2
+    if any(k.startswith(key) for k in keys):
+        return 3
+    if f" {word}" in low:
+        return 4
+    return 5
+
+
+#: Scopes of cards no official TCG/OCG format allows: when a name also belongs to such a card,
+#: a player writing it means the other one.
+_NOT_PLAYED = frozenset({"anime", "rush", "unofficial", "custom", "skill", "speed"})
+
+
+def narrow_by_name(written: str, cards: list[Card]) -> list[Card]:
+    """The cards a player writing `written` most likely means, of several whose names
+    normalise alike: those spelt exactly so ("Raimei", not "Rai-Mei"), then of those the
+    cards official formats allow (not the anime, Rush Duel or Skill Card of the same name)."""
+    unique = list({c.passcode: c for c in cards}.values())
+    if len(unique) <= 1:
+        return unique
+    spelt = " ".join(written.casefold().split())
+    same = [c for c in unique if spelt in {" ".join(n.casefold().split())
+                                            for n in (c.name, *c.names.values()) if n}]
+    if same:
+        unique = same
+    played = [c for c in unique if not c.scopes & _NOT_PLAYED and c.kind.value != "token"
+              and c.passcode < UNOFFICIAL_IDS]
+    return played if played else unique
+
+
+def tell_apart(cards: list[Card]) -> list[str]:
+    """Each card by name, and where names are the same, with what tells it from the others:
+    "Mind Scan (Trap Card, 34298391, OCG only)"."""
+    if len({c.name for c in cards}) == len(cards):
+        return sorted(c.name for c in cards)
+    out = []
+    for c in sorted(cards, key=lambda c: (c.passcode >= UNOFFICIAL_IDS, c.passcode)):
+        what = c.frame.value.replace("_", " ").title() + (
+            " Monster" if c.kind.value == "monster" else " Card" if c.kind.value in (
+                "spell", "trap", "skill") else "")
+        extra = [s.replace("_", " ").replace("ocg only", "OCG only").replace(
+            "tcg only", "TCG only") for s in sorted(c.scopes)]
+        out.append(f"{c.name} ({', '.join([what, str(c.passcode), *extra])})")
+    return out

@@ -17,23 +17,31 @@ renames it over it, so a failed import leaves the previous pool intact and usabl
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import errno
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
+from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
-from deckcheck.cards.model import Card
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
 
-SCHEMA = 1
+#: Schema 2 adds `Card.master_duel` and release dates beyond "tcg"/"ocg" to the cards' JSON.
+#: A schema-1 store is still read (its cards lack that data) and is rewritten as schema 2
+#: by the next import, from the source records it keeps.
+SCHEMA = 2
+READABLE = (1, 2)
 APPLICATION_ID = 0x44434B43  # "DCKC"
 
 _DDL = """
@@ -68,7 +76,7 @@ def connect(path: Path) -> sqlite3.Connection:
     """A read-only connection to a deckcheck store, after checking it is one we can read."""
     try:
         # check_same_thread=False: the pool may be shared by worker threads (reads only).
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        con = sqlite3.connect(read_only_uri(path), uri=True, check_same_thread=False)
         app, = con.execute("PRAGMA application_id").fetchone()
         version, = con.execute("PRAGMA user_version").fetchone()
     except sqlite3.Error:
@@ -80,12 +88,12 @@ def connect(path: Path) -> sqlite3.Connection:
         raise StoreVersionError(f"{path} is not a deckcheck card database; move it away or "
                                 "pass another file with --db, then run `deckcheck cards "
                                 "update`.")
-    if version != SCHEMA:
+    if version not in READABLE:
         con.close()
         raise StoreVersionError(
             f"{path} was written by {'an older' if version < SCHEMA else 'a newer'} version of "
-            f"deckcheck (schema {version}, this one reads {SCHEMA}); delete it and run "
-            "`deckcheck cards update` again.")
+            f"deckcheck (schema {version}, this one reads {READABLE[0]} to {SCHEMA}); delete "
+            "it and run `deckcheck cards update` again.")
     return con
 
 
@@ -108,8 +116,15 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
         for name, version, origin, imported_at in con.execute(
                 "SELECT name, version, origin, imported_at FROM sources"):
             out[name] = SourceRows(name, [], version, origin, imported_at)
-        for source, data in con.execute("SELECT source, data FROM source_records"):
-            out[source].records.append(json.loads(data))
+        for source, pc, data in con.execute(
+                "SELECT source, passcode, data FROM source_records"):
+            try:
+                out[source].records.append(json.loads(data))
+            except (ValueError, KeyError) as exc:
+                raise CardPoolError(damaged_row(path, pc, exc, source)) from None
+    except sqlite3.Error as exc:
+        raise CardPoolError(f"The card database {path} cannot be read ({exc}); nothing was "
+                            "changed — move it away and import the card data again.") from None
     finally:
         con.close()
     return out
@@ -129,23 +144,116 @@ def import_sources(db: str | os.PathLike[str] | None, new: Iterable[Any]) -> dic
 def _import_sources(path: Path, new: Iterable[Any]) -> dict[str, Any]:
     from deckcheck.cards.merge import merge
 
-    sources = read_sources(path) if path.exists() else {}
-    now = _now()
-    changed = []
+    new = list(new)
     for sd in new:
         if not sd.records:
             raise ImportFailed(f"{sd.origin or sd.name} holds no cards deckcheck can read; "
                                "nothing was changed.")
-        sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now)
-        changed.append(sd.name)
-    merged = merge({name: rows.records for name, rows in sources.items()})
-    if not merged.cards:
-        raise ImportFailed("The data holds no complete cards (only names or ids for cards no "
-                           "other source knows); import a full card source first.")
-    _validate(merged.cards.values())
-    write_store(path, sources, merged, now)
+        _check_ids(sd)
+    _check_writable(path)
+    # One import at a time: each reads the store, merges and replaces it, so two at once
+    # would each write a store without the other's source.
+    with store_lock(path):
+        remove_stale_temp_files(path)
+        sources = read_sources(path) if path.exists() else {}
+        now = _now()
+        changed = []
+        for sd in new:
+            sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now)
+            changed.append(sd.name)
+        merged = merge({name: rows.records for name, rows in sources.items()})
+        if not merged.cards:
+            raise ImportFailed("The data holds no complete cards (only names or ids for cards "
+                               "no other source knows); import a full card source first.")
+        _validate(merged.cards.values())
+        write_store(path, sources, merged, now)
     return {"path": str(path), "imported": changed, "cards": len(merged.cards),
             "ids": len(merged.ids), "sources": {n: s.version for n, s in sources.items()}}
+
+
+def _cannot_write(path: Path, why: str) -> CardPoolError:
+    return CardPoolError(f"{path}: the card database cannot be written there ({why}); pass a "
+                         "file you may write with --db or DECKCHECK_DB; nothing was changed.")
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse before any work when the store or its folder cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise _cannot_write(path, f"a file is in the way of the folder {path.parent}") from None
+    except OSError as exc:
+        raise _cannot_write(path, exc.strerror or str(exc)) from None
+    if path.exists() and not os.access(path, os.W_OK):
+        raise CardPoolError(f"{path} is read-only; make it writable (chmod u+w) or pass another "
+                            "file with --db or DECKCHECK_DB; nothing was changed.")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise _cannot_write(path, f"the folder {path.parent} is read-only")
+
+
+@contextlib.contextmanager
+def store_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the store's folder while the block runs; another import into
+    that folder waits for it. (The folder, not a lock file: nothing is left behind, and the
+    store file itself is replaced by each import.) Where the platform has no `fcntl`
+    (Windows), the block runs unlocked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError as exc:
+        raise _cannot_write(path, exc.strerror or str(exc)) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def remove_stale_temp_files(path: Path) -> list[Path]:
+    """Delete the half-written stores an interrupted import left beside `path` (call only
+    while holding `store_lock`: then no other import is writing one)."""
+    removed = []
+    now = time.time()
+    stale = list(path.parent.glob(f".{glob_escape(path.name)}.*.tmp"))
+    # downloads `cards update` was killed in (another may be running: only old ones)
+    stale += [p for p in path.parent.glob(".cardinfo.*.json") if _age(p, now) > 3600]
+    for tmp in stale:
+        try:
+            tmp.unlink()
+            removed.append(tmp)
+        except OSError:
+            pass
+    return removed
+
+
+def _age(path: Path, now: float) -> float:
+    try:
+        return now - path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
+
+
+def _check_ids(sd: Any) -> None:
+    """Every id a record gives must be a whole number SQLite can hold (a source with a 20-digit
+    id would otherwise fail half-way through writing)."""
+    for n, rec in enumerate(sd.records, 1):
+        ids = [rec.get("passcode"), *(rec.get("alt_passcodes") or ()),
+               *(rec.get("extra_ids") or ())]
+        if rec.get("alias") is not None:
+            ids.append(rec["alias"])
+        for i in ids:
+            if not isinstance(i, int) or isinstance(i, bool) or not 0 < i < 2**63:
+                raise ImportFailed(f"{sd.origin or sd.name}: record #{n} has the id "
+                                   f"{str(i)[:24]}, which is not a passcode; nothing was "
+                                   "changed — check the file.")
 
 
 def _validate(cards: Iterable[dict[str, Any]]) -> None:
@@ -161,17 +269,34 @@ def _validate(cards: Iterable[dict[str, Any]]) -> None:
 
 
 def write_store(path: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
-    """Write a complete store to a new file beside `path`, then rename it over `path`."""
+    """Write a complete store to a new file beside `path`, then rename it over `path`.
+
+    A failure while writing (a full disk, a read-only file system) leaves the old store as it
+    was and says what failed."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with replacing(path) as tmp:
             _write_tables(tmp, sources, merged, built_at)
     except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise _disk_full(path) from None
         why = (f"a file is in the way of the folder {path.parent}" if isinstance(
             exc, (FileExistsError, NotADirectoryError)) else exc.strerror or str(exc))
-        raise CardPoolError(f"{path}: the card database cannot be written there ({why}); "
-                            "pass a file you may write with --db or DECKCHECK_DB; nothing was "
-                            "changed.") from None
+        raise _cannot_write(path, why) from None
+    except sqlite3.Error as exc:
+        text = str(exc)
+        if "full" in text:
+            raise _disk_full(path) from None
+        if "readonly" in text or "read-only" in text:
+            raise _cannot_write(path, "the file system is read-only") from None
+        raise CardPoolError(f"{path}: writing the new card database failed ({text}); the "
+                            "previous one is intact — try the import again.") from None
+
+
+def _disk_full(path: Path) -> CardPoolError:
+    return CardPoolError(f"{path}: the disk is full, so the new card database could not be "
+                         "written; the previous one is intact — free some space and import "
+                         "again.")
 
 
 def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
@@ -183,7 +308,8 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_
         dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
         with con:
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
-                ("built_at", built_at), ("cards", str(len(merged.cards)))])
+                ("built_at", built_at), ("cards", str(len(merged.cards))),
+                *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items())])
             con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", [
                 (s.name, s.version, s.origin, s.imported_at, len(s.records))
                 for s in sources.values()])
@@ -203,6 +329,17 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_
         con.commit()
     finally:
         con.close()
+
+
+def _dated(cards: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """How many cards have a first-release date per region, and Master Duel data."""
+    counts: dict[str, int] = {"tcg": 0, "ocg": 0, "md": 0, "master_duel": 0}
+    for c in cards:
+        for r in c.get("released") or ():
+            counts[r] = counts.get(r, 0) + 1
+        if c.get("master_duel") is not None:
+            counts["master_duel"] += 1
+    return counts
 
 
 def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
@@ -225,10 +362,21 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
         age = (dt.datetime.now(dt.UTC) - dt.datetime.fromisoformat(built)).days
     return {"path": str(path), "exists": True, "built_at": built, "age_days": age,
             "cards": int(meta.get("cards", 0)), "alt_ids": kinds.get("alt", 0),
-            "prerelease_ids": kinds.get("prerelease", 0), "sources": sources}
+            "prerelease_ids": kinds.get("prerelease", 0), "sources": sources,
+            "dated": {k.removeprefix("dated_"): int(v) for k, v in meta.items()
+                      if k.startswith("dated_")}}
 
 
 # -- reading ----------------------------------------------------------------------------
+
+def damaged_row(path: Path, passcode: Any, exc: Exception, source: str | None = None) -> str:
+    """The sentence for a store row that does not hold what deckcheck wrote there."""
+    first = str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
+    what = f"{source}'s record" if source else "the card"
+    return (f"The card database {path} is damaged: {what} for passcode {passcode} is not valid "
+            f"({first}); delete the file and import the card data again (`deckcheck cards "
+            "update`).")
+
 
 class Suggester:
     """"Did you mean": a trigram index over normalised names picks candidates, difflib ranks
@@ -315,7 +463,10 @@ class StorePool:
     def _card(self, passcode: int, data: str) -> Card:
         card = self._cards.get(passcode)
         if card is None:
-            card = Card.model_validate_json(data)
+            try:
+                card = Card.model_validate_json(data)
+            except ValueError as exc:  # pydantic's ValidationError is a ValueError
+                raise CardPoolError(damaged_row(self.path, passcode, exc)) from None
             self._cards[passcode] = card
             for pc in card.all_passcodes:
                 self._ids.setdefault(pc, card)
@@ -388,14 +539,30 @@ class StorePool:
         return out[:limit]
 
     def search(self, query: str, limit: int = 20) -> list[Card]:
-        """Cards whose name in any language contains `query` (normalised)."""
+        """Cards whose name in any language contains `query` (normalised), each once, best
+        first (`search_rank`): exact names, English names starting with the query as a word,
+        then with it, names in other languages starting with it, English words starting with
+        it, then the rest; official cards before
+        anime and custom ones, shorter names first."""
         key = normalize(query)
         if not key:
             return []
-        pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        word = " ".join(query.casefold().split())
+
+        def esc(s: str) -> str:
+            return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
         return self._rows(
-            "SELECT passcode, data FROM cards WHERE passcode IN (SELECT passcode FROM names "
-            "WHERE key LIKE ? ESCAPE '\\') ORDER BY length(name), name LIMIT ?", (pattern, limit))
+            "SELECT c.passcode, c.data FROM names n JOIN cards c ON c.passcode = n.passcode "
+            "WHERE n.key LIKE ? ESCAPE '\\' GROUP BY c.passcode ORDER BY "
+            "MIN(CASE WHEN n.key = ? THEN 0 "
+            "WHEN lower(c.name) LIKE ? ESCAPE '\\' THEN 1 "
+            "WHEN lower(c.name) LIKE ? ESCAPE '\\' THEN 2 "
+            "WHEN n.key LIKE ? ESCAPE '\\' THEN 3 "
+            "WHEN lower(c.name) LIKE ? ESCAPE '\\' THEN 4 ELSE 5 END), "
+            f"c.passcode >= {UNOFFICIAL_IDS}, length(c.name), c.name LIMIT ?",
+            (f"%{esc(key)}%", key, f"{esc(word)} %", f"{esc(word)}%", f"{esc(key)}%",
+             f"% {esc(word)}%", limit))
 
     def by_konami_id(self, konami_id: int) -> Card | None:
         found = self._rows("SELECT passcode, data FROM cards WHERE konami_id = ? "
@@ -409,10 +576,13 @@ class StorePool:
     def source_records(self, passcode: int) -> dict[str, list[dict[str, Any]]]:
         """What each source said about a card (its passcode and alternate ids)."""
         out: dict[str, list[dict[str, Any]]] = {}
-        for source, data in self._q(
-                "SELECT source, data FROM source_records WHERE passcode IN "
+        for source, pc, data in self._q(
+                "SELECT source, passcode, data FROM source_records WHERE passcode IN "
                 "(SELECT id FROM ids WHERE passcode = ?)", (passcode,)):
-            out.setdefault(source, []).append(json.loads(data))
+            try:
+                out.setdefault(source, []).append(json.loads(data))
+            except ValueError as exc:
+                raise CardPoolError(damaged_row(self.path, pc, exc, source)) from None
         return out
 
     def __iter__(self) -> Iterator[Card]:

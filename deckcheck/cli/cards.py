@@ -74,8 +74,9 @@ def import_(obj: Ctx, file: str, as_json: bool) -> None:
     """Import a card data FILE as its source publishes it, and merge it into the pool.
 
     FILE is a YGOPRODeck cardinfo.php answer, a YAML Yugi cards.json, a ygocdb cards.json,
-    an EDOPro cards.cdb or mappings.json, or a .zip holding one of them; the source is
-    recognised from the content.
+    an EDOPro cards.cdb or mappings.json, a .zip holding one of them, or a YGOJSON v1
+    "individual" .zip (release dates per region, Master Duel); the source is recognised
+    from the content.
     """
     from deckcheck.cards.store import import_sources
     from deckcheck.sources import read_source
@@ -146,25 +147,31 @@ def _describe(card: Any) -> list[str]:
         if card.names.get(lang):
             lines.append(f"  name ({lang}): {card.names[lang]}")
     if card.released:
-        dates = sorted(card.released.items())
-        lines.append("  released: " + ", ".join(f"{k.upper()} {v}" for k, v in dates))
+        dates = sorted(card.released.items(), key=lambda kv: _REGION_ORDER.get(kv[0], 9))
+        lines.append("  first released: " + ", ".join(
+            f"{_REGION_LABEL.get(k, k.upper())} {v}" for k, v in dates))
+    if card.master_duel is not None:
+        lines.append(f"  Master Duel: {'yes' if card.master_duel else 'no'}")
     if card.scopes:
         lines.append(f"  scopes: {', '.join(sorted(card.scopes))}")
     if card.rule_name != card.name:
         lines.append(f"  counts as: {card.rule_name}")
     evidence = card.rule_name_evidence
-    # A Japanese/Chinese name that matches no card is unmatched evidence, not a disagreement.
+    # A Japanese/Chinese name that matches no card is unmatched evidence, not a disagreement:
+    # it stays in --json (rule_name_evidence) and out of what players read.
     opinions = {name for name in evidence.values() if not name.endswith("(unknown card)")}
     if len(opinions) > 1:
         lines.append("  sources disagree on the name it counts as:")
         for src, name in sorted(evidence.items()):
-            lines.append(f"    {src}: {name}")
-    else:
-        for src, name in sorted(evidence.items()):
-            if name.endswith("(unknown card)"):
-                lines.append(f"  note: {src} names {name.removesuffix(' (unknown card)')!r}, "
-                             "which matches no card's name")
+            if not name.endswith("(unknown card)"):
+                lines.append(f"    {src}: {name}")
     return lines
+
+
+_REGION_ORDER = {"tcg": 0, "ocg": 1, "kr": 2, "sc": 3, "tc": 4, "ae": 5, "md": 6}
+_REGION_LABEL = {"tcg": "TCG", "ocg": "OCG (Japan)", "kr": "Korea", "sc": "Simplified Chinese",
+                 "tc": "Traditional Chinese", "ae": "Asian-English",
+                 "md": "Master Duel (not before)"}
 
 
 def _stat(v: int | None) -> str:
@@ -235,6 +242,13 @@ def info(obj: Ctx, as_json: bool) -> None:
     click.echo(f"Cards: {data['cards']} (+{data['alt_ids']} alternate-artwork ids, "
                f"+{data['prerelease_ids']} prerelease ids)")
     click.echo(f"Built: {data['built_at']}" + (f" ({age} days ago)" if age is not None else ""))
+    dated = data.get("dated") or {}
+    if dated:
+        click.echo(f"Release dates: TCG {dated.get('tcg', 0)}, OCG {dated.get('ocg', 0)}, "
+                   f"Master Duel {dated.get('md', 0)} cards; Master Duel data for "
+                   f"{dated.get('master_duel', 0)} cards")
+    else:
+        click.echo("Release dates: not recorded (written by an older deckcheck; import again)")
     click.echo("Sources:")
     for s in data["sources"]:
         click.echo(f"  {s['name']}: {s['records']} records, version {s['version'] or '?'}, "

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from deckcheck.cards.names import normalize
-from deckcheck.cards.pool import CardPool
+from deckcheck.cards.pool import CardPool, narrow_by_name, tell_apart
 from deckcheck.decks.model import Deck, Location, ReadProblem, Section
 from deckcheck.errors import DeckReadError
 
@@ -146,7 +146,10 @@ class Resolver:
         exact = [c for c in unique.values() if normalize(c.name) == key]
         if len(exact) == 1:
             return exact[0].passcode
-        return sorted(c.name for c in unique.values())
+        meant = narrow_by_name(written, exact or list(unique.values()))
+        if len(meant) == 1:
+            return meant[0].passcode
+        return tell_apart(meant)
 
     def problem(self, written: str, count: int, section: Section | None, location: Location,
                 found: list[str] | None) -> ReadProblem:

@@ -1,9 +1,11 @@
 """not-yet-released: a card may be used only from its release date in the format's region.
 
-Uses the card pool's release dates (`Card.released["tcg"|"ocg"]`) against the date the deck
-is checked as of (`--date`, default today). When the pool knows no release date for any card
-of the deck in that region, nothing is reported and the report says release dates could not be
-checked.
+Uses the card pool's first release dates (`Card.released["tcg"|"ocg"|"md"]`: the earliest
+dated printing in any TCG locale, in Japan, or in Master Duel) against the date the deck is
+checked as of (`--date`, default today). Cards the pool has no date for in that region are
+counted in one notice ("3 cards have no known TCG release date; not checked"), never passed
+over in silence. Cards DC403 already refuses (not in the region, anime, unofficial) are left
+to it.
 
 Passing (TCG, as of 2026-11-22)::
 
@@ -20,30 +22,52 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, distinct, make, others
+from deckcheck.rules.context import CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC402"
 NAME = "not-yet-released"
 SEVERITY: Severity = "error"
 
+#: how messages name a region: "in the TCG", "in Master Duel"
+PLACE = {"tcg": "the TCG", "ocg": "the OCG", "md": "Master Duel"}
+LABEL = {"tcg": "TCG", "ocg": "OCG", "md": "Master Duel"}
+
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     region = ctx.format.region
-    dated = [i for i in ctx.unusual if i.card is not None and region in i.card.released]
-    if not dated:
-        if any(i.card is not None for i in ctx.items):
-            ctx.notice(f"Release dates in the {region.upper()} are not known for this deck's "
-                       f"cards in this card pool, so not-yet-released cards ({CODE}) could not "
-                       f"be checked.")
-        return
-    late = (i for i in dated if i.card is not None and i.card.released[region] > ctx.date)
+    excluded = set(ctx.format.excluded_scopes)
+    place, label = PLACE.get(region, region.upper()), LABEL.get(region, region.upper())
+    late: list[Item] = []
+    undated: set[int] = set()
+    dated = False
+    for i in ctx.items:
+        card = i.card
+        if card is None or card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes & excluded:
+            continue
+        if region == "md" and card.master_duel is not True:
+            continue  # not in Master Duel, or not known to be: DC403 says so
+        day = card.released.get(region)
+        if day is None:
+            undated.add(card.passcode)
+            continue
+        dated = True
+        if day > ctx.date:
+            late.append(i)
+    if undated and not dated:
+        ctx.notice(f"Release dates in {place} are not known for this deck's cards in this card "
+                   f"pool, so not-yet-released cards ({CODE}) could not be checked.")
+    elif undated:
+        n = len(undated)
+        ctx.notice(f"{n} card{'s' if n != 1 else ''} {'have' if n != 1 else 'has'} no known "
+                   f"{label} release date; not checked.")
     for items in distinct(late).values():
         at = items[0]
         assert at.card is not None
         day = at.card.released[region]
         n = sum(i.count for i in items)
-        yield make(f"{at.card.name} is not released in the {region.upper()} until "
+        yield make(f"{at.card.name} is not released in {place} until "
                    f"{day.isoformat()} (checked as of {ctx.date.isoformat()})"
                    f"{others(items, at)}.", at, count=n)

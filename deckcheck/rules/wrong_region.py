@@ -1,8 +1,11 @@
 """wrong-region: cards that do not exist in the format's card pool — OCG-only cards in the
-TCG and the reverse, anime, Rush Duel, prerelease-only and unofficial cards.
+TCG and the reverse, anime, Rush Duel, prerelease-only and unofficial cards (an id of
+100,000,000 or more that no official printing has: anime, custom or prerelease), and in
+Master Duel (`region = "md"`) cards the card data says are not in Master Duel.
 
 Compares the card's scopes (from the card pool) with the format's `excluded_scopes`. Skill
-Cards are left to DC121 / DC122.
+Cards are left to DC121 / DC122. In Master Duel, cards with no Master Duel data at all are
+counted in one notice.
 
 Passing (TCG)::
 
@@ -14,15 +17,17 @@ Failing (TCG)::
     #main
     an OCG-only card
     -> DC403 wrong-region: … is an OCG-only card, not legal in TCG Advanced.
+    100000101      (Ojamandala: an anime card's id)
+    -> DC403 wrong-region: Ojamandala is an anime or manga card, not legal in TCG Advanced.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.cards.model import Kind
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card, Kind
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, distinct, make, others
+from deckcheck.rules.context import CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC403"
@@ -38,20 +43,63 @@ SCOPE_WORDS = {
     "skill": "a Skill Card",
     "prerelease": "a prerelease card without an official passcode",
     "unofficial": "an unofficial card",
+    "custom": "a custom card",
 }
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     excluded = set(ctx.format.excluded_scopes)
-    if not excluded:
-        return
-    wrong = (i for i in ctx.unusual if i.card is not None and i.card.scopes & excluded
-             and i.card.kind is not Kind.SKILL)
-    for items in distinct(wrong).values():
+    if excluded:
+        wrong = (i for i in ctx.unusual if i.card is not None and i.card.scopes & excluded
+                 and i.card.kind is not Kind.SKILL)
+        for items in distinct(wrong).values():
+            at = items[0]
+            assert at.card is not None
+            what = describe(at.card, excluded)
+            n = sum(i.count for i in items)
+            yield make(f"{at.card.name} is {what}, not legal in {ctx.format.name}"
+                       f"{others(items, at)}.", at, count=n)
+    if ctx.format.region == "md":
+        yield from _master_duel(ctx, excluded)
+
+
+def describe(card: Card, excluded: set[str]) -> str:
+    """What kind of card this is, for a card whose scopes the format excludes: an id no
+    official card has says whether it is a prerelease, anime or custom card, as far as the
+    card data tells."""
+    scopes = card.scopes
+    scope = sorted(scopes & excluded)[0]
+    if scope == "unofficial":
+        scope = next((s for s in ("anime", "prerelease", "custom") if s in scopes), scope)
+        if scope == "prerelease":
+            return "a prerelease card without an official passcode yet"
+        if scope == "unofficial" and card.passcode >= UNOFFICIAL_IDS:
+            return (f"a card with no official printing under this id ({card.passcode}: an "
+                    "announced card before its passcode, an anime or a custom card)")
+    return SCOPE_WORDS.get(scope, f"a {scope} card")
+
+
+def _master_duel(ctx: CheckContext, excluded: set[str]) -> Iterator[Found]:
+    """Master Duel's card pool comes from the card data: a card is there when a source (YGOJSON's
+    Master Duel sets, YGOPRODeck's formats) says so."""
+    absent: list[Item] = []
+    unknown: set[int] = set()
+    for i in ctx.items:
+        card = i.card
+        if card is None or card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes & excluded:
+            continue
+        if card.master_duel is False:
+            absent.append(i)
+        elif card.master_duel is None:
+            unknown.add(card.passcode)
+    for items in distinct(absent).values():
         at = items[0]
         assert at.card is not None
-        scope = sorted(at.card.scopes & excluded)[0]
-        what = SCOPE_WORDS.get(scope, f"a {scope} card")
         n = sum(i.count for i in items)
-        yield make(f"{at.card.name} is {what}, not legal in {ctx.format.name}"
-                   f"{others(items, at)}.", at, count=n)
+        yield make(f"{at.card.name} is not in Master Duel's card pool, not legal in "
+                   f"{ctx.format.name}{others(items, at)}.", at, count=n)
+    if unknown:
+        n = len(unknown)
+        ctx.notice(f"{n} card{'s' if n != 1 else ''} {'have' if n != 1 else 'has'} no Master "
+                   "Duel data in this card pool; whether they are in Master Duel was not "
+                   "checked (`deckcheck cards import` a YGOJSON archive to add it).")

@@ -7,7 +7,12 @@ Each source turns what its project publishes into *source records*: plain dicts 
 - ``extra_ids``: more ids for the same card (prerelease ids),
 - ``hints``: same-name rule evidence ``[evidence_key, "name"|"id", value, lang]``,
 - ``spoke``: evidence keys of texts the source has for the card (silence is an opinion too),
-- ``enrich_only``: the record only adds to cards other sources know.
+- ``enrich_only``: the record only adds to cards other sources know,
+- ``released``: first release per region ("tcg", "ocg", "kr", "sc", "md"…: YYYY-MM-DD; the
+  merged card keeps the earliest any source gives),
+- ``printed`` / ``tcg_printed``: the card has an official printing (in the TCG): an id of
+  100,000,000 or more without one is unofficial (see `deckcheck.cards.merge`),
+- ``master_duel``: whether the card is in Master Duel (True wins over False).
 
 `deckcheck.cards.merge` merges the records of all sources into cards. `read_source(path)`
 recognises a file by its content (not its name): JSON, SQLite, or a .zip holding either.
@@ -19,9 +24,9 @@ import contextlib
 import gc
 import hashlib
 import json
-import shutil
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +37,16 @@ from deckcheck.errors import ImportFailed
 Record = dict[str, Any]
 
 #: merge priority: earlier sources win for card facts and names.
-PRIORITY = ("ygoprodeck", "yaml-yugi", "edopro", "ygocdb", "edopro-mappings")
+PRIORITY = ("ygoprodeck", "yaml-yugi", "edopro", "ygocdb", "ygojson", "edopro-mappings")
+
+#: Limits on what an archive may unpack to, checked before and while reading (a small zip
+#: can inflate to gigabytes): one member, all members together, the number of members, and
+#: the ratio of a member's unpacked to packed size (JSON and SQLite pack 3-20x; a bomb
+#: packs ~1000x).
+MAX_MEMBER_BYTES = 192 * 1024 * 1024
+MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024
+MAX_MEMBERS = 100_000
+MAX_RATIO = 200
 
 
 @contextlib.contextmanager
@@ -63,6 +77,70 @@ class SourceData:
     origin: str | None = None
 
 
+def _too_big(path: Path | str, member: str, what: str) -> ImportFailed:
+    return ImportFailed(f"{path}: {member} would unpack to {what}, more than any card data "
+                        "deckcheck reads (a damaged file or a zip bomb); nothing was changed — "
+                        "check the archive.")
+
+
+def check_archive(zf: zipfile.ZipFile, path: Path | str) -> None:
+    """Refuse an archive whose directory announces too many members or too many bytes."""
+    infos = zf.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise ImportFailed(f"{path} holds {len(infos)} files, more than the {MAX_MEMBERS} "
+                           "deckcheck reads from one archive; nothing was changed — check the "
+                           "archive.")
+    total = sum(i.file_size for i in infos)
+    if total > MAX_ARCHIVE_BYTES:
+        raise _too_big(path, "the archive", f"{total / 1e6:.0f} MB")
+
+
+def _member_limit(info: zipfile.ZipInfo, limit: int) -> int:
+    return min(limit, max(1 << 20, info.compress_size * MAX_RATIO))
+
+
+def open_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path | str,
+                limit: int = MAX_MEMBER_BYTES) -> Iterator[bytes]:
+    """The bytes of one member, in chunks, stopping with `ImportFailed` as soon as it
+    unpacks past `limit` or past `MAX_RATIO` times its packed size (the sizes in the archive's
+    directory may lie, so the bytes are counted as they come)."""
+    cap = _member_limit(info, limit)
+    if info.file_size > cap:
+        raise _too_big(path, info.filename, f"{info.file_size / 1e6:.0f} MB")
+    done = 0
+    with zf.open(info) as f:
+        while chunk := f.read(1 << 20):
+            done += len(chunk)
+            if done > cap:
+                raise _too_big(path, info.filename, f"more than {cap / 1e6:.0f} MB")
+            yield chunk
+
+
+def read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo | str, path: Path | str,
+                limit: int = MAX_MEMBER_BYTES) -> bytes:
+    """One member's bytes, bounded as `open_member` says."""
+    if isinstance(info, str):
+        info = zf.getinfo(info)
+    if info.file_size <= 1 << 16 and info.compress_size * MAX_RATIO >= 1 << 16:
+        with zf.open(info) as f:  # small members (most of YGOJSON's): one read, still capped
+            data = f.read(1 << 16 | 1)
+        if len(data) <= 1 << 16:
+            return data
+    return b"".join(open_member(zf, info, path, limit))
+
+
+def zip_error(path: Path | str, exc: Exception) -> ImportFailed:
+    """The sentence for an archive zipfile cannot unpack."""
+    if isinstance(exc, RuntimeError) and "encrypted" in str(exc):
+        return ImportFailed(f"{path} is encrypted (password-protected); deckcheck reads only "
+                            "plain archives — unpack it yourself and import the file inside.")
+    if isinstance(exc, NotImplementedError):
+        return ImportFailed(f"{path} uses a compression deckcheck cannot unpack ({exc}); "
+                            "unpack it yourself and import the file inside.")
+    return ImportFailed(f"{path} is a damaged zip archive ({str(exc)[:80]}); nothing was "
+                        "changed — download it again.")
+
+
 def _sha(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -76,11 +154,12 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
     try:
         if zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as zf:
+                check_archive(zf, path)
                 member = _json_member(zf, prefer)
                 if member is None:
                     raise ImportFailed(f"{path} holds no JSON file; nothing was changed — "
                                        "check the archive.")
-                raw = zf.read(member)
+                raw = read_member(zf, member, path)
         else:
             raw = path.read_bytes()
             if raw.startswith(b"PK\x03\x04"):
@@ -95,7 +174,10 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
         raise ImportFailed(f"{path} is not card data (neither JSON text, an SQLite card "
                            "database nor a zip of one); nothing was changed — check the file."
                            ) from None
-    except (ValueError, zipfile.BadZipFile) as exc:
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError,
+            RuntimeError) as exc:  # RuntimeError: an encrypted member
+        raise zip_error(path, exc) from None
+    except ValueError as exc:
         raise ImportFailed(f"{path} is not valid JSON ({str(exc).splitlines()[0][:80]}); "
                            "nothing was changed — download it again.") from None
 
@@ -150,18 +232,29 @@ def _read_source(path: str | Path) -> SourceData:
         raise ImportFailed(f"{path} is an SQLite file but not a YGOPro card database (no datas/"
                            "texts tables, or the file is damaged); nothing was changed.")
     if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as zf:
-            cdbs = [n for n in zf.namelist() if n.lower().endswith((".cdb", ".db", ".sqlite"))]
-            if cdbs and _json_member(zf, None) is None:
-                with tempfile.TemporaryDirectory() as tmp:
-                    member = max(cdbs, key=lambda n: zf.getinfo(n).file_size)
-                    target = Path(tmp) / Path(member).name
-                    with zf.open(member) as src, open(target, "wb") as dst:
-                        shutil.copyfileobj(src, dst)
-                    if not edopro_cdb.is_cdb(target):
-                        raise ImportFailed(f"{path} holds {member}, which is not a YGOPro card "
-                                           "database; nothing was changed.")
-                    return _cdb(target, origin, version, label=Path(member).name)
+        try:
+            with zipfile.ZipFile(path) as zf:
+                check_archive(zf, path)
+                from deckcheck.sources import ygojson
+
+                if ygojson.looks_like_zip(zf):
+                    return ygojson.read_zip(zf, origin=origin, version=version)
+                cdbs = [n for n in zf.namelist() if n.lower().endswith((".cdb", ".db",
+                                                                         ".sqlite"))]
+                if cdbs and _json_member(zf, None) is None:
+                    with tempfile.TemporaryDirectory() as tmp:
+                        member = max(cdbs, key=lambda n: zf.getinfo(n).file_size)
+                        target = Path(tmp) / "member.cdb"
+                        with open(target, "wb") as dst:
+                            for chunk in open_member(zf, zf.getinfo(member), path):
+                                dst.write(chunk)
+                        if not edopro_cdb.is_cdb(target):
+                            raise ImportFailed(f"{path} holds {member}, which is not a YGOPro "
+                                               "card database; nothing was changed.")
+                        return _cdb(target, origin, version, label=Path(member).name)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError,
+                RuntimeError) as exc:  # RuntimeError: an encrypted member
+            raise zip_error(path, exc) from None
     return parse_json(read_json_file(path), origin=origin, version=version)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
 
@@ -41,6 +42,7 @@ ARROWS = [(0x1, "Bottom-Left"), (0x2, "Bottom"), (0x4, "Bottom-Right"), (0x8, "L
 OT_OCG, OT_TCG, OT_ANIME, OT_ILLEGAL, OT_VIDEO_GAME, OT_CUSTOM, OT_SPEED = (
     0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40)
 OT_PRERELEASE, OT_RUSH = 0x100, 0x200
+_NOT_PRINTED = OT_ANIME | OT_ILLEGAL | OT_VIDEO_GAME | OT_CUSTOM | OT_PRERELEASE | OT_RUSH
 
 
 def _bit_name(value: int, names: list[str]) -> str | None:
@@ -108,10 +110,12 @@ def decode(passcode: int, ot: int, ctype: int, atk: int, dfn: int, level: int, r
     elif ot & 0x3 == OT_TCG:
         scopes.add("tcg_only")
     for bit, scope in ((OT_ANIME, "anime"), (OT_PRERELEASE, "prerelease"), (OT_RUSH, "rush"),
-                       (OT_SPEED, "speed"), (OT_CUSTOM, "unofficial"), (OT_ILLEGAL, "unofficial"),
-                       (OT_VIDEO_GAME, "unofficial")):
+                       (OT_SPEED, "speed"), (OT_CUSTOM, "unofficial"), (OT_CUSTOM, "custom"),
+                       (OT_ILLEGAL, "unofficial"), (OT_VIDEO_GAME, "unofficial")):
         if ot & bit:
             scopes.add(scope)
+    if ot & 0x3 and not ot & _NOT_PRINTED:
+        rec["printed"] = True  # an OCG or TCG card, not a prerelease: it has a printing
     if kind == "skill":
         scopes.add("skill")
     rec["scopes"] = sorted(scopes)
@@ -123,7 +127,7 @@ def is_cdb(path: Path) -> bool:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
                 return False
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con = sqlite3.connect(read_only_uri(path), uri=True)
         try:
             tables = {r[0] for r in con.execute(
                 "SELECT name FROM sqlite_master WHERE type='table'")}
@@ -138,7 +142,7 @@ def parse(path: str | Path, source: str = NAME) -> Iterator[dict[str, Any]]:
     """Source records for every card of a cdb file."""
     path = Path(path)
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con = sqlite3.connect(read_only_uri(path), uri=True)
         try:
             rows = con.execute(
                 "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute,"

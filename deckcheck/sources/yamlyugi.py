@@ -91,6 +91,8 @@ def card_record(raw: dict[str, Any]) -> dict[str, Any] | None:
     reg = raw.get("limit_regulation")
     if isinstance(reg, dict):
         out = {r for r in ("tcg", "ocg") if reg.get(r) not in (None, "Not yet released")}
+        if out:
+            rec["printed"] = True  # on a list in the TCG or OCG: released there
         if out == {"ocg"}:
             rec["scopes"] = ["ocg_only"]
         elif out == {"tcg"}:

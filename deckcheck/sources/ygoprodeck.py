@@ -7,6 +7,7 @@ shared HTTP helper and imports it into the store.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import re
@@ -48,26 +49,89 @@ def parse(data: Any) -> Iterator[dict[str, Any]]:
     if not looks_like(data):
         raise ImportFailed("The file is not a YGOPRODeck cardinfo.php answer (no \"data\" list "
                            "of cards); nothing was changed — download it again.")
-    for raw in data["data"]:
-        rec = card_record(raw)
+    for n, raw in enumerate(data["data"], 1):
+        try:
+            rec = card_record(raw)
+        except BadRecord as exc:
+            raise ImportFailed(f"YGOPRODeck card #{n}{_which(raw)}: {exc}; nothing was changed "
+                               "— download the data again or report it to YGOPRODeck.") from None
+        except (TypeError, ValueError, AttributeError, OverflowError, KeyError) as exc:
+            raise ImportFailed(f"YGOPRODeck card #{n}{_which(raw)} is malformed ({exc}); nothing "
+                               "was changed — download the data again.") from None
         if rec is not None:
             yield rec
 
 
-def _int(v: Any) -> int | None:
+class BadRecord(ValueError):
+    """A field of a card record has a value no card can have."""
+
+
+def _which(raw: Any) -> str:
+    """' (id 123, "Name")' for a message, with what the record says, shortened."""
+    if not isinstance(raw, dict):
+        return f" (a {type(raw).__name__}, not a card object)"
+    parts = [f"id {str(raw.get('id'))[:24]}"] if "id" in raw else []
+    if isinstance(raw.get("name"), str):
+        parts.append(json.dumps(raw["name"][:60], ensure_ascii=False))
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+#: bounds of the numbers a card has (passcodes have at most 10 digits in any source)
+MAX_PASSCODE = 10**10
+MAX_STAT = 10**6
+
+
+def _int(v: Any, limit: int = MAX_STAT) -> int | None:
+    """An integer in -limit..limit from a number or digit string; None for null, "", a
+    boolean, Infinity/NaN, a fraction or anything out of range."""
     if v is None or v == "" or isinstance(v, bool):
         return None
+    if isinstance(v, float):
+        if not v.is_integer():
+            return None
+    elif isinstance(v, str):
+        if len(v) > 24:
+            return None
+    elif not isinstance(v, int):
+        return None
     try:
-        return int(v)
-    except (TypeError, ValueError):
+        out = int(v)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return out if -limit <= out <= limit else None
+
+
+def _day(v: Any) -> str | None:
+    """A release date as YYYY-MM-DD, or None when the value is not a date."""
+    if not isinstance(v, str):
+        return None
+    try:
+        return dt.date.fromisoformat(v[:10]).isoformat()
+    except ValueError:
         return None
 
 
-def card_record(raw: dict[str, Any]) -> dict[str, Any] | None:
-    passcode = _int(raw.get("id"))
-    name = raw.get("name")
-    if passcode is None or not name:
+def _text(raw: dict[str, Any], key: str) -> str | None:
+    v = raw.get(key)
+    if v is None or isinstance(v, str):
+        return v
+    raise BadRecord(f"\"{key}\" is {json.dumps(v)[:40]}, not text")
+
+
+def card_record(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        raise BadRecord("it is not a card object")
+    if raw.get("id") is None:
         return None
+    passcode = _int(raw.get("id"), MAX_PASSCODE)
+    if passcode is None or passcode <= 0:
+        raise BadRecord(f"\"id\" {str(raw.get('id'))[:24]} is not a passcode (a whole number "
+                        "of at most 10 digits)")
+    name = _text(raw, "name")
+    if not name or not name.strip():
+        return None
+    for key in ("type", "frameType", "desc", "race", "attribute", "archetype"):
+        _text(raw, key)
     ctype = raw.get("type") or ""
     frame = (raw.get("frameType") or "").lower()
     if ctype == "Skill Card":
@@ -82,7 +146,8 @@ def card_record(raw: dict[str, Any]) -> dict[str, Any] | None:
     rec: dict[str, Any] = {"passcode": passcode, "name": name, "names": {"en": name},
                            "kind": kind, "frame": frame, "text": desc or None}
     alts = sorted({i for img in raw.get("card_images") or () if isinstance(img, dict)
-                   for i in [_int(img.get("id"))] if i is not None and i != passcode})
+                   for i in [_int(img.get("id"), MAX_PASSCODE)] if i is not None and i > 0
+                   and i != passcode})
     if alts:
         rec["alt_passcodes"] = alts
     race = raw.get("race") or None
@@ -119,13 +184,15 @@ def card_record(raw: dict[str, Any]) -> dict[str, Any] | None:
     misc = raw.get("misc_info")
     if isinstance(misc, list) and misc and isinstance(misc[0], dict):
         m = misc[0]
-        kid = _int(m.get("konami_id"))
-        if kid is not None:
+        kid = _int(m.get("konami_id"), 2**31 - 1)
+        if kid is not None and kid > 0:
             rec["konami_id"] = kid
-        released = {r: str(m[f"{r}_date"])[:10] for r in ("tcg", "ocg") if m.get(f"{r}_date")}
+        released = {r: day for r in ("tcg", "ocg") if (day := _day(m.get(f"{r}_date")))}
         if released:
             rec["released"] = released
         formats = {str(f).lower() for f in m.get("formats") or ()}
+        if "master duel" in formats or m.get("md_rarity"):
+            rec["master_duel"] = True
         if "ocg" in formats and "tcg" not in formats and not released.get("tcg"):
             scopes.add("ocg_only")
         elif "tcg" in formats and "ocg" not in formats and not released.get("ocg"):

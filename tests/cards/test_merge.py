@@ -122,3 +122,61 @@ def test_ygoprodeck_card_sets_mark_a_tcg_printing() -> None:
             "frameType": "spell", "race": "Continuous", "desc": ""}
     assert card_record({**base, "card_sets": [{"set_code": "DPDG-EN019"}]})["tcg_printed"]
     assert "tcg_printed" not in card_record(base)
+
+
+def test_first_release_is_the_earliest_any_source_gives() -> None:
+    out = merge({
+        "ygoprodeck": [rec(90, "Dated", released={"tcg": "2024-01-05", "ocg": "2023-07-22"})],
+        "ygojson": [{"passcode": 90, "enrich_only": True, "master_duel": False,
+                     "released": {"tcg": "2023-10-19", "kr": "2023-10-17"}}],
+    })
+    assert out.cards[90]["released"] == {"tcg": "2023-10-19", "ocg": "2023-07-22",
+                                         "kr": "2023-10-17"}
+    assert out.cards[90]["master_duel"] is False
+
+
+def test_master_duel_yes_wins_and_silence_is_unknown() -> None:
+    out = merge({"ygoprodeck": [rec(91, "In MD", master_duel=True), rec(92, "Nobody says")],
+                 "ygojson": [{"passcode": 91, "enrich_only": True, "master_duel": False}]})
+    assert out.cards[91]["master_duel"] is True
+    assert out.cards[92]["master_duel"] is None
+
+
+def test_unprinted_big_ids_are_unofficial_and_say_what_they_are() -> None:
+    out = merge({
+        "ygoprodeck": [rec(100000101, "Ojamandala"), rec(100200293, "Assault Lion"),
+                       rec(501000006, "Chimaera", tcg_printed=True)],
+        "edopro:cards-unofficial.cdb": [rec(100000101, "Ojamandala", scopes=["anime"]),
+                                        rec(511000001, "Fan Card", scopes=["custom",
+                                                                           "unofficial"]),
+                                        rec(160001001, "Rush Card", scopes=["rush"])],
+    })
+    assert out.cards[100000101]["scopes"] == ["anime", "unofficial"]
+    assert out.cards[100200293]["scopes"] == ["unofficial"]
+    assert out.cards[511000001]["scopes"] == ["custom", "unofficial"]
+    assert out.cards[501000006]["scopes"] == []  # printed (a video-game promo)
+    assert out.cards[160001001]["scopes"] == ["rush"]  # Rush Duel cards keep their own
+
+
+def test_prerelease_id_joins_the_card_another_source_has_by_passcode() -> None:
+    out = merge({
+        "ygoprodeck": [rec(101402024, "Adamancipator Conductor")],
+        "yaml-yugi": [rec(24925387, "Adamancipator Conductor", scopes=["ocg_only"])],
+        "edopro:cards-unofficial.cdb": [rec(511002264, "Nurikabe", scopes=["anime"])],
+        "ygocdb": [rec(60681372, "Nurikabe")],
+    })
+    assert out.ids[101402024] == (24925387, "prerelease")
+    assert 101402024 not in out.cards
+    assert out.names["adamancipatorconductor"] == [24925387]
+    assert 511002264 in out.cards  # the anime card of the same name stays apart
+
+
+def test_a_main_artwork_listed_as_an_alternate_makes_no_cycle() -> None:
+    out = merge({
+        "ygoprodeck": [rec(46986414, "Dark Magician", alt_passcodes=[46986415])],
+        "ygojson": [{"passcode": 46986415, "alt_passcodes": [46986414], "enrich_only": True,
+                     "konami_id": 4041}],
+    })
+    assert set(out.cards) == {46986414}
+    assert out.ids[46986415] == (46986414, "alt")
+    assert out.cards[46986414]["konami_id"] == 4041

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from deckcheck.cards import store
 from deckcheck.cards.load import open_pool
 from deckcheck.cards.pool import CardPool, search_pool
 from deckcheck.cards.store import StorePool, default_db_path, import_sources, store_info
-from deckcheck.errors import ImportFailed, StoreVersionError
+from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
 from deckcheck.sources import read_source
 
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
@@ -186,3 +188,138 @@ def test_a_database_damaged_while_open_is_a_card_pool_error(db: Path) -> None:
     with pytest.raises(CardPoolError, match=r"is damaged \(no such table: names\); delete it"):
         pool.find_name("Some Card")
     pool.close()
+
+
+def test_schema_1_store_is_still_read_and_rewritten_by_the_next_import(db: Path) -> None:
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    assert StorePool(db).get(14558127) is not None
+    import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone() == (store.SCHEMA,)
+    con.close()
+
+
+def test_a_row_with_invalid_json_is_one_sentence(db: Path) -> None:
+    con = sqlite3.connect(db)
+    con.execute("UPDATE cards SET data = '{not json' WHERE passcode = 14558127")
+    con.execute("UPDATE source_records SET data = '[1,' WHERE passcode = 14558127")
+    con.commit()
+    con.close()
+    with pytest.raises(CardPoolError, match=r"is damaged: the card for passcode 14558127 is not "
+                                            r"valid \(.*\); delete the file and import"):
+        StorePool(db).get(14558127)
+    with pytest.raises(CardPoolError, match=r"ygoprodeck's record for passcode 14558127"):
+        import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+
+
+def test_name_with_uri_characters(tmp_path: Path) -> None:
+    path = tmp_path / "x#y?%20.db"
+    import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
+    assert StorePool(path).get(14558127) is not None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x#y?%20.db"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,
+                    reason="needs a user whom file permissions bind (not root, not Windows)")
+def test_read_only_store_says_so(db: Path) -> None:
+    before = db.read_bytes()
+    db.chmod(0o444)
+    with pytest.raises(CardPoolError, match=r"cards\.sqlite is read-only; make it writable"):
+        import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    assert db.read_bytes() == before
+
+
+def test_read_only_check_before_work(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same refusal as for a read-only file, whoever runs it (root ignores permissions)."""
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != db)
+    with pytest.raises(CardPoolError, match=r"cards\.sqlite is read-only; make it writable"):
+        import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (sqlite3.OperationalError("database or disk is full"), "the disk is full"),
+    (OSError(28, "No space left on device"), "the disk is full"),
+    (sqlite3.OperationalError("attempt to write a readonly database"),
+     "the file system is read-only"),
+])
+def test_write_failures_say_what_failed(db: Path, monkeypatch: pytest.MonkeyPatch,
+                                        error: Exception, said: str) -> None:
+    before = db.read_bytes()
+
+    def fail(*args: object) -> None:
+        raise error
+
+    monkeypatch.setattr(store, "_write_tables", fail)
+    with pytest.raises(CardPoolError) as exc:
+        import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    assert said in str(exc.value) and "damaged" not in str(exc.value)
+    assert db.read_bytes() == before
+    assert [p.name for p in db.parent.iterdir()] == ["cards.sqlite"]
+
+
+def test_stale_temp_files_are_removed_by_the_next_import(db: Path) -> None:
+    stale = db.parent / ".cards.sqlite.abc123.tmp"  # what `kill -9` during an import leaves
+    stale.write_bytes(b"half a database")
+    other = db.parent / ".other.sqlite.abc123.tmp"
+    other.write_bytes(b"another store's")
+    old_download = db.parent / ".cardinfo.x1y2.json"  # `cards update` killed mid-download
+    old_download.write_bytes(b"{")
+    os.utime(old_download, (time.time() - 7200, time.time() - 7200))
+    new_download = db.parent / ".cardinfo.z3.json"  # another update still downloading
+    new_download.write_bytes(b"{")
+    import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    assert not stale.exists() and other.exists()
+    assert not old_download.exists() and new_download.exists()
+
+
+_CHILD = """
+import sys
+from deckcheck.cards.store import import_sources
+from deckcheck.sources import read_source
+import_sources(sys.argv[1], [read_source(sys.argv[2])])
+"""
+
+
+def test_concurrent_imports_are_serialised(tmp_path: Path) -> None:
+    """Two processes import different sources at once: the store ends with both."""
+    import fcntl
+    import subprocess
+    import sys
+
+    path = tmp_path / "cards.sqlite"
+    import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
+    # hold the lock so both children start and wait, then let them race for it
+    fd = os.open(tmp_path, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    children = [subprocess.Popen([sys.executable, "-c", _CHILD, str(path), str(FIX / name)])
+                for name in ("yamlyugi_small.json", "ygocdb_small.json")]
+    time.sleep(0.5)
+    assert all(c.poll() is None for c in children)  # both wait for the lock
+    os.close(fd)
+    assert [c.wait(timeout=60) for c in children] == [0, 0]
+    names = {s["name"] for s in store_info(path)["sources"]}
+    assert names == {"ygoprodeck", "yaml-yugi", "ygocdb"}
+
+
+def test_search_ranks_exact_and_prefix_first(db: Path) -> None:
+    from deckcheck.cards.pool import MemoryPool
+
+    pool = StorePool(db)
+    # an exact name first, though longer; then names starting with the query
+    assert [c.name for c in pool.search("umi")] == ["Umi"]
+    assert [c.name for c in pool.search("d")][:3] == ["Dark Magician", "Decode Talker",
+                                                      "Destiny HERO - Plasma"]
+    names = [c.name for c in pool.search("gaia")]
+    assert names == ["Gaia The Fierce Knight", "Gaia the Magical Knight"]
+    # a word inside the name comes after names starting with the query
+    assert [c.name for c in pool.search("knight")] == ["Gaia The Fierce Knight",
+                                                        "Gaia the Magical Knight"]
+    # the memory pool orders the same way as the store
+    memory = MemoryPool(list(pool))
+    for q in ("ash", "dark", "knight", "dragon", "うらら", "ra"):
+        assert [c.passcode for c in search_pool(memory, q, 50)] == \
+            [c.passcode for c in pool.search(q, 50)], q
+    assert len({c.passcode for c in pool.search("a", 100)}) == len(pool.search("a", 100))

@@ -110,10 +110,13 @@ def test_info(db: str) -> None:
     assert lines[0] == f"Card database: {db}"
     assert lines[1] == "Cards: 19 (+4 alternate-artwork ids, +0 prerelease ids)"
     assert lines[2].startswith("Built: ") and lines[2].endswith("(0 days ago)")
-    assert lines[3] == "Sources:"
-    assert lines[4].startswith("  yaml-yugi: 6 records, version ")
+    assert lines[3] == ("Release dates: TCG 1, OCG 2, Master Duel 0 cards; Master Duel data "
+                        "for 0 cards")
+    assert lines[4] == "Sources:"
+    assert lines[5].startswith("  yaml-yugi: 6 records, version ")
     data = json.loads(run("--db", db, "cards", "info", "--json").stdout)
     assert data["cards"] == 19
+    assert data["dated"] == {"tcg": 1, "ocg": 2, "md": 0, "master_duel": 0}
     assert [s["name"] for s in data["sources"]] == ["yaml-yugi", "ygoprodeck"]
 
 
@@ -187,5 +190,22 @@ def test_show_does_not_call_an_unmatched_foreign_name_a_disagreement() -> None:
                                     "yaml-yugi-text-zh-CN": "鹰身女郎 (unknown card)"})
     lines = _describe(card)
     assert "  sources disagree on the name it counts as:" not in lines
-    assert lines[-1] == ("  note: yaml-yugi-text-zh-CN names '鹰身女郎', which matches no "
-                         "card's name")
+    # nor prints the internal evidence (issue 12: `cards show "Harpie Lady 1"`)
+    assert lines[-1] == "  counts as: Harpie Lady"
+    assert not any("鹰身女郎" in line or "note" in line for line in lines)
+
+
+def test_show_gives_release_dates_and_master_duel() -> None:
+    import datetime as dt
+
+    from deckcheck.cards.model import Card, Frame, Kind
+    from deckcheck.cli.cards import _describe
+
+    card = Card(passcode=29301450, name="S:P Little Knight", kind=Kind.MONSTER, frame=Frame.LINK,
+                rule_name="S:P Little Knight", master_duel=True,
+                released={"md": dt.date(2023, 7, 22), "ocg": dt.date(2023, 7, 22),
+                          "tcg": dt.date(2023, 10, 19), "kr": dt.date(2023, 10, 17)})
+    lines = _describe(card)
+    assert "  first released: TCG 2023-10-19, OCG (Japan) 2023-07-22, Korea 2023-10-17, Master " \
+        "Duel (not before) 2023-07-22" in lines
+    assert "  Master Duel: yes" in lines

@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from rulekit import NEW, codes, deck, only, run, tcg
+from rulekit import FILLER, NEW, card, codes, deck, only, run, tcg
+
+from deckcheck.cards.model import Card
+from deckcheck.cards.pool import MemoryPool
 
 
 def test_released_card_passes() -> None:
@@ -25,3 +28,37 @@ def test_no_dates_known_gives_a_notice_not_a_violation() -> None:
     assert "DC402" not in codes(r)
     assert any("could not be checked" in n for n in r.notices)
     assert not any("could not be checked" in n for n in run(deck([(NEW, 1)])).notices)
+
+
+def _pool(*cards: Card) -> MemoryPool:
+    return MemoryPool([*FILLER, *cards])
+
+
+def test_undated_cards_are_counted_when_others_have_dates() -> None:
+    r = run(deck([(NEW, 1)], fill=40), pool=_pool(NEW), date=dt.date(2026, 7, 31))
+    assert codes(r) == ["DC402"]
+    assert "40 cards have no known TCG release date; not checked." in r.notices
+
+
+def test_one_undated_card_is_counted_in_the_singular() -> None:
+    dated = [card(c.passcode, c.name, c.frame, released={"tcg": dt.date(2002, 3, 8)})
+             for c in FILLER]
+    undated = card(99900003, "Test Undated Card")
+    r = run(deck([(undated, 3)], fill=37), pool=MemoryPool([*dated, undated]))
+    assert "1 card has no known TCG release date; not checked." in r.notices
+    assert codes(r) == []
+
+
+def test_master_duel_dates_decide_in_master_duel() -> None:
+    md_card = card(99900004, "Test Master Duel Card", master_duel=True,
+                   released={"ocg": dt.date(2023, 7, 22), "md": dt.date(2023, 12, 1)})
+    fill = [card(c.passcode, c.name, c.frame, master_duel=True,
+                 released={"md": dt.date(2022, 1, 19)}) for c in FILLER]
+    md = tcg(id="master-duel", name="Master Duel", region="md", history=[])
+    pool = MemoryPool([*fill, md_card])
+    v = only(run(deck([(md_card, 1)], fill=39), md, pool=pool, date=dt.date(2023, 11, 1)),
+             "DC402")
+    assert v.message == ("Test Master Duel Card is not released in Master Duel until 2023-12-01 "
+                         "(checked as of 2023-11-01).")
+    assert codes(run(deck([(md_card, 1)], fill=39), md, pool=pool,
+                     date=dt.date(2023, 12, 1))) == []

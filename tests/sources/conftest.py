@@ -61,3 +61,22 @@ def real_store(tmp_path_factory: pytest.TempPathFactory) -> Any:
     yield pool, results
     pool.close()
 
+
+
+@pytest.fixture(scope="session")
+def full_store(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A store of every real source: the YGOPRODeck dump, YAML Yugi, every EDOPro cdb and
+    mappings.json, and YGOJSON (one merge; built once per test session)."""
+    if not (CARDS / "ygojson-v1.zip").is_file():
+        pytest.skip("../shared/data is not present (real-data test)")
+    from deckcheck.cards.store import StorePool, import_sources
+    from deckcheck.sources import read_source
+
+    path = tmp_path_factory.mktemp("full") / "cards.sqlite"
+    files = [CARDS / "ygoprodeck-cardinfo.zip", CARDS / "yaml-yugi-cards.zip",
+             *sorted((CARDS / "edopro").glob("*.cdb")), CARDS / "edopro" / "mappings.json",
+             CARDS / "ygojson-v1.zip"]
+    import_sources(path, [read_source(f) for f in files])
+    pool = StorePool(path)
+    yield pool
+    pool.close()

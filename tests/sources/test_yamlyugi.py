@@ -59,3 +59,20 @@ def test_merge_with_ygoprodeck(tmp_path: Path) -> None:
     ocean = pool.get(295517)
     assert ocean.rule_name_evidence["yaml-yugi-text-zh-CN"] == "Umi"
     assert len(pool) == 19
+
+
+def test_an_id_sqlite_cannot_hold_is_one_sentence(tmp_path: Path) -> None:
+    import json
+
+    import pytest
+
+    from deckcheck.errors import ImportFailed
+
+    raw = json.loads((FIX / "yamlyugi_small.json").read_text(encoding="utf-8"))
+    raw[1]["password"] = 12345678901234567890
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(ImportFailed, match=r"cards\.json: record #2 has the id "
+                                           r"12345678901234567890, which is not a passcode"):
+        import_sources(tmp_path / "cards.sqlite", [read_source(path)])
+    assert not (tmp_path / "cards.sqlite").exists()

@@ -102,3 +102,44 @@ def test_missing_and_null_fields() -> None:
     assert rec is not None and rec["frame"] == "effect" and rec["atk"] is None
     assert ygoprodeck.card_record({"id": None, "name": "X"}) is None
     assert json.dumps(rec)
+
+
+GOOD = {"id": 55144522, "name": "Pot of Greed", "type": "Spell Card", "frameType": "spell",
+        "desc": "Draw 2 cards.", "race": "Normal", "card_images": [{"id": 55144522}]}
+
+
+@pytest.mark.parametrize(("field", "value", "said"), [
+    ("frameType", 7, 'card #2 (id 55144523, "Pot of Greed"): "frameType" is 7, not text'),
+    ("id", 12345678901234567890, "card #2 (id 12345678901234567890, \"Pot of Greed\"): \"id\" "
+     "12345678901234567890 is not a passcode (a whole number of at most 10 digits)"),
+    ("name", 7, 'card #2 (id 55144523): "name" is 7, not text'),
+])
+def test_malformed_record_is_one_sentence_naming_it(tmp_path: Path, field: str, value: object,
+                                                    said: str) -> None:
+    bad = {**GOOD, "id": 55144523, field: value}
+    path = tmp_path / "cardinfo.json"
+    path.write_text(json.dumps({"data": [GOOD, bad]}), encoding="utf-8")
+    with pytest.raises(ImportFailed) as exc:
+        read_source(path)
+    assert str(exc.value).startswith(f"YGOPRODeck {said}; nothing was changed")
+
+
+def test_infinite_or_absurd_stats_are_unknown_stats(tmp_path: Path) -> None:
+    monster = {"id": 46986414, "name": "Dark Magician", "type": "Normal Monster",
+               "frameType": "normal", "desc": "A wizard.", "level": 7, "race": "Spellcaster",
+               "attribute": "DARK"}
+    path = tmp_path / "cardinfo.json"
+    # json.dumps writes Infinity and NaN as Python's json module (and JavaScript) do
+    path.write_text(json.dumps({"data": [{**monster, "atk": float("inf"), "def": float("nan"),
+                                          "misc_info": [{"tcg_date": "soon"}]}]}),
+                    encoding="utf-8")
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, [read_source(path)])
+    card = StorePool(db).get(46986414)
+    assert card is not None and card.atk is None and card.defense is None
+    assert card.released == {}
+
+
+def test_master_duel_from_misc_formats() -> None:
+    rec = ygoprodeck.card_record({**GOOD, "misc_info": [{"formats": ["TCG", "Master Duel"]}]})
+    assert rec is not None and rec["master_duel"] is True
