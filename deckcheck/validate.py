@@ -106,12 +106,12 @@ class Checker:
 
             banlist = find_banlist(str(banlist), self.date, pool)
         self.banlist = banlist if banlist is not None else self.format.banlist_at(self.date)
-        if self.banlist is None and self.format.history:
+        first = self.format.first_list() if self.banlist is None else None
+        if first is not None:
             # A verdict of "legal" that skipped the list could cost a player a game loss:
             # refuse instead of guessing.
             from deckcheck.errors import NoListInForce
 
-            first = min(self.format.history, key=lambda b: b.effective)
             raise NoListInForce(
                 f"No {self.format.name} list in force on {self.date.isoformat()} is known to "
                 f"deckcheck (the earliest it has is {first.name}, from "
