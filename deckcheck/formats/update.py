@@ -135,6 +135,22 @@ def _official_dates(files: Iterable[Path]) -> dict[str, list[dt.date]]:
     return out
 
 
+def _known_dates(official: dict[str, list[dt.date]], formats: tuple[Format, ...]) -> None:
+    """Where the sources hold no Konami-id lists of a folder, the official days deckcheck
+    already has (its shipped lists, dated by Konami's) date the "YYYY.MM" names."""
+    from deckcheck.formats.loader import load_format
+
+    for f in formats:
+        folder = f.imports.konami
+        if folder and folder not in official and f.list_mode != "whitelist":
+            try:
+                days = load_format(f.id).list_dates()
+            except FormatError:
+                continue
+            if days:
+                official[folder] = days
+
+
 def _konami_list(path: Path, folder: str, fmt: Format | None, name: str, day: dt.date,
                  pool: Any) -> Banlist | None:
     """One Konami-id file as a list of `fmt` (None: a folder no format claims); None when
@@ -218,8 +234,12 @@ def _lflist_lists(files: list[Path], index: Mapping[str, str],
                 found.skip(path.name, f"{raw.name!r}: {fmt.name}'s lists come from Konami's "
                                       "dated lists only (its format file says edopro = false)")
                 continue
-            if ln.approximate and fmt is not None and any(
-                    folder in official for folder in fmt.imports.dates_from):
+            newest = max((d for folder in (fmt.imports.dates_from if fmt else ())
+                          for d in official.get(folder, ())), default=None)
+            if ln.approximate and newest is not None and day is not None and \
+                    (day.year, day.month) <= (newest.year, newest.month):
+                # within the official history a month without an official list is a
+                # mislabelled one; after it, the 1st of the month is the best day known
                 found.skip(path.name, f"{raw.name!r}: no official list that month "
                                       f"({', '.join(fmt.imports.dates_from)}), so the name is "
                                       "not a date to trust")
@@ -334,6 +354,7 @@ def _collect(srcs: list[Path], *, pool: Any, date: dt.date | None,
     cdbs = [p for p in files if p.suffix == ".cdb"]
     index = _read_index(p for p in files if p.name == "_index.json")
     official = _official_dates(kon)
+    _known_dates(official, formats)
     if single is not None and not (lfl or toml or cdbs or _DATE_STEM.match(single.name)):
         text_head = single.read_bytes()[:4096]
         if single.suffix in (".json", ".zip") and (b'"data"' in text_head or
@@ -512,10 +533,10 @@ def _what_it_is(body: bytes, name: str) -> str | None:
 
 
 def _section_counts(bl: Banlist) -> dict[str, int]:
-    counts = {"cards": len(bl.entries)}
-    for limit, label in ((0, "Forbidden"), (1, "Limited"), (2, "Semi-Limited")):
-        counts[label] = sum(1 for e in bl.entries if e.limit == limit and e.points is None)
+    counts = {label: sum(1 for e in bl.entries if e.limit == limit and e.points is None)
+              for limit, label in ((0, "Forbidden"), (1, "Limited"), (2, "Semi-Limited"))}
     counts["pointed"] = sum(1 for e in bl.entries if e.points)
+    counts["cards"] = len(bl.entries)
     return counts
 
 

@@ -88,14 +88,16 @@ def test_update_then_history_by_date(home: Path) -> None:
     code, out, err = run("banlist", "update", "--from", str(home / "src"))
     assert code == 0, err
     assert out == f"tcg: 2 lists\nImported 2 lists into {home / 'user'}.\n"
+    # "2026.02 TCG" and "2026.05 TCG" take the days of Konami's lists that deckcheck ships
     code, out, _ = run("banlist", "show", "tcg", "--date", "2026-03-01")
-    assert out.splitlines()[0] == "2026.02 TCG — format tcg, in force from 2026-02-01"
+    assert out.splitlines()[0] == "2026.02 TCG — format tcg, in force from 2026-02-02"
+    assert "Abyss Dweller (21044178)" in out  # the imported list replaced the shipped one
     code, out, _ = run("banlist", "list", "--format", "tcg")
-    assert out == ("2026-02-01  2026.02 TCG  (imported)\n"
-                   "2026-05-01  2026.05 TCG  (imported)\n"
-                   "2026-05-18  2026.05 TCG  (shipped)\n")
+    assert out.splitlines()[-2:] == ["2026-02-02  2026.02 TCG  (imported)",
+                                     "2026-05-18  2026.05 TCG  (imported)"]
+    assert out.splitlines()[0] == "1999-08-01  1999.08 TCG  (shipped)"
     code, out, _ = run("banlist", "diff", "2026.02 TCG", "tcg")
-    assert code == 0 and out.startswith("2026.02 TCG (2026-02-01) → 2026.05 TCG (2026-05-18)\n")
+    assert code == 0 and out.startswith("2026.02 TCG (2026-02-02) → 2026.05 TCG (2026-05-18)\n")
     code, out, _ = run("banlist", "update", "--json", "--from", str(home / "src"))
     assert json.loads(out)["written"] == {"tcg": 2}
 
@@ -104,9 +106,10 @@ def test_list_formats(home: Path) -> None:
     code, out, _ = run("banlist", "list")
     assert code == 0
     lines = out.splitlines()
-    assert lines[-3] == "tcg          TCG Advanced: 1 list, current 2026.05 TCG (2026-05-18)"
+    assert lines[-3] == "tcg          TCG Advanced: 73 lists, current 2026.05 TCG (2026-05-18)"
     assert [ln.split()[0] for ln in lines] == ["edison", "genesys", "goat", "master-duel",
-                                                "ocg", "speed", "tcg", "traditional", "worlds"]
+                                                "ocg", "rush", "speed", "tcg", "traditional",
+                                                "worlds"]
     code, out, _ = run("banlist", "list", "--json")
     assert {r["id"]: r["current"] for r in json.loads(out)}["speed"] == "2025.07 Speed Duel"
 
@@ -140,8 +143,8 @@ def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
 
     calls: list[tuple[dict[str, str], dt.date | None]] = []
 
-    def fake_fetch(urls: dict[str, str], *, pool: object = None,
-                   date: dt.date | None = None) -> upd.ImportReport:
+    def fake_fetch(urls: dict[str, str], *, pool: object = None, date: dt.date | None = None,
+                   dest: object = None, allow_smaller: bool = False) -> upd.ImportReport:
         calls.append((dict(urls), date))
         return upd.ImportReport(dest=home / "user", written={"tcg": len(urls)})
 

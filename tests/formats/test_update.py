@@ -80,7 +80,12 @@ def test_month_only_names_without_an_official_list_are_left_out(
         tmp_path: Path, banlists_home: Path) -> None:
     src = make_source(tmp_path / "src")
     (src / "lflists" / "history" / "2021.04_TCG.lflist.conf").write_text("!2021.04 TCG\n1 0\n")
+    (src / "lflists" / "history" / "2021.09_TCG.lflist.conf").write_text("!2021.09 TCG\n1 0\n")
+    (src / "konami-id" / "tcg" / "2021-07-01.vector.json").write_text(json.dumps(
+        {"date": "2021-07-01", "regulation": {"4844": 0}}))
     report = upd.import_lists(src)
+    # after Konami's newest list, the 1st of the month is the best day known
+    assert find_banlist("2021.09 TCG").effective == dt.date(2021, 9, 1)
     assert "2021.04_TCG.lflist.conf: '2021.04 TCG': no official list that month (tcg), so " \
            "the name is not a date to trust" in report.skipped
 
@@ -88,13 +93,15 @@ def test_month_only_names_without_an_official_list_are_left_out(
 def test_undated_list_takes_the_index_day(tmp_path: Path, banlists_home: Path) -> None:
     src = tmp_path / "src"
     src.mkdir()
-    (src / "x.lflist.conf").write_text("!Some list\n55144522 0\n!Other\n1 0\n")
+    (src / "x.lflist.conf").write_text("!Speed\n55144522 0\n!Other\n1 0\n!2014.04 HAT\n1 0\n")
     (src / "_index.json").write_text(json.dumps(
-        {"Some list": {"date": "2022-02-09T02:51:26+02:00"}}))
+        {"Speed": {"date": "2022-02-09T02:51:26+02:00"}}))
     report = upd.import_lists(src)
-    assert report.written == {"some-list": 1}
-    assert report.skipped == ["x.lflist.conf: 'Other': no date in its name or in _index.json"]
-    assert find_banlist("Some list").effective == dt.date(2022, 2, 9)
+    assert report.written == {"speed": 1}
+    assert report.skipped == [
+        "format hat: 1 list(s): no format file for 'hat' (add hat/format.toml to import them)",
+        "x.lflist.conf: 'Other': no date in its name or in _index.json"]
+    assert find_banlist("speed", dt.date(2022, 2, 10)).effective == dt.date(2022, 2, 9)
 
 
 def test_without_a_pool_konami_lists_are_skipped(tmp_path: Path, banlists_home: Path) -> None:
@@ -140,12 +147,13 @@ def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
 
     client = Http(retries=0, sleep=lambda s: None)
     report = upd.fetch({"0TCG.lflist.conf": server + "0TCG.lflist.conf",
-                        "Gone.lflist.conf": server + "Gone.lflist.conf"}, http=client)
+                        "Gone.lflist.conf": server + "Gone.lflist.conf"}, http=client,
+                       allow_smaller=True)  # 1 card where the shipped list has 200
     assert report.written == {"tcg": 1}
     assert len(report.skipped) == 1 and report.skipped[0].startswith("Gone.lflist.conf: ")
     assert find_banlist("2026.09 TCG").limits() == {55144522: 0}
     report = upd.fetch({"ygoprodeck-ocg.cardinfo.json": server + "cardinfo.php"}, http=client,
-                       date=dt.date(2026, 9, 1))
+                       date=dt.date(2026, 9, 1), allow_smaller=True)
     assert report.written == {"ocg": 1}
     assert find_banlist("ocg", dt.date(2026, 9, 1)).name == "YGOPRODeck OCG 2026-09-01"
     with pytest.raises(FailedDownload, match="No list could be downloaded"):
@@ -155,3 +163,128 @@ def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
 def test_default_urls_are_edopro() -> None:
     assert upd.URLS and all(u.startswith("https://raw.githubusercontent.com/ProjectIgnis/LFLists/")
                             for u in upd.URLS.values())
+
+
+# -- verification: format ids, downloads that are not whole lists ---------------------------
+
+ESCAPING = """name = "Escaped"
+format = "../../escaped"
+effective = 2026-06-01
+whitelist = false
+
+[forbidden]
+55144522 = "Pot of Greed"
+"""
+
+
+@pytest.mark.parametrize("fid", ["../../escaped", "/tmp/abs", "TCG", "tcg/../ocg", ""])
+def test_a_format_that_is_no_format_id_refuses_the_import(tmp_path: Path, banlists_home: Path,
+                                                          fid: str) -> None:
+    from deckcheck.errors import FormatError
+
+    src = tmp_path / "in" / "list.toml"
+    src.parent.mkdir()
+    src.write_text(ESCAPING.replace("../../escaped", fid))
+    with pytest.raises(FormatError, match="is not a format id"):
+        upd.import_lists(src)
+    assert not (tmp_path / "escaped").exists() and not banlists_home.exists()
+
+
+def _serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    handler = functools.partial(_Quiet, directory=str(root))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, f"http://127.0.0.1:{srv.server_address[1]}/"
+
+
+@pytest.fixture
+def www(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    root = tmp_path / "www"
+    root.mkdir()
+    srv, url = _serve(root)
+    yield root, url
+    srv.shutdown()
+    srv.server_close()
+
+
+def _client() -> object:
+    from deckcheck.sources.http import Http
+
+    return Http(retries=0, sleep=lambda s: None)
+
+
+def test_a_served_list_cannot_escape_either(www: tuple[Path, str], banlists_home: Path,
+                                            tmp_path: Path) -> None:
+    from deckcheck.errors import FormatError
+
+    root, url = www
+    (root / "evil.toml").write_text(ESCAPING)
+    with pytest.raises(FormatError, match="is not a format id"):
+        upd.fetch({"evil.toml": url + "evil.toml"}, http=_client())
+    assert not (tmp_path / "escaped").exists() and not banlists_home.exists()
+
+
+@pytest.mark.parametrize(("name", "body", "says"), [
+    ("0TCG.lflist.conf", b"<!DOCTYPE html><html><body>Rate limited</body></html>",
+     "it is an HTML page, not a list"),
+    ("0TCG.lflist.conf", b"", "the body is empty"),
+    ("0TCG.lflist.conf", b"just some words\n", "it holds no list"),
+    ("ygoprodeck-tcg.cardinfo.json", b'{"data": [{"id": 1, "na', "it is not valid JSON"),
+])
+def test_a_download_that_is_not_a_list_is_refused(www: tuple[Path, str], banlists_home: Path,
+                                                  name: str, body: bytes, says: str) -> None:
+    from deckcheck.errors import FormatError
+
+    root, url = www
+    (root / name).write_bytes(body)
+    with pytest.raises(FormatError) as info:
+        upd.fetch({name: url + name}, http=_client())
+    assert str(info.value) == f"{url}{name}: {says}; no list was changed." or \
+        str(info.value).startswith(f"{url}{name}: {says}")
+    assert not banlists_home.exists()
+
+
+def test_a_cut_off_real_list_is_refused(www: tuple[Path, str], banlists_home: Path,
+                                        shared_data: Path) -> None:
+    from deckcheck.errors import FormatError
+
+    root, url = www
+    text = (shared_data / "banlists" / "lflists" / "0TCG.lflist.conf").read_text()
+    half = text[:len(text) // 2]
+    # cut inside a line: the last line is not a list line
+    (root / "0TCG.lflist.conf").write_text(half.rsplit("\n", 1)[0] + "\n1234")
+    with pytest.raises(FormatError, match="is not a list line"):
+        upd.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
+    # cut at a line end: whole lines, but Limited 97 -> 0
+    (root / "0TCG.lflist.conf").write_text(half.rsplit("\n", 1)[0] + "\n")
+    with pytest.raises(FormatError) as info:
+        upd.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
+    assert "so the download looks cut off; no list was changed (pass --allow-smaller" \
+        in str(info.value)
+    assert "2026.05 TCG has 0 Limited cards where 2026.05 TCG (2026-05-18) has" \
+        in str(info.value)
+    assert not banlists_home.exists()
+    # the whole list goes through; the half one only when the user says so
+    (root / "whole.lflist.conf").write_text(text)
+    report = upd.fetch({"0TCG.lflist.conf": url + "whole.lflist.conf"}, http=_client())
+    assert report.written == {"tcg": 1}
+    report = upd.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client(),
+                       allow_smaller=True)
+    assert report.written == {"tcg": 1}
+
+
+def test_offline_fails_in_seconds_with_one_sentence(banlists_home: Path) -> None:
+    import socket
+    import time
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    start = time.perf_counter()
+    with pytest.raises(FailedDownload) as info:
+        upd.fetch({"0TCG.lflist.conf": f"http://127.0.0.1:{port}/0TCG.lflist.conf"})
+    assert time.perf_counter() - start < 5
+    assert str(info.value) == (
+        "Cannot reach 127.0.0.1 (no network?); no list was changed — import from a folder "
+        "with `deckcheck banlist update --from DIR` when offline.")
+    assert not banlists_home.exists()
