@@ -132,6 +132,11 @@ class Checker:
             self.notices.append(
                 f"No {self.format.name} list was in force on {self.date.isoformat()}, so no "
                 f"card limits were checked.")
+        if banlist is None:  # the format's own list: say when it may be out of date
+            from deckcheck.formats.stale import stale_notice
+
+            if stale := stale_notice(self.format, self.date):
+                self.notices.append(stale)
         self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
 
     def _lookup(self, pc: int) -> tuple[Card | None, str, str | None, int | None, int, bool]:

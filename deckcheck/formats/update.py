@@ -44,7 +44,7 @@ from deckcheck.errors import FailedDownload, FormatError, UnknownFormat
 from deckcheck.formats import conflicts, konami, lflist, native, ygoprodeck
 from deckcheck.formats.listnames import classify
 from deckcheck.formats.loader import all_formats, clear_cache, user_dir
-from deckcheck.formats.model import Banlist, BanlistEntry, Format
+from deckcheck.formats.model import Banlist, Format
 
 EDOPRO_RAW = "https://raw.githubusercontent.com/ProjectIgnis/LFLists/master/"
 #: What `deckcheck banlist update` downloads: EDOPro's LFLists repository (file name -> URL).
@@ -234,14 +234,15 @@ def _lflist_lists(files: list[Path], index: Mapping[str, str],
                 found.skip(path.name, f"{raw.name!r}: {fmt.name}'s lists come from Konami's "
                                       "dated lists only (its format file says edopro = false)")
                 continue
-            newest = max((d for folder in (fmt.imports.dates_from if fmt else ())
-                          for d in official.get(folder, ())), default=None)
+            folders = fmt.imports.dates_from if fmt is not None else []
+            newest = max((d for folder in folders for d in official.get(folder, ())),
+                         default=None)
             if ln.approximate and newest is not None and day is not None and \
                     (day.year, day.month) <= (newest.year, newest.month):
                 # within the official history a month without an official list is a
                 # mislabelled one; after it, the 1st of the month is the best day known
                 found.skip(path.name, f"{raw.name!r}: no official list that month "
-                                      f"({', '.join(fmt.imports.dates_from)}), so the name is "
+                                      f"({', '.join(folders)}), so the name is "
                                       "not a date to trust")
                 continue
             committed = index.get(raw.name)
@@ -578,15 +579,15 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: Any = None,
 
     urls = dict(urls or URLS)
     failed: list[str] = []
-    if probe:
-        up = set(reachable(urls.values()))
-        if not up:
+    if probe and any(_probed(u) for u in urls.values()):
+        up = set(reachable(u for u in urls.values() if _probed(u)))
+        if not up and all(_probed(u) for u in urls.values()):
             hosts = sorted({_host(u) for u in urls.values()})
             raise FailedDownload(f"Cannot reach {', '.join(hosts)} (no network?); no list "
                                  "was changed — import from a folder with `deckcheck banlist "
                                  "update --from DIR` when offline.")
         for fname, url in list(urls.items()):
-            if _host(url, proxied=True) not in up:
+            if _probed(url) and _host(url, proxied=True) not in up:
                 failed.append(f"{fname}: {_host(url)} did not answer")
                 del urls[fname]
     client = http or Http()
@@ -635,6 +636,11 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: Any = None,
         report = _store(lists, skipped, target, sources=list(urls.values()))
     report.skipped += failed
     return report
+
+
+def _probed(url: str) -> bool:
+    """Only http(s) hosts are probed; any other URL is left to the downloader to refuse."""
+    return url.startswith(("http://", "https://"))
 
 
 def _host(url: str, proxied: bool = False) -> str:

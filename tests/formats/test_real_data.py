@@ -12,8 +12,7 @@ import pytest
 from deckcheck.cards.model import Card, Frame, Kind
 from deckcheck.cards.pool import MemoryPool
 from deckcheck.formats import konami, lflist, load_format, native
-from deckcheck.formats.loader import list_formats
-from deckcheck.formats.update import collect, import_lists
+from deckcheck.formats.update import import_lists
 
 YGO = {"Banned": 0, "Forbidden": 0, "Limited": 1, "Semi-Limited": 2}
 

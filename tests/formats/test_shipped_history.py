@@ -153,3 +153,43 @@ def test_a_deck_is_checked_against_the_list_of_that_exact_day(
     assert not report["reports"][0]["violations"]
     assert check(later)[0] == 1  # the next list limits one card
     assert check(in_force - dt.timedelta(days=1))[0] == 1  # the one before, the other
+
+
+#: Real GOAT and Edison decks that are not legal, and why (each breaks a rule of its own).
+EXCEPTIONS = {
+    # WindBot's AI deck holds one of WindBot's own ids, no card at all
+    "AI_GOATFormat.ydk": {("DC401", 130000045)},
+    # Exarion Universe is not on the GOAT list (EDOPro's whitelist, the format's card pool)
+    "GOAT_Format_-_My_GOAT_Control_Deck.ydk": {("DC205", 63749102)},
+    # Monster Reborn is Forbidden on Edison's list (the TCG list of March 2010)
+    "Zombies_-_Edison_Format.ydk": {("DC202", 83764718)},
+}
+
+
+def test_real_goat_and_edison_decks_are_legal(real_pool: Any, shared_data: Path,
+                                              fresh_install: Path) -> None:
+    from deckcheck.decks.io import read_decks
+    from deckcheck.validate import Checker
+
+    decks = sorted(p for p in (shared_data / "decks").rglob("*.ydk")
+                   if re.search(r"goat|edison", p.name, re.I))
+    assert len(decks) >= 15
+    checkers = {f: Checker(f, pool=real_pool) for f in ("goat", "edison")}
+    seen: dict[str, set[tuple[str, int | None]]] = {}
+    for path in decks:
+        fid = "edison" if re.search("edison", path.name, re.I) else "goat"
+        (deck,) = read_decks(str(path), real_pool)
+        report = checkers[fid].check(deck)
+        if report.verdict != "legal":
+            seen[path.name] = {(v.code, v.passcode) for v in report.violations
+                               if v.severity == "error"}
+    assert seen == EXCEPTIONS
+
+
+def test_goat_list_names_the_official_passcodes(fresh_install: Path) -> None:
+    goat = load_format("goat").banlist_at()
+    limits = goat.limits()
+    # EDOPro's list names Sangan as its GOAT entry 504700178; the list names the real card
+    assert limits.get(26202165) == 1 and 504700178 not in limits
+    assert limits.get(82301904) == 0  # Chaos Emperor Dragon, EDOPro's pre-errata 511000819
+    assert not [p for p in limits if p > 99_999_999]
