@@ -176,8 +176,9 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     """Import current and historical lists into your data directory, so that
     `--date` finds the list in force on any day.
 
-    Without --from, downloads EDOPro's current lists (ProjectIgnis/LFLists), checks each is
-    a whole list, and changes nothing unless all are. Lists keyed by Konami id or by card
+    Without --from, downloads EDOPro's current lists (ProjectIgnis/LFLists) and, with a card
+    database, Konami's current and upcoming lists with their official dates (YAML Yugi),
+    checks each is a whole list, and changes nothing unless all are. Lists keyed by Konami id or by card
     name need the card database (`deckcheck cards update`). The directory is
     $DECKCHECK_BANLISTS, else $XDG_DATA_HOME/deckcheck/banlists. Conflicts between sources
     are written to CONFLICTS.md there.
@@ -191,7 +192,8 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
         if not chosen:
-            chosen = dict(upd.URLS)
+            full = not getattr(pool.info, "builtin", False)  # Konami ids need the full pool
+            chosen = dict(upd.URLS) | (upd.KONAMI_URLS if full else {})
         if ygoprodeck:
             chosen |= upd.YGOPRODECK_URLS
         report = upd.fetch(chosen, pool=pool, date=_date(date), dest=into,

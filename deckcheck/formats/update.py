@@ -52,6 +52,12 @@ URLS: dict[str, str] = {name: EDOPRO_RAW + name for name in (
     "0TCG.lflist.conf", "OCG.lflist.conf", "Traditional.lflist.conf", "World.lflist.conf",
     "GOAT.lflist.conf", "Speed.lflist.conf", "Genesys.lflist.conf",
     "MasterDuel.lflist.conf", "Edison.lflist.conf")}
+KONAMI_RAW = "https://raw.githubusercontent.com/DawnbrandBots/yaml-yugi-limit-regulation/HEAD/data/"
+#: Konami's lists by Konami id as YAML Yugi publishes them, each with its official date: the
+#: list in force and the next one announced (mapped to passcodes through the card database).
+KONAMI_URLS: dict[str, str] = {
+    f"konami-id/{folder}/{which}.vector.json": f"{KONAMI_RAW}{folder}/{which}.vector.json"
+    for folder in ("tcg", "ocg", "master-duel") for which in ("current", "upcoming")}
 #: YGOPRODeck's current lists (dated the day they are fetched), for `fetch(ygoprodeck=True)`.
 YGOPRODECK_URLS: dict[str, str] = {
     f"ygoprodeck-{k}.cardinfo.json": f"https://db.ygoprodeck.com/api/v7/cardinfo.php?banlist={k}"
@@ -595,14 +601,14 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: Any = None,
     with tempfile.TemporaryDirectory(prefix="deckcheck-banlists-") as tmp:
         got: list[tuple[str, Path]] = []
         for fname, url in urls.items():
-            path = Path(tmp) / Path(fname).name
+            path = _download_path(Path(tmp), fname)
             try:
                 client.download(url, path)
             except FailedDownload as exc:
                 failed.append(f"{fname}: {exc.message}")
                 first = first or exc.message
                 continue
-            got.append((url, path))
+            got.append((url, _dated(path)))
         if not got:
             # the download error already says what failed and that nothing was changed
             raise FailedDownload(f"No list could be downloaded: {first}") if first \
@@ -636,6 +642,30 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: Any = None,
         report = _store(lists, skipped, target, sources=list(urls.values()))
     report.skipped += failed
     return report
+
+
+def _download_path(tmp: Path, fname: str) -> Path:
+    """Where a download named `fname` goes: its folders kept (a Konami-id list's folder names
+    its format), never outside `tmp`."""
+    parts = [p for p in Path(fname).parts if p not in ("", ".", "..", "/") and ":" not in p
+             and "\\" not in p]
+    path = tmp.joinpath(*parts) if parts else tmp / "download"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _dated(path: Path) -> Path:
+    """A Konami-id list downloaded as `current.vector.json` renamed after the date it holds
+    (`2026-05-18.vector.json`), as the importer finds them; anything else as it is."""
+    if not path.name.endswith(".vector.json") or _DATE_STEM.match(path.name):
+        return path
+    try:
+        day = json.loads(path.read_text(encoding="utf-8")).get("date")
+        named = path.with_name(f"{dt.date.fromisoformat(str(day)[:10])}.vector.json")
+    except (ValueError, AttributeError, TypeError, UnicodeDecodeError):
+        return path  # verification names what is wrong with it
+    path.replace(named)
+    return named
 
 
 def _probed(url: str) -> bool:

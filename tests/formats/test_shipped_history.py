@@ -193,3 +193,43 @@ def test_goat_list_names_the_official_passcodes(fresh_install: Path) -> None:
     assert limits.get(26202165) == 1 and 504700178 not in limits
     assert limits.get(82301904) == 0  # Chaos Emperor Dragon, EDOPro's pre-errata 511000819
     assert not [p for p in limits if p > 99_999_999]
+
+
+def test_rush_duel_allows_one_legend_card_of_each_kind(real_pool: Any, tmp_path: Path,
+                                                       fresh_install: Path) -> None:
+    from deckcheck.decks.io import read_decks
+    from deckcheck.validate import Checker
+
+    rush = load_format("rush")
+    assert (rush.main.min, rush.main.max, rush.hand_size) == (40, 60, 4)
+    groups = {g.name: g for g in rush.banlist_at().groups}
+    assert {n: g.max for n, g in groups.items()} == {
+        "Legend Monster": 1, "Legend Spell": 1, "Legend Trap": 1}
+    blue_eyes, dark_magician = 160001000, 160002000  # Legend Monsters (Rush)
+    assert {blue_eyes, dark_magician} <= groups["Legend Monster"].passcodes
+    filler = [160001001, 160001002, 160001005, 160001006, 160001007, 160001008, 160001009,
+              160001010, 160001011, 160001012, 160001013, 160001014, 160001015]
+    checker = Checker("rush", dt.date(2026, 7, 2), pool=real_pool)
+
+    def verdict(*legends: int) -> set[str]:
+        main = [*legends] + [c for c in filler for _ in range(3)][:40 - len(legends)]
+        path = tmp_path / "rush.ydk"
+        path.write_text("#main\n" + "\n".join(map(str, main)) + "\n#extra\n!side\n")
+        (deck,) = read_decks(str(path), real_pool)
+        return {v.code for v in checker.check(deck).violations if v.severity == "error"}
+
+    assert verdict(blue_eyes) == set()
+    assert verdict(blue_eyes, dark_magician) == {"DC206"}
+
+
+def test_master_duel_lists_are_konamis_every_one(shared_data: Path, fresh_install: Path) -> None:
+    md = load_format("master-duel")
+    assert md.region == "md" and md.list_mode == "standard" and not md.imports.edopro
+    folder = shared_data / "banlists" / "konami-id" / "master-duel"
+    official = sorted({dt.date.fromisoformat(p.name[:10])
+                       for p in folder.glob("????-??-??.*.json")})
+    assert md.list_dates() == official
+    for bl in md.lists():
+        assert not bl.whitelist and bl.source.startswith("Konami-id list master-duel/")
+    # a date after the old frozen whitelist (2025-05-09) is judged by the list of its day
+    assert md.banlist_at(dt.date(2026, 8, 10)).effective == dt.date(2026, 8, 5)

@@ -288,3 +288,23 @@ def test_offline_fails_in_seconds_with_one_sentence(banlists_home: Path) -> None
         "Cannot reach 127.0.0.1 (no network?); no list was changed — import from a folder "
         "with `deckcheck banlist update --from DIR` when offline.")
     assert not banlists_home.exists()
+
+
+def test_konami_lists_come_with_their_official_day(www: tuple[Path, str], pool,
+                                                   banlists_home: Path) -> None:
+    root, url = www
+    (root / "tcg").mkdir()
+    (root / "tcg" / "upcoming.vector.json").write_text(json.dumps(
+        {"date": "2026-09-14", "regulation": {"4844": 0, "12950": 1, "10180": 0}}))
+    report = upd.fetch({"konami-id/tcg/upcoming.vector.json": url + "tcg/upcoming.vector.json"},
+                       http=_client(), pool=pool, allow_smaller=True)
+    assert report.written == {"tcg": 1, "traditional": 1}
+    bl = find_banlist("tcg", dt.date(2026, 9, 14))
+    assert (bl.effective, bl.source) == (dt.date(2026, 9, 14),
+                                         "Konami-id list tcg/2026-09-14.vector.json")
+    assert find_banlist("tcg", dt.date(2026, 9, 13)).effective == dt.date(2026, 5, 18)
+
+
+def test_default_konami_urls_keep_their_folder() -> None:
+    assert all(k.startswith("konami-id/") and v.endswith(k.split("/", 1)[1])
+               for k, v in upd.KONAMI_URLS.items())
