@@ -178,8 +178,8 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
 
     Without --from, downloads EDOPro's current lists (ProjectIgnis/LFLists) and, with a card
     database, Konami's current and upcoming lists with their official dates (YAML Yugi),
-    checks each is a whole list, and changes nothing unless all are. Lists keyed by Konami id or by card
-    name need the card database (`deckcheck cards update`). The directory is
+    checks each is a whole list, and changes nothing unless all are. Lists keyed by Konami
+    id or by card name need the card database (`deckcheck cards update`). The directory is
     $DECKCHECK_BANLISTS, else $XDG_DATA_HOME/deckcheck/banlists. Conflicts between sources
     are written to CONFLICTS.md there.
     """
