@@ -382,7 +382,9 @@ def _collect(srcs: list[Path], *, pool: Any, date: dt.date | None,
     _konami_lists(kon, pool, formats, found)
     _lflist_lists(lfl, index, official, pool, formats, found)
     for p in toml:
-        found.add((2, str(p)), native.parse_list(p.read_text(encoding="utf-8"), p))
+        bl = native.parse_list(p.read_text(encoding="utf-8"), p)
+        check_format_id(bl.format, str(p))
+        found.add((2, str(p)), bl)
     ordered = [bl for _, bl in sorted(found.lists, key=lambda t: t[0])]
     return ordered, found.skipped, found.aliases
 
@@ -621,7 +623,8 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: Any = None,
                 try:
                     mine, skips, _ = _collect([path], pool=pool, date=date, formats=None)
                 except FormatError as exc:
-                    why = str(exc).removeprefix(f"{path}: ").rstrip(".")
+                    why = str(exc).removeprefix(f"{path}: ").removesuffix(
+                        " Nothing was changed.").rstrip(".")
                 else:
                     if not mine and not skips:
                         why = "it holds no list"

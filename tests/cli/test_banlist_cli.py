@@ -159,3 +159,17 @@ def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
     assert out == f"tcg: 12 lists\nImported 12 lists into {home / 'user'}.\n"
     run("banlist", "update")
     assert calls[-1][0] == upd.URLS
+
+
+def test_update_refuses_a_list_whose_format_leaves_the_folder(home: Path) -> None:
+    evil = home / "evil"
+    evil.mkdir()
+    (evil / "list.toml").write_text('name = "X"\nformat = "../../escaped"\n'
+                                    'effective = 2026-06-01\n\n[forbidden]\n1 = "A"\n')
+    code, out, err = run("banlist", "update", "--from", str(evil))
+    assert code == 2 and out == ""
+    assert err == (f"deckcheck: {evil / 'list.toml'}: format '../../escaped' is not a format "
+                   "id (lowercase letters, digits and dashes, like \"tcg\"); fix the list's "
+                   "`format` line. Nothing was changed.\n")
+    assert not (home / "escaped").exists() and not (home.parent / "escaped").exists()
+    assert not (home / "user").exists()

@@ -219,8 +219,11 @@ def test_a_served_list_cannot_escape_either(www: tuple[Path, str], banlists_home
 
     root, url = www
     (root / "evil.toml").write_text(ESCAPING)
-    with pytest.raises(FormatError, match="is not a format id"):
+    with pytest.raises(FormatError) as info:
         upd.fetch({"evil.toml": url + "evil.toml"}, http=_client())
+    assert str(info.value) == (
+        f"{url}evil.toml: format '../../escaped' is not a format id (lowercase letters, digits "
+        "and dashes, like \"tcg\"); fix the list's `format` line; no list was changed.")
     assert not (tmp_path / "escaped").exists() and not banlists_home.exists()
 
 
