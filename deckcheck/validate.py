@@ -132,11 +132,10 @@ class Checker:
             self.notices.append(
                 f"No {self.format.name} list was in force on {self.date.isoformat()}, so no "
                 f"card limits were checked.")
-        if banlist is None:  # the format's own list: say when it may be out of date
-            from deckcheck.formats.stale import stale_notice
+        if banlist is None:  # the format's own list: say when it is stale or names no pool
+            from deckcheck.formats.stale import list_notices
 
-            if stale := stale_notice(self.format, self.date):
-                self.notices.append(stale)
+            self.notices += list_notices(self.format, self.banlist, self.date)
         self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
 
     def _lookup(self, pc: int) -> tuple[Card | None, str, str | None, int | None, int, bool]:

@@ -46,3 +46,16 @@ def test_shipped_formats_have_a_cycle_except_frozen_ones() -> None:
                 "rush"):
         assert load_format(fid).cycle_days, fid
     assert load_format("goat").cycle_days is None and load_format("edison").cycle_days is None
+
+
+def test_a_whitelist_format_under_a_list_without_a_pool_says_so() -> None:
+    rush = Format(id="rush", name="Rush Duel", list_mode="whitelist", history=[
+        Banlist(name="2026.07 Rush Duel", format="rush", effective=dt.date(2026, 7, 1))])
+    report = Checker(rush, dt.date(2026, 7, 2), pool=builtin_pool()).check(Deck(name="d"))
+    assert ("2026.07 Rush Duel names only Forbidden/Limited cards, not Rush Duel's card pool, "
+            "so cards outside the pool were not checked (DC205); give a whitelist list with "
+            "--banlist to check them.") in report.notices
+    pooled = rush.model_copy(update={"history": [rush.history[0].model_copy(
+        update={"whitelist": True})]})
+    report = Checker(pooled, dt.date(2026, 7, 2), pool=builtin_pool()).check(Deck(name="d"))
+    assert not any("names only Forbidden" in n for n in report.notices)
