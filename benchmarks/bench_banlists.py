@@ -125,14 +125,18 @@ def throughput(full: Path, small: Path) -> None:
             decks.extend(read_decks(str(path), pool))
         except DeckcheckError:
             pass
-    rates = {}
+    checkers = {}
     for label, where in (("full history", full), ("newest only", small)):
         _use(where)
-        checker = Checker("tcg", DAY, pool=pool)
+        checkers[label] = Checker("tcg", DAY, pool=pool)
         for deck in decks:  # warm the card lookups once, for both alike
-            checker.check(deck)
-        t = best_of(lambda checker=checker: [checker.check(d) for d in decks], 3)
-        rates[label] = len(decks) / t
+            checkers[label].check(deck)
+    best = dict.fromkeys(checkers, float("inf"))
+    for _ in range(3):  # the two take turns, so a burst of load hits both alike
+        for label, checker in checkers.items():
+            best[label] = min(best[label], best_of(
+                lambda checker=checker: [checker.check(d) for d in decks], 1))
+    rates = {label: len(decks) / t for label, t in best.items()}
     print(f"3. corpus throughput, {len(decks)} real decks under the TCG list of {DAY}:")
     for label, r in rates.items():
         print(f"   {label:<13} {r:8.0f} decks/s = {r / rates['newest only']:5.3f}x newest only")
