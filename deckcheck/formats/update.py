@@ -22,9 +22,9 @@ list's than their name says.
 
 EDOPro card databases (`.cdb`) among the sources give pre-errata and other EDOPro-only ids
 (`504700178` "Sangan (GOAT)") the official passcode they stand for (`datas.alias`): lists
-name the official card. A list's `format` must be the id of a known format (a folder name:
-lowercase letters, digits, dashes); lists of a format without a format file are skipped.
-Nothing is written unless every file was read and every list is of a known format.
+name the official card. A list's `format` must be a format id (a folder name: lowercase
+letters, digits, dashes; anything else refuses the whole import), and lists of a format
+without a format file are skipped, saying so. Nothing is written unless every file was read.
 """
 
 from __future__ import annotations
