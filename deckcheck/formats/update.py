@@ -48,10 +48,11 @@ from deckcheck.formats.model import Banlist, Format
 
 EDOPRO_RAW = "https://raw.githubusercontent.com/ProjectIgnis/LFLists/master/"
 #: What `deckcheck banlist update` downloads: EDOPro's LFLists repository (file name -> URL).
+#: GOAT and Edison are frozen (their shipped lists are complete, with pre-errata ids mapped
+#: to official passcodes, which a bare download cannot do); Master Duel takes Konami's only.
 URLS: dict[str, str] = {name: EDOPRO_RAW + name for name in (
     "0TCG.lflist.conf", "OCG.lflist.conf", "Traditional.lflist.conf", "World.lflist.conf",
-    "GOAT.lflist.conf", "Speed.lflist.conf", "Genesys.lflist.conf",
-    "MasterDuel.lflist.conf", "Edison.lflist.conf")}
+    "Speed.lflist.conf", "Genesys.lflist.conf", "Rush.lflist.conf")}
 KONAMI_RAW = "https://raw.githubusercontent.com/DawnbrandBots/yaml-yugi-limit-regulation/HEAD/data/"
 #: Konami's lists by Konami id as YAML Yugi publishes them, each with its official date: the
 #: list in force and the next one announced (mapped to passcodes through the card database).
@@ -429,6 +430,28 @@ def _known(lists: Iterable[Banlist], skipped: dict[str, list[str]],
     return out
 
 
+def _below_shipped_official(chosen: dict[tuple[str, dt.date], Banlist],
+                            skipped: dict[str, list[str]]
+                            ) -> dict[tuple[str, dt.date], Banlist]:
+    """The precedence holds against the shipped lists too: an EDOPro list imported into the
+    user's directory does not hide Konami's own list of the same format and day."""
+    from deckcheck.formats.loader import shipped_dir
+
+    shipped = shipped_dir()
+    if shipped is None:
+        return chosen
+    out = {}
+    for key, bl in chosen.items():
+        path = shipped / bl.format / f"{bl.effective.isoformat()}.toml"
+        if (bl.source or "").startswith("EDOPro") and path.is_file() and str(
+                native.read_header(path).get("source", "")).startswith("Konami-id"):
+            skipped.setdefault(bl.source or bl.name, []).append(
+                f"{bl.name!r}: Konami's own list of {bl.effective.isoformat()} (shipped) wins")
+            continue
+        out[key] = bl
+    return out
+
+
 def _inside(target: Path, fid: str, day: dt.date) -> Path:
     path = target / fid / f"{day.isoformat()}.toml"
     root = target.resolve()
@@ -449,6 +472,8 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path,
             report.replaced += 1
         chosen[(bl.format, bl.effective)] = bl
         groups.setdefault((bl.format, bl.effective), []).append(bl)
+    if not clean:  # regenerating a whole banlists/ folder compares nothing with the old one
+        chosen = _below_shipped_official(chosen, skips)
     paths = {key: _inside(target, *key) for key in chosen}
     try:
         for key, bl in sorted(chosen.items()):

@@ -69,11 +69,26 @@ def test_edopro_stays_where_konami_list_cannot_be_read(tmp_path: Path, pool,
     src = make_source(tmp_path / "src")
     (src / "konami-id" / "tcg" / "2021-03-01.vector.json").write_text(json.dumps(
         {"date": "2021-03-01", "regulation": {"88888": 1}}))  # not in the pool: skipped
+    (src / "lflists" / "history" / "2021.03_TCG.lflist.conf").write_text(
+        "!2021.03.02 TCG\n#Forbidden\n55144522 0 --Pot of Greed\n4280259 0 --Apollousa\n")
     upd.import_lists(src, pool=pool)
     march = load_format("tcg").banlist_at(dt.date(2021, 3, 8))
     assert (march.name, march.effective, march.source) == (
-        "2021.03 TCG", dt.date(2021, 3, 1), "EDOPro LFLists, 2021.03_TCG.lflist.conf")
+        "2021.03.02 TCG", dt.date(2021, 3, 2), "EDOPro LFLists, 2021.03_TCG.lflist.conf")
     assert march.limits() == {55144522: 0, 4280258: 0}  # alternate artwork folded by the pool
+
+
+def test_an_edopro_list_does_not_hide_a_shipped_konami_list(tmp_path: Path,
+                                                            banlists_home: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "0TCG.lflist.conf").write_text("!2026.05 TCG\n#Forbidden\n55144522 0\n")
+    report = upd.import_lists(src)
+    assert report.written == {}
+    assert report.skipped == ["EDOPro LFLists, 0TCG.lflist.conf: '2026.05 TCG': Konami's own "
+                              "list of 2026-05-18 (shipped) wins"]
+    assert load_format("tcg").banlist_at(dt.date(2026, 5, 18)).source == \
+        "Konami-id list tcg/2026-05-18.vector.json"
 
 
 def test_month_only_names_without_an_official_list_are_left_out(
@@ -108,7 +123,10 @@ def test_without_a_pool_konami_lists_are_skipped(tmp_path: Path, banlists_home: 
     report = upd.import_lists(make_source(tmp_path / "src"))
     assert "konami-id/tcg: 3 list(s): no card pool to map Konami ids and names to passcodes" \
         in report.skipped
-    assert report.written == {"edison": 1, "tcg": 1, "traditional": 1}
+    # EDOPro's 2021.03 lists yield to Konami's shipped lists of that day
+    assert report.written == {"edison": 1}
+    assert "EDOPro LFLists, 2021.03_TCG.lflist.conf: '2021.03 TCG': Konami's own list of " \
+           "2021-03-01 (shipped) wins" in report.skipped
 
 
 def test_single_files(tmp_path: Path, banlists_home: Path) -> None:
@@ -252,7 +270,9 @@ def test_a_cut_off_real_list_is_refused(www: tuple[Path, str], banlists_home: Pa
     from deckcheck.errors import FormatError
 
     root, url = www
-    text = (shared_data / "banlists" / "lflists" / "0TCG.lflist.conf").read_text()
+    # the real list, named for a month after Konami's newest (so not one deckcheck ships)
+    text = (shared_data / "banlists" / "lflists" / "0TCG.lflist.conf").read_text().replace(
+        "2026.05 TCG", "2026.09 TCG")
     half = text[:len(text) // 2]
     # cut inside a line: the last line is not a list line
     (root / "0TCG.lflist.conf").write_text(half.rsplit("\n", 1)[0] + "\n1234")
@@ -264,7 +284,7 @@ def test_a_cut_off_real_list_is_refused(www: tuple[Path, str], banlists_home: Pa
         upd.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
     assert "so the download looks cut off; no list was changed (pass --allow-smaller" \
         in str(info.value)
-    assert "2026.05 TCG has 0 Limited cards where 2026.05 TCG (2026-05-18) has" \
+    assert "2026.09 TCG has 0 Limited cards where 2026.05 TCG (2026-05-18) has" \
         in str(info.value)
     assert not banlists_home.exists()
     # the whole list goes through; the half one only when the user says so
