@@ -49,10 +49,11 @@ from deckcheck.formats.model import Banlist, Format
 EDOPRO_RAW = "https://raw.githubusercontent.com/ProjectIgnis/LFLists/master/"
 #: What `deckcheck banlist update` downloads: EDOPro's LFLists repository (file name -> URL).
 #: GOAT and Edison are frozen (their shipped lists are complete, with pre-errata ids mapped
-#: to official passcodes, which a bare download cannot do); Master Duel takes Konami's only.
+#: to official passcodes, which a bare download cannot do); Master Duel takes Konami's only;
+#: Rush Duel's Legend groups need Rush cards in the card pool (use --url for its list).
 URLS: dict[str, str] = {name: EDOPRO_RAW + name for name in (
     "0TCG.lflist.conf", "OCG.lflist.conf", "Traditional.lflist.conf", "World.lflist.conf",
-    "Speed.lflist.conf", "Genesys.lflist.conf", "Rush.lflist.conf")}
+    "Speed.lflist.conf", "Genesys.lflist.conf")}
 KONAMI_RAW = "https://raw.githubusercontent.com/DawnbrandBots/yaml-yugi-limit-regulation/HEAD/data/"
 #: Konami's lists by Konami id as YAML Yugi publishes them, each with its official date: the
 #: list in force and the next one announced (mapped to passcodes through the card database).
@@ -570,6 +571,7 @@ def _section_counts(bl: Banlist) -> dict[str, int]:
     counts = {label: sum(1 for e in bl.entries if e.limit == limit and e.points is None)
               for limit, label in ((0, "Forbidden"), (1, "Limited"), (2, "Semi-Limited"))}
     counts["pointed"] = sum(1 for e in bl.entries if e.points)
+    counts["grouped"] = sum(len(g.passcodes) for g in bl.groups)
     counts["cards"] = len(bl.entries)
     return counts
 
@@ -580,8 +582,8 @@ def shrinks(new: Banlist, old: Banlist) -> str | None:
     before, after = _section_counts(old), _section_counts(new)
     for label, n in before.items():
         if n >= _SHRINK_FLOOR and after[label] * 2 < n:
-            what = "entries" if label == "cards" else (
-                "pointed cards" if label == "pointed" else f"{label} cards")
+            what = {"cards": "entries", "pointed": "pointed cards",
+                    "grouped": "cards in limit groups"}.get(label, f"{label} cards")
             return (f"{new.name} has {after[label]} {what} where {old.name} "
                     f"({old.effective.isoformat()}) has {n}")
     return None

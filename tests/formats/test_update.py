@@ -331,3 +331,17 @@ def test_konami_lists_come_with_their_official_day(www: tuple[Path, str], pool,
 def test_default_konami_urls_keep_their_folder() -> None:
     assert all(k.startswith("konami-id/") and v.endswith(k.split("/", 1)[1])
                for k, v in upd.KONAMI_URLS.items())
+
+
+def test_a_list_that_loses_its_groups_is_smaller() -> None:
+    from deckcheck.formats.model import Banlist, BanlistEntry, LimitGroup
+
+    day = dt.date(2026, 7, 1)
+    cards = [BanlistEntry(passcode=p, limit=3) for p in range(1, 31)]
+    old = Banlist(name="Old", format="rush", effective=day, whitelist=True, entries=cards,
+                  groups=[LimitGroup(name="Legend Monster", max=1,
+                                     passcodes=frozenset(range(1, 13)))])
+    new = old.model_copy(update={"name": "New", "groups": []})
+    assert upd.shrinks(new, old) == ("New has 0 cards in limit groups where Old (2026-07-01) "
+                                     "has 12")
+    assert upd.shrinks(old, old) is None
