@@ -155,12 +155,12 @@ class Checker:
 
             banlist = find_banlist(str(banlist), self.date, pool)
         self.banlist = banlist if banlist is not None else self.format.banlist_at(self.date)
-        if self.banlist is None and self.format.history:
+        first = self.format.first_list() if self.banlist is None else None
+        if first is not None:
             # A verdict of "legal" that skipped the list could cost a player a game loss:
             # refuse instead of guessing.
             from deckcheck.errors import NoListInForce
 
-            first = min(self.format.history, key=lambda b: b.effective)
             raise NoListInForce(
                 f"No {self.format.name} list in force on {self.date.isoformat()} is known to "
                 f"deckcheck (the earliest it has is {first.name}, from "
@@ -181,6 +181,10 @@ class Checker:
             self.notices.append(
                 f"No {self.format.name} list was in force on {self.date.isoformat()}, so no "
                 f"card limits were checked.")
+        if banlist is None:  # the format's own list: say when it is stale or names no pool
+            from deckcheck.formats.stale import list_notices
+
+            self.notices += list_notices(self.format, self.banlist, self.date)
         self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
 
     def _lookup(self, pc: int) -> tuple[Card | None, str, str | None, int | None, int, bool]:

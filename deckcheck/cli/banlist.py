@@ -152,42 +152,56 @@ def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
 
 
 @banlist.command()
-@click.option("--from", "source", type=click.Path(exists=True), default=None,
+@click.option("--from", "sources", type=click.Path(exists=True), multiple=True,
               metavar="DIR_OR_FILE",
               help="Import from a folder (EDOPro .lflist.conf files with _index.json, "
-                   "Konami-id lists, deckcheck .toml lists) or one file instead of going online.")
+                   "Konami-id lists, deckcheck .toml lists, EDOPro .cdb card databases for "
+                   "pre-errata ids) or a file instead of going online (repeatable).")
 @click.option("--url", "urls", multiple=True, metavar="URL",
               help="Download this .lflist.conf or .toml list instead of EDOPro's (repeatable).")
 @click.option("--ygoprodeck", is_flag=True,
               help="Also download YGOPRODeck's current TCG, OCG and GOAT lists (dated --date).")
+@click.option("--into", "into", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Write the lists into DIR instead of your data directory, replacing the "
+                   "lists of every format imported (regenerates the shipped banlists/).")
+@click.option("--allow-smaller", is_flag=True,
+              help="Accept a downloaded list much smaller than the one in force (refused "
+                   "otherwise, as a cut-off download).")
 @_date_option("The day YGOPRODeck's lists take effect (default today).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
 @handle_errors
-def update(obj: Ctx, source: str | None, urls: tuple[str, ...], ygoprodeck: bool,
-           date: str | None, as_json: bool) -> None:
+def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck: bool,
+           into: str | None, allow_smaller: bool, date: str | None, as_json: bool) -> None:
     """Import current and historical lists into your data directory, so that
     `--date` finds the list in force on any day.
 
-    Without --from, downloads EDOPro's current lists (ProjectIgnis/LFLists). Lists keyed by
-    Konami id or by card name need the card database (`deckcheck cards update`). The
-    directory is $DECKCHECK_BANLISTS, else $XDG_DATA_HOME/deckcheck/banlists.
+    Without --from, downloads EDOPro's current lists (ProjectIgnis/LFLists) and, with a card
+    database, Konami's current and upcoming lists with their official dates (YAML Yugi),
+    checks each is a whole list, and changes nothing unless all are. Lists keyed by Konami
+    id or by card name need the card database (`deckcheck cards update`). The directory is
+    $DECKCHECK_BANLISTS, else $XDG_DATA_HOME/deckcheck/banlists. Conflicts between sources
+    are written to CONFLICTS.md there.
     """
     from deckcheck.formats import update as upd
 
     pool = obj.pool(quiet=True)
-    if source is not None:
-        report = upd.import_lists(source, pool=pool, date=_date(date))
+    if sources:
+        report = upd.import_lists(list(sources), pool=pool, date=_date(date), dest=into,
+                                  clean=into is not None)
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
         if not chosen:
-            chosen = dict(upd.URLS)
+            full = not getattr(pool.info, "builtin", False)  # Konami ids need the full pool
+            chosen = dict(upd.URLS) | (upd.KONAMI_URLS if full else {})
         if ygoprodeck:
             chosen |= upd.YGOPRODECK_URLS
-        report = upd.fetch(chosen, pool=pool, date=_date(date))
+        report = upd.fetch(chosen, pool=pool, date=_date(date), dest=into,
+                           allow_smaller=allow_smaller)
     if as_json:
         echo_json({"dest": str(report.dest), "written": report.written, "total": report.total,
-                   "replaced": report.replaced, "skipped": report.skipped})
+                   "replaced": report.replaced, "conflicts": report.conflicts,
+                   "skipped": report.skipped})
         return
     for fid, n in sorted(report.written.items()):
         click.echo(f"{fid}: {n} list{'s' if n != 1 else ''}")

@@ -65,8 +65,11 @@ def from_vector(regulation: Mapping[int, int], pool: Any, *, name: str, format: 
 
 
 def from_names(table: Mapping[str, Any], pool: Any, *, name: str, format: str,
-               effective: dt.date, points: bool = False, source: str | None = None) -> Banlist:
-    """{English card name: limit or points} -> `Banlist`, mapped through `pool.find_name`."""
+               effective: dt.date, points: bool = False, source: str | None = None,
+               tolerate: int = 0) -> Banlist:
+    """{English card name: limit or points} -> `Banlist`, mapped through `pool.find_name`.
+    Up to `tolerate` names that match no card (a misspelling in the source) are left out and
+    named in the list's `source`; more raise `UnmappedCards`."""
     mapped: list[tuple[Any, int]] = []
     missing: list[str] = []
     for card_name, raw in table.items():
@@ -80,6 +83,10 @@ def from_names(table: Mapping[str, Any], pool: Any, *, name: str, format: str,
             missing.append(card_name)
         else:
             mapped.append((next(iter(found.values())), value))
+    if missing and len(missing) <= tolerate and len(mapped) >= 10 * len(missing):
+        source = (f"{source or name} (without {len(missing)} name(s) that match no card: "
+                  f"{', '.join(sorted(missing))})")
+        missing = []
     return _banlist(mapped, missing, name=name, format=format, effective=effective,
                     points=points, source=source)
 

@@ -95,20 +95,32 @@ def parse(text: str, source: str | None = None) -> list[RawList]:
     return lists
 
 
+def _kind_group(header: str, kind: str) -> str:
+    """"Legends" + "monster" -> "Legend Monster"."""
+    word = header.strip()
+    word = word[:-1] if word.endswith("s") and len(word) > 3 else word
+    return f"{word} {kind.capitalize()}"
+
+
 def to_banlist(raw: RawList, *, format: str, effective: dt.date, source: str | None = None,
-               pool: Any = None, group_headers: Mapping[str, int] | None = None) -> Banlist:
+               pool: Any = None, group_headers: Mapping[str, int] | None = None,
+               kind_headers: Mapping[str, int] | None = None) -> Banlist:
     """A parsed block as a `Banlist`. `group_headers` ({"Limited 1": 1, …}) turns the cards
-    under those comment headers into limit groups. With a `pool`, alternate-artwork passcodes
-    fold onto their card (the strictest status wins) and names come from the pool."""
+    under those comment headers into limit groups. `kind_headers` ({"Legends": 1}) does the
+    same with one group per card kind (Rush Duel: at most 1 "Legend Monster", 1 "Legend
+    Spell", 1 "Legend Trap"); it needs the `pool` to know each card's kind. With a `pool`,
+    alternate-artwork passcodes fold onto their card (the strictest status wins) and names
+    come from the pool."""
     headers = {k.casefold(): (k, v) for k, v in (group_headers or {}).items()}
+    by_kind = {k.casefold(): (k, v) for k, v in (kind_headers or {}).items()}
+    kind_max: dict[str, int] = {}
     entries: dict[int, BanlistEntry] = {}
     members: dict[str, set[int]] = {}
     for e in raw.entries.values():
         code, name = e.passcode, e.name
-        if pool is not None:
-            card = pool.get(code)
-            if card is not None:
-                code, name = card.passcode, card.name
+        card = pool.get(code) if pool is not None else None
+        if card is not None:
+            code, name = card.passcode, card.name
         if raw.genesys:
             entry = BanlistEntry(passcode=code, name=name, points=e.count)
         else:
@@ -123,8 +135,15 @@ def to_banlist(raw: RawList, *, format: str, effective: dt.date, source: str | N
         group = headers.get((e.section or "").casefold())
         if group is not None:
             members.setdefault(group[0], set()).add(code)
+        kinded = by_kind.get((e.section or "").casefold())
+        if kinded is not None and card is not None:
+            gname = _kind_group(kinded[0], card.kind.value)
+            kind_max[gname] = kinded[1]
+            members.setdefault(gname, set()).add(code)
     groups = [LimitGroup(name=name, max=limit, passcodes=frozenset(members[name]))
               for name, limit in (group_headers or {}).items() if name in members]
+    groups += [LimitGroup(name=name, max=limit, passcodes=frozenset(members[name]))
+               for name, limit in sorted(kind_max.items())]
     return Banlist(name=raw.name, format=format, effective=effective, source=source,
                    whitelist=raw.whitelist, entries=list(entries.values()), groups=groups)
 
@@ -182,6 +201,17 @@ def dump(lists: Iterable[Banlist]) -> str:
                 e = entries.get(code) or BanlistEntry(passcode=code, limit=g.max)
                 out.append(_line(e, e.limit if e.limit is not None else g.max))
     return "\n".join(out) + "\n"
+
+
+def unreadable_lines(text: str) -> list[int]:
+    """Line numbers of lines EDOPro would ignore (not a `!name`, `$` flag, `#` comment, `--`
+    note or entry): none in a list as published, so a download with one is cut off."""
+    bad = []
+    for lineno, line in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        s = line.strip()
+        if s and not s.startswith(("!", "#", "$", "--")) and not _ENTRY.match(s):
+            bad.append(lineno)
+    return bad
 
 
 def looks_like_lflist(text: str) -> bool:

@@ -5,7 +5,8 @@ repository (`banlists/`, in a checkout). Lists imported with `deckcheck banlist 
 in the user's data directory: `$DECKCHECK_BANLISTS`, else `$XDG_DATA_HOME/deckcheck/banlists`,
 else `~/.local/share/deckcheck/banlists`. Both have the same layout,
 `<format-id>/format.toml` and `<format-id>/<YYYY-MM-DD>.toml`; a user file replaces a
-shipped one of the same format and date. Only the requested format's files are parsed, once.
+shipped one of the same format and date. Only the requested format's `format.toml` is parsed,
+and of its lists only the one a check asks for (chosen by the date in its file name), once.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def search_dirs() -> tuple[Path, ...]:
 def clear_cache() -> None:
     """Forget parsed files (after an import wrote new ones)."""
     _load_format.cache_clear()
+    _parse_list.cache_clear()
     _all_formats.cache_clear()
     _headers.cache_clear()
 
@@ -79,6 +81,32 @@ def list_formats() -> list[str]:
     return _format_ids(search_dirs())
 
 
+def _list_day(path: Path) -> dt.date:
+    """A list file's effective day, from its name (`2026-05-18.toml`); a file named otherwise
+    (written by hand) has its header read."""
+    try:
+        return dt.date.fromisoformat(path.stem)
+    except ValueError:
+        pass
+    day = native.read_header(path).get("effective")
+    if not isinstance(day, dt.date):
+        raise FormatError(f"{path}: `effective` is missing or not a date like 2026-05-18; "
+                          "fix the line, or name the file after the day (2026-05-18.toml).")
+    return day
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_list(path: Path, fid: str, day: dt.date) -> Banlist:
+    bl = native.parse_list(_text(path), path)
+    if bl.format != fid:
+        raise FormatError(f"{path}: it says format = {bl.format!r} but lies in the "
+                          f"{fid!r} folder; move it or fix the line.")
+    if bl.effective != day:
+        raise FormatError(f"{path}: it says effective = {bl.effective.isoformat()} but its "
+                          f"name says {day.isoformat()}; rename the file or fix the line.")
+    return bl
+
+
 @functools.lru_cache(maxsize=64)
 def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
     fmt: Format | None = None
@@ -92,22 +120,18 @@ def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
     if fmt is None:
         raise UnknownFormat(f"No format {fid!r}; known formats: "
                             f"{', '.join(_format_ids(dirs)) or 'none'}.")
-    # a later directory's list replaces an earlier one of the same day: read headers first,
-    # so that a replaced (possibly large) list is never parsed
-    chosen: dict[Any, Path] = {}
+    # Lists are found by their file names and parsed only when a check asks for one: a
+    # format's whole history is hundreds of files. A later directory's list replaces an
+    # earlier one of the same day.
+    chosen: dict[dt.date, Path] = {}
     for d in dirs:
         for path in sorted((d / fid).glob("*.toml")):
             if path.name != FORMAT_FILE:
-                chosen[native.read_header(path).get("effective", path.stem)] = path
-    history = []
-    for path in chosen.values():
-        bl = native.parse_list(_text(path), path)
-        if bl.format != fid:
-            raise FormatError(f"{path}: it says format = {bl.format!r} but lies in the "
-                              f"{fid!r} folder; move it or fix the line.")
-        history.append(bl)
-    history.sort(key=lambda b: b.effective)
-    return fmt.model_copy(update={"history": history})
+                chosen[_list_day(path)] = path
+    fmt = fmt.model_copy()
+    fmt.set_catalog((day, functools.partial(_parse_list, path, fid, day))
+                    for day, path in chosen.items())
+    return fmt
 
 
 def load_format(name: str) -> Format:

@@ -9,8 +9,9 @@ one in force that day.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -108,7 +109,8 @@ class FormatImports(BaseModel):
     format's too under its own rules. `dates_from`: Konami-id folders whose official
     dates give the day of a "YYYY.MM" list. `ygoprodeck`: the `banlist_info` key.
     `lflist_groups`: `.lflist.conf` comment headers whose cards form a limit group
-    (Speed Duel "#Limited 1" -> group "Limited 1" of at most 1 card)."""
+    (Speed Duel "#Limited 1" -> group "Limited 1" of at most 1 card); `lflist_kind_groups`
+    the same, one group per card kind; `edopro = false`: EDOPro's lists are not imported."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -121,6 +123,12 @@ class FormatImports(BaseModel):
     dates_from: list[str] = Field(default_factory=list)
     ygoprodeck: str | None = None
     lflist_groups: dict[str, int] = Field(default_factory=dict)
+    #: `.lflist.conf` comment headers whose cards form one limit group per card kind (Rush
+    #: Duel "# Legends" -> "Legend Monster", "Legend Spell", "Legend Trap", at most 1 each).
+    lflist_kind_groups: dict[str, int] = Field(default_factory=dict)
+    #: False: EDOPro's lists of this format are not imported (Master Duel: Konami's dated
+    #: lists are complete, and EDOPro's are whitelists of a frozen card pool).
+    edopro: bool = True
 
 
 class Format(BaseModel):
@@ -141,6 +149,7 @@ class Format(BaseModel):
     #: Card frames that may not be used at all (Genesys: "link", and every "*_pendulum").
     banned_frames: list[str] = Field(default_factory=list)
     skills: Literal["forbidden", "optional", "required-one"] = "forbidden"
+    hand_size: int = 5  # cards in the opening hand (Speed Duel: 4)
     region: Literal["tcg", "ocg", "md"] = "tcg"
     #: Cards marked with these scopes are not legal here (TCG: "ocg_only", "anime", "rush"…).
     excluded_scopes: list[str] = Field(default_factory=list)
@@ -148,13 +157,47 @@ class Format(BaseModel):
     notes: list[str] = Field(default_factory=list)
     #: How lists from EDOPro, Konami ids and YGOPRODeck map to this format (importers only).
     imports: FormatImports = FormatImports()
+    #: Lists given in code. Formats read from files (`load_format`) leave it empty and keep
+    #: a catalog instead: each list is parsed only when asked for (`banlist_at`, `lists`).
     history: list[Banlist] = Field(default_factory=list)
+    #: Usual days between two lists; a date further past the newest list than this gets a
+    #: notice that the list may be out of date (`deckcheck.formats.stale_notice`).
+    cycle_days: int | None = None
+
+    _catalog: list[tuple[dt.date, Callable[[], Banlist]]] | None = PrivateAttr(default=None)
+
+    def set_catalog(self, catalog: Iterable[tuple[dt.date, Callable[[], Banlist]]]) -> None:
+        """Lists by effective day, each parsed by its callable on first use (the loader)."""
+        self._catalog = sorted(catalog, key=lambda t: t[0])
+
+    def list_dates(self) -> list[dt.date]:
+        """The effective day of every list, oldest first (no list is parsed)."""
+        if self._catalog is not None:
+            return [day for day, _ in self._catalog]
+        return sorted(b.effective for b in self.history)
+
+    def lists(self) -> list[Banlist]:
+        """Every list, oldest first (parses them all: for tools, not for checking a deck)."""
+        if self._catalog is not None:
+            return [load() for _, load in self._catalog]
+        return sorted(self.history, key=lambda b: b.effective)
+
+    def _nth(self, index: int) -> Banlist:
+        if self._catalog is not None:
+            return self._catalog[index][1]()
+        return sorted(self.history, key=lambda b: b.effective)[index]
+
+    def first_list(self) -> Banlist | None:
+        """The oldest list, or None when the format has none."""
+        return self._nth(0) if self.list_dates() else None
+
+    def newest_list(self) -> Banlist | None:
+        """The most recent list, or None when the format has none."""
+        return self._nth(-1) if self.list_dates() else None
 
     def banlist_at(self, date: dt.date | None = None) -> Banlist | None:
-        """The list in force on `date` (today when None): the latest effective on or before it."""
+        """The list in force on `date` (today when None): the latest effective on or before
+        it. Only that list is parsed."""
         day = date or dt.date.today()
-        current: Banlist | None = None
-        for bl in sorted(self.history, key=lambda b: b.effective):
-            if bl.effective <= day:
-                current = bl
-        return current
+        index = bisect.bisect_right(self.list_dates(), day) - 1
+        return self._nth(index) if index >= 0 else None

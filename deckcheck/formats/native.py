@@ -73,32 +73,39 @@ def _name(value: Any, path: str | Path | None, section: str, key: str) -> str | 
 
 _FAST_STR = re.compile(r'^([0-9]+|[A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*'
                        r'"((?:[^"\\]|\\.)*)"[ \t]*$')
-_FAST_VAL = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*(true|false|[0-9]+|"
+_FAST_VAL = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*(true|false|0|[1-9][0-9]*|"
                        r"[0-9]{4}-[0-9]{2}-[0-9]{2})[ \t]*$")
 _FAST_TABLE = re.compile(r'^\[(?:(forbidden|limited|semi-limited|unlimited)|points\.([0-9]+)|'
                          r'groups\.(?:"([^"\\]*)"|([A-Za-z0-9_-]+))(\.cards)?)\][ \t]*$')
+#: What TOML allows nowhere raw (control characters but tab, a CR not ending a line).
+_FAST_BAD = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|\r(?!\n)")
+#: JSON decodes these escapes but TOML refuses them (\/; \u of a lone surrogate; \U).
+_FAST_ODD_ESCAPE = re.compile(r"\\(?:/|U|u[dD][89a-fA-F])")
 
 
 def _fast_toml(text: str) -> dict[str, Any] | None:
     """Parse the plain shape deckcheck writes (tomllib is slow on 10,000-line whitelists);
-    None for anything else, which then goes to tomllib."""
+    None for anything else, which then goes to tomllib. Whatever it returns is what tomllib
+    returns for the same text (a property test holds it to that)."""
+    if _FAST_BAD.search(text):
+        return None
     root: dict[str, Any] = {}
     table = root
     seen: set[tuple[str, ...]] = set()
-    for line in text.splitlines():
-        s = line.strip()
+    for line in text.split("\n"):
+        s = line.removesuffix("\r").strip(" \t")
         if not s or s.startswith("#"):
             continue
         m = _FAST_STR.match(s)
         if m:
             raw = m[2]
-            if "\\U" in raw or "\\/" in raw:
-                return None
             if m[1] in table:
                 return None
             if "\\" not in raw:
                 table[m[1]] = raw
                 continue
+            if _FAST_ODD_ESCAPE.search(raw):
+                return None
             import json  # escapes are rare: json stays off the start-up path
 
             try:
@@ -111,8 +118,15 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
             if m[1] in table:
                 return None
             v = m[2]
-            table[m[1]] = (v == "true" if v in ("true", "false") else
-                           dt.date.fromisoformat(v) if "-" in v else int(v))
+            if v in ("true", "false"):
+                table[m[1]] = v == "true"
+            elif "-" in v:
+                try:
+                    table[m[1]] = dt.date.fromisoformat(v)
+                except ValueError:
+                    return None
+            else:
+                table[m[1]] = int(v)
             continue
         m = _FAST_TABLE.match(s)
         if m is None:
@@ -234,11 +248,25 @@ def read_header(path: Path) -> dict[str, Any]:
         raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
 
 
-def _str(s: str) -> str:
-    # JSON string escapes are valid TOML basic-string escapes.
-    import json
+#: TOML basic-string escapes: quote, backslash, and every control character (U+007F too,
+#: which JSON leaves raw and TOML refuses).
+_TOML_ESCAPES = {**{i: f"\\u{i:04x}" for i in (*range(0x20), 0x7F)},
+                 ord('"'): '\\"', ord("\\"): "\\\\", ord("\b"): "\\b", ord("\t"): "\\t",
+                 ord("\n"): "\\n", ord("\f"): "\\f", ord("\r"): "\\r"}
 
-    return json.dumps(s, ensure_ascii=False)
+
+def _str(s: str) -> str:
+    """A TOML basic string (tomli-w writes the same, but cannot write the comments and
+    layout of a list file; this one line is all the writer needs of it)."""
+    return '"' + s.translate(_TOML_ESCAPES) + '"'
+
+
+_COMMENT_ESCAPES = {i: f"\\u{i:04x}" for i in (*range(0x09), *range(0x0A, 0x20), 0x7F)}
+
+
+def _comment(s: str) -> str:
+    """A `#` comment line: control characters (TOML allows none there) shown escaped."""
+    return "# " + s.translate(_COMMENT_ESCAPES)
 
 
 def _key(s: str) -> str:
@@ -252,9 +280,9 @@ def _lines(entries: Iterable[BanlistEntry]) -> list[str]:
 
 def dump_list(bl: Banlist, comment: str | None = None) -> str:
     """`Banlist` -> native list file text (sorted by name within each section)."""
-    out = [f"# {bl.name}: {bl.format} list in force from {bl.effective.isoformat()}."]
+    out = [_comment(f"{bl.name}: {bl.format} list in force from {bl.effective.isoformat()}.")]
     if comment:
-        out += [f"# {line}" for line in comment.splitlines()]
+        out += [_comment(line) for line in comment.split("\n")]
     out += [f"name = {_str(bl.name)}", f"format = {_str(bl.format)}",
             f"effective = {bl.effective.isoformat()}"]
     if bl.source:

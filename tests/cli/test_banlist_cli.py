@@ -85,28 +85,36 @@ def test_show_a_file(home: Path) -> None:
 
 
 def test_update_then_history_by_date(home: Path) -> None:
+    # "2026.02 TCG" and "2026.05 TCG" are dated by Konami's lists that deckcheck ships, and
+    # those official lists win over EDOPro's of the same day
     code, out, err = run("banlist", "update", "--from", str(home / "src"))
     assert code == 0, err
-    assert out == f"tcg: 2 lists\nImported 2 lists into {home / 'user'}.\n"
+    assert out == f"Imported 0 lists into {home / 'user'}.\n"
+    assert "skipped: EDOPro LFLists, old.lflist.conf: '2026.02 TCG': Konami's own list of " \
+           "2026-02-02 (shipped) wins\n" in err
+    (home / "src" / "next.lflist.conf").write_text(NEW.replace("2026.05", "2026.09"))
+    code, out, err = run("banlist", "update", "--from", str(home / "src" / "next.lflist.conf"))
+    assert out == f"tcg: 1 list\nImported 1 lists into {home / 'user'}.\n"
+    code, out, _ = run("banlist", "show", "tcg", "--date", "2026-09-02")
+    assert out.splitlines()[0] == "2026.09 TCG — format tcg, in force from 2026-09-01"
     code, out, _ = run("banlist", "show", "tcg", "--date", "2026-03-01")
-    assert out.splitlines()[0] == "2026.02 TCG — format tcg, in force from 2026-02-01"
+    assert out.splitlines()[0] == "2026.02 TCG — format tcg, in force from 2026-02-02"
     code, out, _ = run("banlist", "list", "--format", "tcg")
-    assert out == ("2026-02-01  2026.02 TCG  (imported)\n"
-                   "2026-05-01  2026.05 TCG  (imported)\n"
-                   "2026-05-18  2026.05 TCG  (shipped)\n")
-    code, out, _ = run("banlist", "diff", "2026.02 TCG", "tcg")
-    assert code == 0 and out.startswith("2026.02 TCG (2026-02-01) → 2026.05 TCG (2026-05-18)\n")
-    code, out, _ = run("banlist", "update", "--json", "--from", str(home / "src"))
-    assert json.loads(out)["written"] == {"tcg": 2}
+    assert out.splitlines()[-2:] == ["2026-05-18  2026.05 TCG  (shipped)",
+                                     "2026-09-01  2026.09 TCG  (imported)"]
+    assert out.splitlines()[0] == "1999-08-01  1999.08 TCG  (shipped)"
+    code, out, _ = run("banlist", "diff", "2026.02 TCG", "tcg", "--date", "2026-03-01")
+    assert code == 0 and out.startswith("2026.02 TCG (2026-02-02) → 2026.09 TCG (2026-09-01)\n")
 
 
 def test_list_formats(home: Path) -> None:
     code, out, _ = run("banlist", "list")
     assert code == 0
     lines = out.splitlines()
-    assert lines[-3] == "tcg          TCG Advanced: 1 list, current 2026.05 TCG (2026-05-18)"
+    assert lines[-3] == "tcg          TCG Advanced: 73 lists, current 2026.05 TCG (2026-05-18)"
     assert [ln.split()[0] for ln in lines] == ["edison", "genesys", "goat", "master-duel",
-                                                "ocg", "speed", "tcg", "traditional", "worlds"]
+                                                "ocg", "rush", "speed", "tcg", "traditional",
+                                                "worlds"]
     code, out, _ = run("banlist", "list", "--json")
     assert {r["id"]: r["current"] for r in json.loads(out)}["speed"] == "2025.07 Speed Duel"
 
@@ -140,8 +148,8 @@ def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
 
     calls: list[tuple[dict[str, str], dt.date | None]] = []
 
-    def fake_fetch(urls: dict[str, str], *, pool: object = None,
-                   date: dt.date | None = None) -> upd.ImportReport:
+    def fake_fetch(urls: dict[str, str], *, pool: object = None, date: dt.date | None = None,
+                   dest: object = None, allow_smaller: bool = False) -> upd.ImportReport:
         calls.append((dict(urls), date))
         return upd.ImportReport(dest=home / "user", written={"tcg": len(urls)})
 
@@ -153,6 +161,21 @@ def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
     code, out, err = run("banlist", "update", "--ygoprodeck", "--date", "2026-06-01")
     assert code == 0, err
     assert calls[-1] == (upd.URLS | upd.YGOPRODECK_URLS, dt.date(2026, 6, 1))
-    assert out == f"tcg: 12 lists\nImported 12 lists into {home / 'user'}.\n"
+    assert out == f"tcg: {len(calls[-1][0])} lists\nImported {len(calls[-1][0])} lists into " \
+        f"{home / 'user'}.\n"
     run("banlist", "update")
     assert calls[-1][0] == upd.URLS
+
+
+def test_update_refuses_a_list_whose_format_leaves_the_folder(home: Path) -> None:
+    evil = home / "evil"
+    evil.mkdir()
+    (evil / "list.toml").write_text('name = "X"\nformat = "../../escaped"\n'
+                                    'effective = 2026-06-01\n\n[forbidden]\n1 = "A"\n')
+    code, out, err = run("banlist", "update", "--from", str(evil))
+    assert code == 2 and out == ""
+    assert err == (f"deckcheck: {evil / 'list.toml'}: format '../../escaped' is not a format "
+                   "id (lowercase letters, digits and dashes, like \"tcg\"); fix the list's "
+                   "`format` line. Nothing was changed.\n")
+    assert not (home / "escaped").exists() and not (home.parent / "escaped").exists()
+    assert not (home / "user").exists()

@@ -259,10 +259,10 @@ def test_shipped_examples_with_the_shipped_tcg_format() -> None:
 def test_a_date_before_every_known_list_cannot_be_checked() -> None:
     """No verdict rather than a "legal" that skipped the list (exit 2, one sentence)."""
     deck = Path(__file__).resolve().parents[2] / "examples" / "tcg-legal.ydk"
-    result = CliRunner().invoke(cli, ["check", str(deck), "--date", "2019-01-01"])
+    result = CliRunner().invoke(cli, ["check", str(deck), "--date", "1999-01-01"])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.startswith("deckcheck: No TCG Advanced list in force on 2019-01-01 is "
+    assert result.stderr.startswith("deckcheck: No TCG Advanced list in force on 1999-01-01 is "
                                     "known to deckcheck (the earliest it has is ")
     assert result.stderr.endswith("run `deckcheck banlist update` to import the list history, "
                                   "or pass --banlist.\n")

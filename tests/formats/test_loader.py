@@ -16,8 +16,8 @@ from deckcheck.formats import (
 )
 from deckcheck.formats.model import Banlist, BanlistEntry
 
-SHIPPED = ["edison", "genesys", "goat", "master-duel", "ocg", "speed", "tcg", "traditional",
-           "worlds"]
+SHIPPED = ["edison", "genesys", "goat", "master-duel", "ocg", "rush", "speed", "tcg",
+           "traditional", "worlds"]
 
 
 def write(home: Path, fid: str, name: str, day: dt.date, entries: dict[int, int]) -> Path:
@@ -34,7 +34,7 @@ def test_every_shipped_format_loads_with_a_current_list() -> None:
     assert list_formats() == SHIPPED
     for fid in SHIPPED:
         fmt = load_format(fid)
-        assert fmt.id == fid and fmt.history, fid
+        assert fmt.id == fid and fmt.list_dates(), fid
         current = fmt.banlist_at(dt.date(2026, 11, 1))
         assert current is not None and current.format == fid and current.entries
 
@@ -66,18 +66,20 @@ def test_format_by_its_name() -> None:
 
 
 def test_imported_history_merges_and_date_picks_the_list(banlists_home: Path) -> None:
-    write(banlists_home, "tcg", "2021.03 TCG", dt.date(2021, 3, 1), {1: 0})
-    write(banlists_home, "tcg", "2021.07 TCG", dt.date(2021, 7, 1), {1: 1})
+    write(banlists_home, "tcg", "Mine A", dt.date(2021, 3, 2), {1: 0})
+    write(banlists_home, "tcg", "Mine B", dt.date(2021, 7, 2), {1: 1})
     fmt = load_format("tcg")
-    assert [b.name for b in fmt.history][:2] == ["2021.03 TCG", "2021.07 TCG"]
-    assert fmt.banlist_at(dt.date(2021, 2, 28)) is None
-    assert fmt.banlist_at(dt.date(2021, 3, 1)).name == "2021.03 TCG"
-    assert fmt.banlist_at(dt.date(2021, 6, 30)).name == "2021.03 TCG"
-    assert fmt.banlist_at(dt.date(2021, 7, 1)).name == "2021.07 TCG"
+    days = fmt.list_dates()
+    assert days == sorted(days) and dt.date(2021, 3, 2) in days and dt.date(2021, 7, 2) in days
+    assert fmt.banlist_at(dt.date(2021, 3, 1)).name == "2021.03 TCG"  # shipped
+    assert fmt.banlist_at(dt.date(2021, 3, 2)).name == "Mine A"
+    assert fmt.banlist_at(dt.date(2021, 6, 30)).name == "Mine A"
+    assert fmt.banlist_at(dt.date(2021, 7, 1)).name == "2021.07 TCG"  # shipped
+    assert fmt.banlist_at(dt.date(2021, 7, 2)).name == "Mine B"
     assert fmt.banlist_at(dt.date(2026, 11, 1)).name == "2026.05 TCG"  # the shipped one
-    assert find_banlist("tcg", dt.date(2021, 3, 1)).name == "2021.03 TCG"
-    assert find_banlist("2021.07 tcg").limits() == {1: 1}
-    assert [i.origin for i in list_infos() if i.name.startswith("2021")] == ["imported"] * 2
+    assert find_banlist("tcg", dt.date(2021, 3, 5)).name == "Mine A"
+    assert find_banlist("mine b").limits() == {1: 1}
+    assert [i.origin for i in list_infos() if i.name.startswith("Mine")] == ["imported"] * 2
 
 
 def test_imported_list_replaces_shipped_one_of_the_same_day(banlists_home: Path) -> None:
@@ -88,8 +90,35 @@ def test_imported_list_replaces_shipped_one_of_the_same_day(banlists_home: Path)
 def test_list_in_wrong_folder(banlists_home: Path) -> None:
     path = write(banlists_home, "tcg", "X", dt.date(2021, 3, 1), {1: 0})
     path.write_text(path.read_text().replace('format = "tcg"', 'format = "ocg"'))
+    fmt = load_format("tcg")  # lists are parsed when asked for, not when the format loads
     with pytest.raises(FormatError, match="lies in the 'tcg' folder"):
-        load_format("tcg")
+        fmt.banlist_at(dt.date(2021, 3, 2))
+
+
+def test_list_whose_name_is_not_its_day(banlists_home: Path) -> None:
+    path = write(banlists_home, "tcg", "X", dt.date(2021, 3, 3), {1: 0})
+    path.rename(path.with_name("2021-03-04.toml"))
+    with pytest.raises(FormatError, match="its name says 2021-03-04"):
+        load_format("tcg").banlist_at(dt.date(2021, 3, 4))
+
+
+def test_only_the_list_asked_for_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.formats import loader
+
+    parsed: list[str] = []
+    real = native.parse_list
+
+    def spy(text: str, path: object = None) -> object:
+        parsed.append(Path(str(path)).name)
+        return real(text, path)
+
+    monkeypatch.setattr(loader.native, "parse_list", spy)
+    loader.clear_cache()
+    fmt = load_format("tcg")
+    assert len(fmt.list_dates()) > 50 and parsed == []
+    assert fmt.banlist_at(dt.date(2026, 5, 10)).effective == dt.date(2026, 2, 2)
+    assert parsed == ["2026-02-02.toml"]
+    loader.clear_cache()
 
 
 def test_load_banlist_file_by_content(tmp_path: Path) -> None:
@@ -120,9 +149,10 @@ def test_unknown_banlist() -> None:
 
 def test_alternate_artwork_lookup_helpers() -> None:
     bl = load_format("tcg").banlist_at()
-    # Apollousa: EDOPro lists both artworks; either finds the card's status
+    # Apollousa: Konami's list names the card once; all its passcodes find its status
     assert bl.limit_of((4280258, 4280259)) == 0
-    assert bl.limit_of((4280259,)) == 0
+    assert bl.limit_of((4280259, 4280258)) == 0
+    assert bl.limit_of((4280259,)) is None
     assert bl.limit_of((1,)) is None
 
 

@@ -69,18 +69,38 @@ def test_edopro_stays_where_konami_list_cannot_be_read(tmp_path: Path, pool,
     src = make_source(tmp_path / "src")
     (src / "konami-id" / "tcg" / "2021-03-01.vector.json").write_text(json.dumps(
         {"date": "2021-03-01", "regulation": {"88888": 1}}))  # not in the pool: skipped
+    (src / "lflists" / "history" / "2021.03_TCG.lflist.conf").write_text(
+        "!2021.03.02 TCG\n#Forbidden\n55144522 0 --Pot of Greed\n4280259 0 --Apollousa\n")
     upd.import_lists(src, pool=pool)
     march = load_format("tcg").banlist_at(dt.date(2021, 3, 8))
     assert (march.name, march.effective, march.source) == (
-        "2021.03 TCG", dt.date(2021, 3, 1), "EDOPro LFLists, 2021.03_TCG.lflist.conf")
+        "2021.03.02 TCG", dt.date(2021, 3, 2), "EDOPro LFLists, 2021.03_TCG.lflist.conf")
     assert march.limits() == {55144522: 0, 4280258: 0}  # alternate artwork folded by the pool
+
+
+def test_an_edopro_list_does_not_hide_a_shipped_konami_list(tmp_path: Path,
+                                                            banlists_home: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "0TCG.lflist.conf").write_text("!2026.05 TCG\n#Forbidden\n55144522 0\n")
+    report = upd.import_lists(src)
+    assert report.written == {}
+    assert report.skipped == ["EDOPro LFLists, 0TCG.lflist.conf: '2026.05 TCG': Konami's own "
+                              "list of 2026-05-18 (shipped) wins"]
+    assert load_format("tcg").banlist_at(dt.date(2026, 5, 18)).source == \
+        "Konami-id list tcg/2026-05-18.vector.json"
 
 
 def test_month_only_names_without_an_official_list_are_left_out(
         tmp_path: Path, banlists_home: Path) -> None:
     src = make_source(tmp_path / "src")
     (src / "lflists" / "history" / "2021.04_TCG.lflist.conf").write_text("!2021.04 TCG\n1 0\n")
+    (src / "lflists" / "history" / "2021.09_TCG.lflist.conf").write_text("!2021.09 TCG\n1 0\n")
+    (src / "konami-id" / "tcg" / "2021-07-01.vector.json").write_text(json.dumps(
+        {"date": "2021-07-01", "regulation": {"4844": 0}}))
     report = upd.import_lists(src)
+    # after Konami's newest list, the 1st of the month is the best day known
+    assert find_banlist("2021.09 TCG").effective == dt.date(2021, 9, 1)
     assert "2021.04_TCG.lflist.conf: '2021.04 TCG': no official list that month (tcg), so " \
            "the name is not a date to trust" in report.skipped
 
@@ -88,20 +108,25 @@ def test_month_only_names_without_an_official_list_are_left_out(
 def test_undated_list_takes_the_index_day(tmp_path: Path, banlists_home: Path) -> None:
     src = tmp_path / "src"
     src.mkdir()
-    (src / "x.lflist.conf").write_text("!Some list\n55144522 0\n!Other\n1 0\n")
+    (src / "x.lflist.conf").write_text("!Speed\n55144522 0\n!Other\n1 0\n!2014.04 HAT\n1 0\n")
     (src / "_index.json").write_text(json.dumps(
-        {"Some list": {"date": "2022-02-09T02:51:26+02:00"}}))
+        {"Speed": {"date": "2022-02-09T02:51:26+02:00"}}))
     report = upd.import_lists(src)
-    assert report.written == {"some-list": 1}
-    assert report.skipped == ["x.lflist.conf: 'Other': no date in its name or in _index.json"]
-    assert find_banlist("Some list").effective == dt.date(2022, 2, 9)
+    assert report.written == {"speed": 1}
+    assert report.skipped == [
+        "format hat: 1 list(s): no format file for 'hat' (add hat/format.toml to import them)",
+        "x.lflist.conf: 'Other': no date in its name or in _index.json"]
+    assert find_banlist("speed", dt.date(2022, 2, 10)).effective == dt.date(2022, 2, 9)
 
 
 def test_without_a_pool_konami_lists_are_skipped(tmp_path: Path, banlists_home: Path) -> None:
     report = upd.import_lists(make_source(tmp_path / "src"))
     assert "konami-id/tcg: 3 list(s): no card pool to map Konami ids and names to passcodes" \
         in report.skipped
-    assert report.written == {"edison": 1, "tcg": 1, "traditional": 1}
+    # EDOPro's 2021.03 lists yield to Konami's shipped lists of that day
+    assert report.written == {"edison": 1}
+    assert "EDOPro LFLists, 2021.03_TCG.lflist.conf: '2021.03 TCG': Konami's own list of " \
+           "2021-03-01 (shipped) wins" in report.skipped
 
 
 def test_single_files(tmp_path: Path, banlists_home: Path) -> None:
@@ -140,12 +165,13 @@ def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
 
     client = Http(retries=0, sleep=lambda s: None)
     report = upd.fetch({"0TCG.lflist.conf": server + "0TCG.lflist.conf",
-                        "Gone.lflist.conf": server + "Gone.lflist.conf"}, http=client)
+                        "Gone.lflist.conf": server + "Gone.lflist.conf"}, http=client,
+                       allow_smaller=True)  # 1 card where the shipped list has 200
     assert report.written == {"tcg": 1}
     assert len(report.skipped) == 1 and report.skipped[0].startswith("Gone.lflist.conf: ")
     assert find_banlist("2026.09 TCG").limits() == {55144522: 0}
     report = upd.fetch({"ygoprodeck-ocg.cardinfo.json": server + "cardinfo.php"}, http=client,
-                       date=dt.date(2026, 9, 1))
+                       date=dt.date(2026, 9, 1), allow_smaller=True)
     assert report.written == {"ocg": 1}
     assert find_banlist("ocg", dt.date(2026, 9, 1)).name == "YGOPRODeck OCG 2026-09-01"
     with pytest.raises(FailedDownload, match="No list could be downloaded"):
@@ -155,3 +181,167 @@ def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
 def test_default_urls_are_edopro() -> None:
     assert upd.URLS and all(u.startswith("https://raw.githubusercontent.com/ProjectIgnis/LFLists/")
                             for u in upd.URLS.values())
+
+
+# -- verification: format ids, downloads that are not whole lists ---------------------------
+
+ESCAPING = """name = "Escaped"
+format = "../../escaped"
+effective = 2026-06-01
+whitelist = false
+
+[forbidden]
+55144522 = "Pot of Greed"
+"""
+
+
+@pytest.mark.parametrize("fid", ["../../escaped", "/tmp/abs", "TCG", "tcg/../ocg", ""])
+def test_a_format_that_is_no_format_id_refuses_the_import(tmp_path: Path, banlists_home: Path,
+                                                          fid: str) -> None:
+    from deckcheck.errors import FormatError
+
+    src = tmp_path / "in" / "list.toml"
+    src.parent.mkdir()
+    src.write_text(ESCAPING.replace("../../escaped", fid))
+    with pytest.raises(FormatError, match="is not a format id"):
+        upd.import_lists(src)
+    assert not (tmp_path / "escaped").exists() and not banlists_home.exists()
+
+
+def _serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    handler = functools.partial(_Quiet, directory=str(root))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, f"http://127.0.0.1:{srv.server_address[1]}/"
+
+
+@pytest.fixture
+def www(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    root = tmp_path / "www"
+    root.mkdir()
+    srv, url = _serve(root)
+    yield root, url
+    srv.shutdown()
+    srv.server_close()
+
+
+def _client() -> object:
+    from deckcheck.sources.http import Http
+
+    return Http(retries=0, sleep=lambda s: None)
+
+
+def test_a_served_list_cannot_escape_either(www: tuple[Path, str], banlists_home: Path,
+                                            tmp_path: Path) -> None:
+    from deckcheck.errors import FormatError
+
+    root, url = www
+    (root / "evil.toml").write_text(ESCAPING)
+    with pytest.raises(FormatError) as info:
+        upd.fetch({"evil.toml": url + "evil.toml"}, http=_client())
+    assert str(info.value) == (
+        f"{url}evil.toml: format '../../escaped' is not a format id (lowercase letters, digits "
+        "and dashes, like \"tcg\"); fix the list's `format` line; no list was changed.")
+    assert not (tmp_path / "escaped").exists() and not banlists_home.exists()
+
+
+@pytest.mark.parametrize(("name", "body", "says"), [
+    ("0TCG.lflist.conf", b"<!DOCTYPE html><html><body>Rate limited</body></html>",
+     "it is an HTML page, not a list"),
+    ("0TCG.lflist.conf", b"", "the body is empty"),
+    ("0TCG.lflist.conf", b"just some words\n", "it holds no list"),
+    ("ygoprodeck-tcg.cardinfo.json", b'{"data": [{"id": 1, "na', "it is not valid JSON"),
+])
+def test_a_download_that_is_not_a_list_is_refused(www: tuple[Path, str], banlists_home: Path,
+                                                  name: str, body: bytes, says: str) -> None:
+    from deckcheck.errors import FormatError
+
+    root, url = www
+    (root / name).write_bytes(body)
+    with pytest.raises(FormatError) as info:
+        upd.fetch({name: url + name}, http=_client())
+    assert str(info.value) == f"{url}{name}: {says}; no list was changed." or \
+        str(info.value).startswith(f"{url}{name}: {says}")
+    assert not banlists_home.exists()
+
+
+def test_a_cut_off_real_list_is_refused(www: tuple[Path, str], banlists_home: Path,
+                                        shared_data: Path) -> None:
+    from deckcheck.errors import FormatError
+
+    root, url = www
+    # the real list, named for a month after Konami's newest (so not one deckcheck ships)
+    text = (shared_data / "banlists" / "lflists" / "0TCG.lflist.conf").read_text().replace(
+        "2026.05 TCG", "2026.09 TCG")
+    half = text[:len(text) // 2]
+    # cut inside a line: the last line is not a list line
+    (root / "0TCG.lflist.conf").write_text(half.rsplit("\n", 1)[0] + "\n1234")
+    with pytest.raises(FormatError, match="is not a list line"):
+        upd.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
+    # cut at a line end: whole lines, but Limited 97 -> 0
+    (root / "0TCG.lflist.conf").write_text(half.rsplit("\n", 1)[0] + "\n")
+    with pytest.raises(FormatError) as info:
+        upd.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
+    assert "so the download looks cut off; no list was changed (pass --allow-smaller" \
+        in str(info.value)
+    assert "2026.09 TCG has 0 Limited cards where 2026.05 TCG (2026-05-18) has" \
+        in str(info.value)
+    assert not banlists_home.exists()
+    # the whole list goes through; the half one only when the user says so
+    (root / "whole.lflist.conf").write_text(text)
+    report = upd.fetch({"0TCG.lflist.conf": url + "whole.lflist.conf"}, http=_client())
+    assert report.written == {"tcg": 1}
+    report = upd.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client(),
+                       allow_smaller=True)
+    assert report.written == {"tcg": 1}
+
+
+def test_offline_fails_in_seconds_with_one_sentence(banlists_home: Path) -> None:
+    import socket
+    import time
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    start = time.perf_counter()
+    with pytest.raises(FailedDownload) as info:
+        upd.fetch({"0TCG.lflist.conf": f"http://127.0.0.1:{port}/0TCG.lflist.conf"})
+    assert time.perf_counter() - start < 5
+    assert str(info.value) == (
+        "Cannot reach 127.0.0.1 (no network?); no list was changed — import from a folder "
+        "with `deckcheck banlist update --from DIR` when offline.")
+    assert not banlists_home.exists()
+
+
+def test_konami_lists_come_with_their_official_day(www: tuple[Path, str], pool,
+                                                   banlists_home: Path) -> None:
+    root, url = www
+    (root / "tcg").mkdir()
+    (root / "tcg" / "upcoming.vector.json").write_text(json.dumps(
+        {"date": "2026-09-14", "regulation": {"4844": 0, "12950": 1, "10180": 0}}))
+    report = upd.fetch({"konami-id/tcg/upcoming.vector.json": url + "tcg/upcoming.vector.json"},
+                       http=_client(), pool=pool, allow_smaller=True)
+    assert report.written == {"tcg": 1, "traditional": 1}
+    bl = find_banlist("tcg", dt.date(2026, 9, 14))
+    assert (bl.effective, bl.source) == (dt.date(2026, 9, 14),
+                                         "Konami-id list tcg/2026-09-14.vector.json")
+    assert find_banlist("tcg", dt.date(2026, 9, 13)).effective == dt.date(2026, 5, 18)
+
+
+def test_default_konami_urls_keep_their_folder() -> None:
+    assert all(k.startswith("konami-id/") and v.endswith(k.split("/", 1)[1])
+               for k, v in upd.KONAMI_URLS.items())
+
+
+def test_a_list_that_loses_its_groups_is_smaller() -> None:
+    from deckcheck.formats.model import Banlist, BanlistEntry, LimitGroup
+
+    day = dt.date(2026, 7, 1)
+    cards = [BanlistEntry(passcode=p, limit=3) for p in range(1, 31)]
+    old = Banlist(name="Old", format="rush", effective=day, whitelist=True, entries=cards,
+                  groups=[LimitGroup(name="Legend Monster", max=1,
+                                     passcodes=frozenset(range(1, 13)))])
+    new = old.model_copy(update={"name": "New", "groups": []})
+    assert upd.shrinks(new, old) == ("New has 0 cards in limit groups where Old (2026-07-01) "
+                                     "has 12")
+    assert upd.shrinks(old, old) is None

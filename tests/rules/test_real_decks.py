@@ -33,7 +33,7 @@ def tcg() -> Any:
     from deckcheck.formats import load_format
 
     fmt = load_format("tcg")
-    assert any(b.name == "2026.05 TCG" for b in fmt.history)
+    assert fmt.banlist_at(fmt.list_dates()[-1]).name == "2026.05 TCG"
     return fmt
 
 
