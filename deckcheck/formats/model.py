@@ -141,6 +141,7 @@ class Format(BaseModel):
     #: Card frames that may not be used at all (Genesys: "link", and every "*_pendulum").
     banned_frames: list[str] = Field(default_factory=list)
     skills: Literal["forbidden", "optional", "required-one"] = "forbidden"
+    hand_size: int = 5  # cards in the opening hand (Speed Duel: 4)
     region: Literal["tcg", "ocg"] = "tcg"
     #: Cards marked with these scopes are not legal here (TCG: "ocg_only", "anime", "rush"…).
     excluded_scopes: list[str] = Field(default_factory=list)

@@ -113,8 +113,8 @@ def test_odds_exact_output(x_deck: str) -> None:
         "Profile: command line\n"
         "Engine: exact\n"
         "Policy: no overlap: each card fills at most one 'at least' requirement (exact "
-        "matching); hand limit: at the End Phase cards without roles, then 'at most' cards, "
-        "are discarded first.\n"
+        "matching); hand limit: at the End Phase cards that only 'at most' limits count go "
+        "first, then cards without roles, then the least needed.\n"
         "\n"
         f"{'':{w}}{'going first':>22}{'going second':>22}\n"
         f"{'success':{w}}{f'{p1:6.2f}% ({NEED_X})':>22}{f'{p2:6.2f}% ({NEED_X2})':>22}\n"
@@ -150,7 +150,7 @@ def test_odds_monte_carlo_chart_and_profile_next_to_deck(tmp_path: Path) -> None
     assert f"Profile: {tmp_path / 'd.profile.toml'}" in res.output
     assert "Engine: Monte Carlo (20,000 hands, seed 3, ± is the 95% Wilson interval)" in \
         res.output
-    assert "draw/excavate cards: played" in res.output
+    assert "draw cards: while the hand does not yet succeed" in res.output
     assert "Success by turn:" in res.output
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -185,7 +185,7 @@ def test_odds_exact_refuses_draw_cards(tmp_path: Path) -> None:
     deck = ydk(tmp_path / "d.ydk", [X.passcode] * 3 + [POT.passcode] * 2
                + [c.passcode for c in FILL[:35]])
     prof = tmp_path / "p.toml"
-    prof.write_text('success = "Card X"\n[cards.Pot]\ndraw = 2\n')
+    prof.write_text('success = "Card X"\n[cards.Pot]\ndraw = 2\nbanish_top = 10\n')
     res = run("odds", deck, "--profile", str(prof), "--exact")
     assert res.exit_code == 2 and "need the Monte Carlo engine" in res.output
 

@@ -14,7 +14,8 @@ from deckcheck.errors import ExactTooLarge, SimError
 from deckcheck.sim.goldfish.chart import SERIES, bar_chart
 from deckcheck.sim.goldfish.exact import exact_odds
 from deckcheck.sim.goldfish.montecarlo import wilson
-from deckcheck.sim.goldfish.profile import compile_profile, parse_profile
+from deckcheck.sim.goldfish.compiled import compile_profile
+from deckcheck.sim.goldfish.profile import parse_profile
 from deckcheck.sim.goldfish.report import compare, exact_turn_ok, odds, render_text
 
 X = monster(1, "Card X")
@@ -57,7 +58,8 @@ def test_exact_mode_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     cp = compiled({"conditions": {"c": "Card X <= 1"}})
     with pytest.raises(SimError, match="Turn 2 cannot be computed exactly"):
         odds(cp, mode="exact", turns=2, seed=1, with_sensitivity=False)
-    draws = compiled({"conditions": {"c": "Card X"}, "cards": {"Pot": {"draw": 2}}},
+    draws = compiled({"conditions": {"c": "Card X"},
+                      "cards": {"Pot": {"draw": 2, "banish_top": 10}}},
                      [*SPEC[:-1], (POT, 1)])
     with pytest.raises(SimError, match="Monte Carlo"):
         odds(draws, mode="exact", seed=1, with_sensitivity=False)

@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 
 from deckcheck.errors import SimError
-from deckcheck.sim.goldfish.exact import term_checks
-from deckcheck.sim.goldfish.profile import CompiledProfile, Term
-from deckcheck.sim.state import HAND_LIMIT, OPENING_HAND
+from deckcheck.sim.goldfish import play
+from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.conditions import Term
+from deckcheck.sim.goldfish.exact import goal_checks
 
 CHUNK = 1 << 20
 Array = Any  # numpy arrays (kept loose so the module type-checks without numpy stubs)
@@ -49,12 +50,14 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
 class NpEvaluator:
     """One goal evaluated on a batch of hands (rows of class counts), searchers included."""
 
-    def __init__(self, cp: CompiledProfile, terms: list[Term]) -> None:
+    def __init__(self, cp: CompiledProfile, terms: list[Term] | tuple[Any, ...],
+                 checks: tuple[Any, ...] | None = None) -> None:
         self.cp = cp
         C = len(cp.classes)
         cols: list[tuple[int, ...]] = []
-        self.terms: list[tuple[Array, Array, Array, Array]] = []
-        for highs, lows in (term_checks(cp, t) for t in terms):
+        self.terms: list[tuple[Array, Array, Array, Array, list[Any], list[NpEvaluator]]] = []
+        for highs, lows, distinct, nots in (checks if checks is not None
+                                            else goal_checks(cp, list(terms))):
             hi_idx, hi_val, lo_idx, lo_val = [], [], [], []
             for idx, v in highs:
                 hi_idx.append(_col(cols, idx))
@@ -62,8 +65,10 @@ class NpEvaluator:
             for idx, v in lows:
                 lo_idx.append(_col(cols, idx))
                 lo_val.append(v)
+            dist = [(np.array(idx, dtype=np.intp), lo, hi) for idx, lo, hi in distinct]
+            subs = [NpEvaluator(cp, (), checks=sub) for sub in nots]
             self.terms.append((np.array(hi_idx, dtype=np.intp), np.array(hi_val),
-                               np.array(lo_idx, dtype=np.intp), np.array(lo_val)))
+                               np.array(lo_idx, dtype=np.intp), np.array(lo_val), dist, subs))
         self.M = np.zeros((C, max(1, len(cols))), dtype=np.int32)
         for j, idx in enumerate(cols):
             self.M[list(idx), j] = 1
@@ -73,12 +78,20 @@ class NpEvaluator:
     def ok(self, H: Array) -> Array:
         S = H.astype(np.int32) @ self.M
         out = np.zeros(len(H), dtype=bool)
-        for hi_idx, hi_val, lo_idx, lo_val in self.terms:
+        for hi_idx, hi_val, lo_idx, lo_val, dist, subs in self.terms:
             t = np.ones(len(H), dtype=bool)
             if len(hi_idx):
                 t &= (S[:, hi_idx] <= hi_val).all(axis=1)
             if len(lo_idx):
                 t &= (S[:, lo_idx] >= lo_val).all(axis=1)
+            for idx, lo, hi in dist:
+                n = (H[:, idx] > 0).sum(axis=1)
+                if lo is not None:
+                    t &= n >= lo
+                if hi is not None:
+                    t &= n <= hi
+            for sub in subs:
+                t &= ~sub.ok(H)
             out |= t
         return out
 
@@ -155,10 +168,6 @@ def _sample_keys(rng: Array, pos_key: Array, n: int, size: int) -> Array:
     return out
 
 
-def _goals(cp: CompiledProfile, goals: dict[str, list[Term]] | None) -> dict[str, list[Term]]:
-    return goals if goals is not None else {"success": cp.success, **cp.conditions}
-
-
 def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool = False,
              turns: int = 1, goals: dict[str, list[Term]] | None = None,
              K: tuple[int, ...] | None = None, failing: int = 0) -> MCResult:
@@ -166,9 +175,9 @@ def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool =
     if hands < 1:
         raise SimError(f"The number of hands must be at least 1, not {hands}.")
     sizes = np.array(K if K is not None else cp.K, dtype=np.int64)
-    if sizes.sum() < OPENING_HAND + (1 if going_second else 0):
+    if sizes.sum() < cp.rules.cards_by(1, going_second):
         raise SimError(f"A Main Deck of {int(sizes.sum())} cards is too small to deal a hand.")
-    goals = _goals(cp, goals)
+    goals = goals if goals is not None else cp.goals(going_second)
     if turns == 1 and not cp.has_draws:
         return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None)
     return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing)
@@ -187,7 +196,7 @@ def _position_classes(cp: CompiledProfile, K: Array, by_card: bool) -> Array:
 def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
              goals: dict[str, list[Term]], failing: int, by_card: bool = False) -> MCResult:
     rng = np.random.default_rng(seed)
-    n = OPENING_HAND + (1 if going_second else 0)
+    n = cp.rules.cards_by(1, going_second)
     caps = np.minimum(K, n) + 1
     radix = np.concatenate([[1], np.cumprod(caps)[:-1]]).astype(np.int64)
     space = int(np.prod(caps.astype(np.float64)))
@@ -241,44 +250,19 @@ def _draw(rng: Array, R: Array, rows: Array) -> Array:
     return cls
 
 
-def _discard_order(cp: CompiledProfile, goals: dict[str, list[Term]]) -> list[int]:
-    """Classes in the order the End Phase discards them: no role, then 'at most' only, then
-    the rest with the fewest 'at least' uses first."""
-    lows: dict[int, int] = {}
-    highs: set[int] = set()
-    for terms in goals.values():
-        for t in terms:
-            for f in t.lows:
-                for c in cp.class_members(f):
-                    lows[c] = lows.get(c, 0) + 1
-            for f in t.highs:
-                highs.update(cp.class_members(f))
-
-    def rank(c: int) -> tuple[int, int, int]:
-        if c not in lows and c not in highs:
-            return (0, 0, c)
-        if c not in lows:
-            return (1, 0, c)
-        return (2, lows[c], c)
-
-    return sorted(range(len(cp.classes)), key=rank)
-
-
 def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
            turns: int, goals: dict[str, list[Term]], failing: int) -> MCResult:
     by_turn = {name: [0] * turns for name in goals}
     fail_counts: dict[tuple[int, ...], int] = {}
     deck_outs = 0
-    order = _discard_order(cp, goals)
-    draw_classes = sorted(c for c, b in cp.behaviours.items() if b.kind != "search")
+    order = play.discard_order(cp, goals)
     for gi, (name, terms) in enumerate(goals.items()):
         ev = NpEvaluator(cp, terms)
         rng = np.random.default_rng(seed)  # the same hands for every goal
         done = 0
         while done < hands:
             size = min(CHUNK // 4, hands - done)
-            first, hits, outs = _play(cp, ev, rng, K, size, going_second, turns,
-                                      draw_classes, order)
+            first, hits, outs = _Batch(cp, ev, rng, K, size, going_second).run(turns, order)
             for t in range(turns):
                 by_turn[name][t] += int(hits[t])
             if gi == 0:
@@ -296,146 +280,218 @@ def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: b
     return MCResult(hands, seed, going_second, turns, by_turn, fails, deck_outs)
 
 
-def _play(cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
-          going_second: bool, turns: int, draw_classes: list[int],
-          order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
-    H = _sample_opening(rng, K, OPENING_HAND, size).astype(np.int64)
-    R = K[None, :] - H
-    bottom = np.zeros(size, dtype=np.int64)  # cards put on the bottom (still in the Deck)
-    won = np.zeros(size, dtype=bool)
-    lost = np.zeros(size, dtype=bool)
-    hits: list[int] = []
-    first: tuple[Array, Array] = (H.copy(), np.zeros(size, dtype=bool))
-    plays = sum(1 if cp.behaviours[d].once_per_turn else 3 for d in draw_classes)
-    for turn in range(1, turns + 1):
-        active = ~won & ~lost
-        if turn > 1 or going_second:
-            rows = np.nonzero(active)[0]
-            empty = R[rows].sum(axis=1) == 0
-            # an empty Deck loses; a Deck of only bottom cards draws one of them (not tracked)
-            lost[rows[empty & (bottom[rows] == 0)]] = True
-            from_bottom = rows[empty & (bottom[rows] > 0)]
-            bottom[from_bottom] -= 1
-            rows = rows[~empty]
-            cls = _draw(rng, R, rows)
-            H[rows, cls] += 1
+class _Batch:
+    """A batch of duels played turn by turn with the rules of `deckcheck.sim.rules` (hand
+    size, draws, End Phase limit, deck-out) and the draw-card policy of `play`, compiled to
+    array operations. Per hand: H (hand), R (Deck in reach), B (the bottom: excavated cards,
+    drawn only when R is empty, found by searches), and this turn's play state."""
+
+    def __init__(self, cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
+                 going_second: bool) -> None:
+        self.cp, self.ev, self.rng, self.size = cp, ev, rng, size
+        self.going_second = going_second
+        self.H = _sample_opening(rng, K, cp.rules.hand_size, size).astype(np.int64)
+        self.R = K[None, :] - self.H
+        self.B = np.zeros_like(self.R)
+        self.order = play.play_order(cp)
+        self.extra = np.full(size, cp.extra_size, dtype=np.int64)
+
+    def deck(self, rows: Array) -> Array:
+        return self.R[rows] + self.B[rows]
+
+    def draw(self, rows: Array) -> Array:
+        """Each hand in `rows` draws its next card (from R, else from the bottom B); returns
+        the class drawn, -1 where the Deck is empty."""
+        out = np.full(len(rows), -1, dtype=np.int64)
+        inr = self.R[rows].sum(axis=1) > 0
+        if inr.any():
+            out[inr] = _draw(self.rng, self.R, rows[inr])
+        inb = ~inr & (self.B[rows].sum(axis=1) > 0)
+        if inb.any():
+            out[inb] = _draw(self.rng, self.B, rows[inb])
+        return out
+
+    def succeeds(self, rows: Array) -> Array:
+        return self.ev.succeeds(self.H[rows].copy(), self.deck(rows))
+
+    def run(self, turns: int, order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
+        rules, size = self.cp.rules, self.size
+        won = np.zeros(size, dtype=bool)
+        lost = np.zeros(size, dtype=bool)
+        hits: list[int] = []
+        first: tuple[Array, Array] = (self.H.copy(), np.zeros(size, dtype=bool))
+        for turn in range(1, turns + 1):
+            for _ in range(rules.draws_in(turn, self.going_second)):
+                rows = np.nonzero(~won & ~lost)[0]
+                cls = self.draw(rows)
+                lost[rows[cls < 0]] = True  # had to draw from an empty Deck
+                got = cls >= 0
+                self.H[rows[got], cls[got]] += 1
             active = ~won & ~lost
-        H1 = H.copy() if turn == 1 else H
-        ok = np.zeros(size, dtype=bool)
-        rows = np.nonzero(active)[0]
-        ok[rows] = ev.succeeds(H[rows].copy(), R[rows].copy())
-        used = np.zeros((size, len(draw_classes)), dtype=bool)
-        for _ in range(plays):
-            changed = False
-            for j, d in enumerate(draw_classes):
+            H1 = self.H.copy() if turn == 1 else None
+            ok = np.zeros(size, dtype=bool)
+            rows = np.nonzero(active)[0]
+            ok[rows] = self.succeeds(rows)
+            self.main_phase(active, ok)
+            if H1 is not None:
+                first = (H1, ok.copy())
+            won |= ok
+            hits.append(int(won.sum()))
+            # End Phase: discard down to the hand size limit, in the player's order
+            over = self.H.sum(axis=1) - rules.hand_limit
+            rows = np.nonzero(~won & ~lost & (over > 0))[0]
+            if len(rows):
+                excess = over[rows]
+                for c in order:
+                    take = np.minimum(excess, self.H[rows, c])
+                    self.H[rows, c] -= take
+                    excess -= take
+        return first, hits, int(lost.sum())
+
+    def main_phase(self, active: Array, ok: Array) -> None:
+        """Play draw cards (the `play` policy) in every hand that does not yet succeed."""
+        cp, size = self.cp, self.size
+        nd = len(self.order)
+        if not nd:
+            return
+        used = np.zeros((size, nd), dtype=bool)
+        played = np.zeros(size, dtype=bool)
+        drew = np.zeros(size, dtype=bool)
+        locked = np.zeros(size, dtype=bool)
+        for _ in range(4 * nd + 4):
+            todo = active & ~ok
+            if not todo.any():
+                return
+            chosen = np.full(size, -1, dtype=np.int64)
+            left = (self.R + self.B).sum(axis=1)
+            for j, d in enumerate(self.order):
+                free = todo & (chosen < 0)
+                if not free.any():
+                    break
                 b = cp.behaviours[d]
-                need = max(b.banish_top + b.draw + b.excavate, 1)
-                mask = active & ~ok & (H[:, d] > 0) & (R.sum(axis=1) >= need)
+                mask = free & (self.H[:, d] > 0)
                 if b.once_per_turn:
                     mask &= ~used[:, j]
-                if d in cp.costs:  # the cost needs another card of its target in hand
+                if b.start_of_main1:
+                    mask &= ~played
+                if b.draws:
+                    mask &= ~locked
+                if b.no_draw_before:
+                    mask &= ~drew
+                ex = self.extra
+                if b.extra_deck_cost:
+                    mask &= ex >= 3
+                draw6, exc6 = b.draw, b.excavate
+                half = b.extra_deck_cost & (ex < 6)
+                need = b.banish_top + np.where(half, draw6 // 2 + exc6 // 2, draw6 + exc6)
+                if b.redraw_hand:
+                    need = self.H.sum(axis=1) - 1
+                mask &= left >= np.maximum(need, 1)
+                if d in cp.costs:
                     members = cp.class_members(cp.costs[d])
-                    have = H[:, members].sum(axis=1) - (H[:, d] > 0) * (d in members)
+                    have = self.H[:, members].sum(axis=1) - (1 if d in members else 0)
                     mask &= have > 0
-                rows = np.nonzero(mask)[0]
+                chosen[mask] = j
+            if not (chosen >= 0).any():
+                return
+            for j, d in enumerate(self.order):
+                rows = np.nonzero(chosen == j)[0]
                 if not len(rows):
                     continue
+                b = cp.behaviours[d]
+                paid = np.where(self.extra[rows] >= 6, 6, 3) if b.extra_deck_cost else 0
                 used[rows, j] = True
-                changed = True
-                if b.is_spent:
-                    H[rows, d] -= 1
-                if d in cp.costs:
-                    _remove_one(ev, H, R, rows, cp.class_members(cp.costs[d]))
-                _resolve_draw_card(cp, ev, rng, H, R, bottom, rows, d)
-                ok[rows] = ev.succeeds(H[rows].copy(), R[rows].copy())
-            if not changed:
-                break
-        if turn == 1:
-            first = (H1, ok.copy())
-        won |= ok
-        hits.append(int(won.sum()))
-        # End Phase: discard down to the hand size limit
-        over = H.sum(axis=1) - HAND_LIMIT
-        rows = np.nonzero(~won & ~lost & (over > 0))[0]
-        if len(rows):
-            excess = over[rows]
-            for c in order:
-                take = np.minimum(excess, H[rows, c])
-                H[rows, c] -= take
-                excess -= take
-    return first, hits, int(lost.sum())
+                played[rows] = True
+                if b.draws:
+                    drew[rows] = True
+                if b.no_draw_after:
+                    locked[rows] = True
+                self.resolve(d, rows, paid)
+                if b.extra_deck_cost:
+                    self.extra[rows] -= paid
+                ok[rows] = self.succeeds(rows)
 
+    def resolve(self, d: int, rows: Array, paid: Array | int) -> None:
+        cp, H = self.cp, self.H
+        b = cp.behaviours[d]
+        if b.is_spent:
+            H[rows, d] -= 1
+        if d in cp.costs:
+            self.remove_one(rows, cp.class_members(cp.costs[d]))
+        half = np.asarray(paid) == 3
+        if b.redraw_hand:
+            n = H[rows].sum(axis=1)
+            H[rows] = 0
+            for i in range(int(n.max(initial=0))):
+                sub = rows[n > i]
+                cls = self.draw(sub)
+                H[sub, cls] += 1
+            return
+        if b.draw:
+            # banish the top cards face-down (cost), then draw: both random cards of the Deck
+            for _ in range(b.banish_top):
+                self.draw(rows)
+            n = np.where(half, b.draw // 2, b.draw) if b.extra_deck_cost else \
+                np.full(len(rows), b.draw)
+            for i in range(b.draw):
+                sub = rows[n > i]
+                cls = self.draw(sub)
+                H[sub, cls] += 1
+            if b.then_banish is not None:
+                done = self.remove_one(rows, cp.class_members(cp.targets[d]))
+                H[rows[~done]] = 0  # no card to banish: the whole hand is discarded
+            return
+        self.excavate(d, rows, half)
 
-def _resolve_draw_card(cp: CompiledProfile, ev: NpEvaluator, rng: Array, H: Array, R: Array,
-                       bottom: Array, rows: Array, d: int) -> None:
-    b = cp.behaviours[d]
-    if b.draw:
-        # banish the top cards face-down (cost), then draw: both random cards of the Deck
-        for _ in range(b.banish_top):
-            live = rows[R[rows].sum(axis=1) > 0]
-            _draw(rng, R, live)
-        for _ in range(b.draw):
-            live = rows[R[rows].sum(axis=1) > 0]
-            cls = _draw(rng, R, live)
-            H[live, cls] += 1
-        if b.then_banish is not None:
-            members = cp.class_members(cp.targets[d])
-            _banish_one(ev, H, R, rows, members)
-        return
-    # excavate N, add the best one; the rest go to the bottom or are shuffled back
-    E = np.zeros((len(rows), len(cp.classes)), dtype=np.int64)
-    for _ in range(b.excavate):
-        live_mask = R[rows].sum(axis=1) > 0
-        live = rows[live_mask]
-        cls = _draw(rng, R, live)
-        E[np.nonzero(live_mask)[0], cls] += 1
-    chosen = np.full(len(rows), -1, dtype=np.int64)
-    for t in _preference(cp):
-        cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
-        if not len(cand):
-            continue
-        Ht = H[rows[cand]].copy()
-        Ht[:, t] += 1
-        good = ev.succeeds(Ht, R[rows[cand]].copy())
-        chosen[cand[good]] = t
-    for t in _preference(cp):  # nothing makes it succeed: take the most useful-looking card
-        cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
-        chosen[cand] = t
-    got = chosen >= 0
-    E[np.nonzero(got)[0], chosen[got]] -= 1
-    H[rows[got], chosen[got]] += 1
-    if b.excavate_rest == "shuffle":
-        R[rows] += E
-    else:
-        bottom[rows] += E.sum(axis=1)
-
-
-def _preference(cp: CompiledProfile) -> list[int]:
-    """Classes by how many features they carry (most first): the excavation choice order."""
-    return sorted(range(len(cp.classes)), key=lambda c: (-len(cp.classes[c].features), c))
-
-
-def _banish_one(ev: NpEvaluator, H: Array, R: Array, rows: Array, members: list[int]) -> None:
-    """Allure-style: banish 1 card of `members` from the hand (keeping success if possible),
-    or discard the whole hand when there is none."""
-    done = _remove_one(ev, H, R, rows, members)
-    H[rows[~done]] = 0
-
-
-def _remove_one(ev: NpEvaluator, H: Array, R: Array, rows: Array, members: list[int]) -> Array:
-    """Remove 1 card of `members` from each hand in `rows`, one that keeps the hand
-    successful when there is such a card; returns which rows had one."""
-    done = np.zeros(len(rows), dtype=bool)
-    for good_only in (True, False):
-        for c in members:
-            cand = np.nonzero(~done & (H[rows, c] > 0))[0]
+    def excavate(self, d: int, rows: Array, half: Array) -> None:
+        """Excavate, add the best card; the rest go to the bottom or back into the Deck."""
+        cp, H = self.cp, self.H
+        b = cp.behaviours[d]
+        n = np.where(half, b.excavate // 2, b.excavate) if b.extra_deck_cost else \
+            np.full(len(rows), b.excavate)
+        E = np.zeros((len(rows), len(cp.classes)), dtype=np.int64)
+        for i in range(b.excavate):
+            live = np.nonzero((n > i) & (self.R[rows].sum(axis=1) > 0))[0]
+            cls = _draw(self.rng, self.R, rows[live])
+            E[live, cls] += 1
+        chosen = np.full(len(rows), -1, dtype=np.int64)
+        pref = play.preference(cp)
+        for t in pref:
+            cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
             if not len(cand):
                 continue
-            if good_only:
-                Hc = H[rows[cand]].copy()
-                Hc[:, c] -= 1
-                keep = ev.succeeds(Hc, R[rows[cand]].copy())
-                cand = cand[keep]
-            H[rows[cand], c] -= 1
-            done[cand] = True
-    return done
+            Ht = H[rows[cand]].copy()
+            Ht[:, t] += 1
+            Rt = self.deck(rows[cand]) + E[cand]
+            Rt[:, t] -= 1
+            good = self.ev.succeeds(Ht, Rt)
+            chosen[cand[good]] = t
+        for t in pref:  # nothing makes it succeed: take the most useful-looking card
+            cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
+            chosen[cand] = t
+        got = chosen >= 0
+        E[np.nonzero(got)[0], chosen[got]] -= 1
+        H[rows[got], chosen[got]] += 1
+        if b.excavate_rest == "shuffle":
+            self.R[rows] += E
+        else:
+            self.B[rows] += E
+
+    def remove_one(self, rows: Array, members: list[int]) -> Array:
+        """Remove 1 card of `members` from each hand in `rows` (`play.remove_choice`: one
+        whose loss keeps the goal within reach, else the first); returns which rows had one."""
+        H = self.H
+        done = np.zeros(len(rows), dtype=bool)
+        for good_only in (True, False):
+            for c in members:
+                cand = np.nonzero(~done & (H[rows, c] > 0))[0]
+                if not len(cand):
+                    continue
+                if good_only:
+                    Hc = H[rows[cand]].copy()
+                    Hc[:, c] -= 1
+                    keep = self.ev.succeeds(Hc, self.deck(rows[cand]))
+                    cand = cand[keep]
+                H[rows[cand], c] -= 1
+                done[cand] = True
+        return done

@@ -15,9 +15,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.errors import ExactTooLarge, SimError
-from deckcheck.sim.goldfish.exact import DEFAULT_BUDGET, count_vectors, exact_odds
-from deckcheck.sim.goldfish.profile import CompiledProfile
-from deckcheck.sim.state import HAND_LIMIT, OPENING_HAND
+from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.exact import (
+    DEFAULT_BUDGET,
+    NeedsMonteCarlo,
+    count_vectors,
+    exact_odds,
+)
 
 Mode = Literal["auto", "exact", "mc"]
 MAX_TURNS = 10
@@ -118,21 +122,14 @@ class OddsReport(BaseModel):
     compare: Comparison | None = None
 
 
-def draws_by(turn: int, going_second: bool) -> int:
-    """Cards drawn by the Draw Phase of `turn` (none on turn 1 going first)."""
-    return turn if going_second else turn - 1
-
-
 def exact_turn_ok(cp: CompiledProfile, turn: int, going_second: bool) -> bool:
-    """Whether "by turn `turn`" is a plain hypergeometric question: at turn 1 always (no draw
-    cards); later only for "at least"-only conditions with no draw/search cards, before any
-    End Phase discard could have happened."""
-    if cp.has_draws:
-        return False
+    """Whether "by turn `turn`" is a question the exact engine answers: turn 1 always (draw
+    cards enumerated); later only for "at least"-only conditions with no draw/search cards,
+    before any End Phase discard could have happened."""
     if turn == 1:
         return True
-    prev = OPENING_HAND + draws_by(turn - 1, going_second)
-    return cp.monotone and not cp.behaviours and prev <= HAND_LIMIT
+    return (cp.monotone and not cp.behaviours
+            and not cp.rules.discards_possible_by(turn, going_second))
 
 
 def _frac(f: Fraction) -> str:
@@ -159,37 +156,46 @@ def _label(cp: CompiledProfile, vec: tuple[int, ...]) -> dict[str, int]:
 def _exact_possible(cp: CompiledProfile, hand_size: int,
                     K: tuple[int, ...] | None = None) -> bool:
     sizes = K or cp.K
-    return (not cp.has_draws and hand_size <= sum(sizes)
-            and count_vectors(sizes, hand_size) <= DEFAULT_BUDGET)
+    budget = DEFAULT_BUDGET // 20 if cp.has_draws else DEFAULT_BUDGET
+    return hand_size <= sum(sizes) and count_vectors(sizes, hand_size) <= budget
 
 
 def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: int,
                  hands: int | None, seed: int, failing: int = 5) -> GoingResult:
     """Every goal by turn 1..`turns` for one seat."""
-    goals = ["success", *cp.conditions]
+    goal_terms = cp.goals(going_second)
+    goals = list(goal_terms)
     exact_turns = []
+    rules = cp.rules
     if mode != "mc":
         for t in range(1, turns + 1):
-            n = OPENING_HAND + draws_by(t, going_second)
+            n = rules.cards_by(t, going_second)
             if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n):
                 exact_turns.append(t)
             else:
                 break
     if mode == "exact" and len(exact_turns) < turns:
         t = len(exact_turns) + 1
-        if not cp.has_draws and _exact_possible(cp, OPENING_HAND) and t > 1:
+        if _exact_possible(cp, rules.hand_size) and t > 1:
             raise SimError(f"Turn {t} cannot be computed exactly (draws, discards or 'at most' "
                            f"conditions over several turns); drop --exact or use --turns "
                            f"{t - 1}.")
-        if cp.has_draws:
-            raise SimError("Draw and excavate cards need the Monte Carlo engine; drop --exact.")
-        raise ExactTooLarge(f"The exact calculation needs more than {DEFAULT_BUDGET} hand "
+        raise ExactTooLarge(f"The exact calculation needs more than "
+                            f"{DEFAULT_BUDGET // 20 if cp.has_draws else DEFAULT_BUDGET} hand "
                             f"vectors; drop --exact (Monte Carlo) or tag fewer cards.")
     rates: dict[str, list[Rate]] = {g: [] for g in goals}
     fails: list[FailingHand] = []
-    for t in exact_turns:
-        n = OPENING_HAND + draws_by(t, going_second)
-        res = exact_odds(cp, n, failing=failing if t == 1 else 0, budget=DEFAULT_BUDGET)
+    for t in list(exact_turns):
+        n = rules.cards_by(t, going_second)
+        try:
+            res = exact_odds(cp, n, goals=goal_terms, failing=failing if t == 1 else 0,
+                             budget=DEFAULT_BUDGET)
+        except (NeedsMonteCarlo, ExactTooLarge):
+            if mode == "exact":
+                raise
+            exact_turns = []
+            rates = {g: [] for g in goals}
+            break
         for g in goals:
             rates[g].append(_exact_rate(t, res.probabilities[g]))
         if t == 1:
@@ -202,7 +208,7 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
         n_hands = hands or (DEFAULT_HANDS_OPENING if turns == 1 and not cp.has_draws
                             else DEFAULT_HANDS_TURNS)
         mc = simulate(cp, n_hands, seed=seed, going_second=going_second, turns=turns,
-                      failing=failing if not exact_turns else 0)
+                      goals=goal_terms, failing=failing if not exact_turns else 0)
         for g in goals:
             for t in range(len(exact_turns) + 1, turns + 1):
                 rates[g].append(_mc_rate(t, mc.by_turn[g][t - 1], n_hands))
@@ -218,14 +224,18 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
 def success_at(cp: CompiledProfile, going_second: bool, mode: Mode, K: tuple[int, ...],
                hands: int, seed: int) -> tuple[float, Literal["exact", "monte-carlo"]]:
     """The turn-1 success rate with class sizes `K`."""
-    n = OPENING_HAND + (1 if going_second else 0)
+    n = cp.rules.cards_by(1, going_second)
+    goal = {"success": cp.success_for(going_second)}
     if mode != "mc" and _exact_possible(cp, n, K):
-        res = exact_odds(cp, n, goals={"success": cp.success}, K=K)
-        return float(res.probabilities["success"]), "exact"
+        try:
+            res = exact_odds(cp, n, goals=goal, K=K)
+            return float(res.probabilities["success"]), "exact"
+        except (NeedsMonteCarlo, ExactTooLarge):
+            if mode == "exact":
+                raise
     from deckcheck.sim.goldfish.montecarlo import simulate
 
-    mc = simulate(cp, hands, seed=seed, going_second=going_second,
-                  goals={"success": cp.success}, K=K)
+    mc = simulate(cp, hands, seed=seed, going_second=going_second, goals=goal, K=K)
     return mc.rate(), "monte-carlo"
 
 
@@ -239,7 +249,7 @@ def sensitivity(cp: CompiledProfile, going_second: bool, mode: Mode, hands: int 
     cache: dict[tuple[int, ...], float] = {}
 
     def at(K: tuple[int, ...]) -> float | None:
-        if sum(K) < OPENING_HAND + 1:
+        if sum(K) < cp.rules.cards_by(1, True):
             return None
         if K not in cache:
             cache[K] = success_at(cp, going_second, mode, K, n_hands, seed)[0]
@@ -277,12 +287,12 @@ def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
         raise SimError(f"--turns must be between 1 and {MAX_TURNS}, not {turns}.")
     if hands is not None and hands < 1:
         raise SimError(f"--hands must be at least 1, not {hands}.")
-    need = OPENING_HAND + (1 if any(seats) else 0)
+    hs = cp.rules.hand_size
+    need = cp.rules.cards_by(1, any(seats))
     if cp.deck_size < need:
         raise SimError(f"{deck or 'The deck'}: its Main Deck has {cp.deck_size} card"
                        f"{'' if cp.deck_size == 1 else 's'}, too few to deal an opening hand "
-                       f"({OPENING_HAND} cards, {OPENING_HAND + 1} going second); add cards "
-                       "to it.")
+                       f"({hs} cards, {hs + 1} going second); add cards to it.")
     results = [going_result(cp, s, mode=mode, turns=turns, hands=hands, seed=seed,
                             failing=failing) for s in seats]
     methods = {r.method for res in results for g in res.goals for r in g.by_turn}
