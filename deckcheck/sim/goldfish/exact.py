@@ -212,9 +212,11 @@ class DrawEvaluator:
     #: Evaluations (hand states) at most before the exact engine gives up.
     WORK_LIMIT = 3_000_000
 
-    def __init__(self, cp: CompiledProfile, terms: list[Term]) -> None:
+    def __init__(self, cp: CompiledProfile, terms: list[Term],
+                 work_limit: int = WORK_LIMIT) -> None:
         from deckcheck.sim.goldfish import play
 
+        self.work_limit = work_limit
         self.cp = cp
         self.play = play
         self.ev = Evaluator(cp, terms)
@@ -242,7 +244,7 @@ class DrawEvaluator:
         if hit is not None:
             return hit
         self.work += 1
-        if self.work > self.WORK_LIMIT:
+        if self.work > self.work_limit:
             raise ExactTooLarge("The exact calculation with draw cards is too large; use "
                                 "--hands N for Monte Carlo.")
         out = self._play(k, r, st)
@@ -341,7 +343,7 @@ class ExactResult:
 
 def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Term]] | None = None,
                K: tuple[int, ...] | None = None, budget: int = DEFAULT_BUDGET,
-               failing: int = 0) -> ExactResult:
+               failing: int = 0, draw_work: int = DrawEvaluator.WORK_LIMIT) -> ExactResult:
     """Exact probability that a `hand_size`-card hand meets each goal (default: "success"
     and every named condition). `K` overrides the class sizes (for +-1 copy questions)."""
     sizes = K if K is not None else cp.K
@@ -355,7 +357,7 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
     goals = goals if goals is not None else {"success": cp.success, **cp.conditions}
     total = comb(N, hand_size)
     if cp.has_draws:
-        return _exact_with_draws(cp, goals, sizes, hand_size, failing, nvec)
+        return _exact_with_draws(cp, goals, sizes, hand_size, failing, nvec, draw_work)
     evals = {name: Evaluator(cp, terms) for name, terms in goals.items()}
     nums = dict.fromkeys(goals, 0)
     fails: list[tuple[tuple[int, ...], int]] = []
@@ -375,12 +377,12 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
 
 def _exact_with_draws(cp: CompiledProfile, goals: dict[str, list[Term]],
                       sizes: tuple[int, ...], hand_size: int, failing: int,
-                      nvec: int) -> ExactResult:
+                      nvec: int, draw_work: int) -> ExactResult:
     """Turn 1 with draw cards: each opening hand's chance of success, draws enumerated."""
     from deckcheck.sim.goldfish.play import TurnState
 
     total = comb(sum(sizes), hand_size)
-    evals = {name: DrawEvaluator(cp, terms) for name, terms in goals.items()}
+    evals = {name: DrawEvaluator(cp, terms, draw_work) for name, terms in goals.items()}
     nums = {name: Fraction(0) for name in goals}
     fails: list[tuple[tuple[int, ...], Fraction]] = []
     first = next(iter(goals))

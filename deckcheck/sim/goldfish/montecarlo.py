@@ -151,22 +151,39 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
 def _sample_keys(rng: Array, pos_key: Array, n: int, size: int) -> Array:
     """Keys of `size` random `n`-card hands: `n` uniformly random deck positions per hand,
     hands with a repeated position dealt again (so every set of `n` distinct positions is
-    equally likely), each hand's key the sum of its positions' keys."""
+    equally likely), each hand's key the sum of its positions' keys.
+
+    Positions come from raw 16-bit words of the generator (`random_raw`: no per-number
+    bound checks): a word below the largest multiple of N is uniform modulo N (looked up in
+    a 65,536-entry table); the rare word above it re-deals the hand, as a repeated position
+    does."""
     N = len(pos_key)
-    out = np.empty(size, dtype=pos_key.dtype)
-    todo = np.arange(size)
-    while len(todo):
-        P = rng.integers(0, N, size=(n, len(todo)), dtype=np.uint8 if N < 256 else np.int64)
-        bad = np.zeros(len(todo), dtype=bool)
+    limit = (65536 // N) * N
+    word_pos = (np.arange(65536) % N).astype(np.uint8 if N <= 256 else np.uint16)
+    word_key = pos_key[word_pos]
+    words = -(-n // 4)  # 64-bit words per hand
+    out: Array = None
+    todo: Array = None
+    while out is None or len(todo):
+        m = size if out is None else len(todo)
+        V = rng.bit_generator.random_raw(words * m).view(np.uint16).reshape(4 * words, m)[:n]
+        P = word_pos[V]
+        bad = P[0] == P[1] if n > 1 else np.zeros(m, dtype=bool)
         for i in range(n):
-            for j in range(i + 1, n):
+            for j in range(max(i + 1, 2), n):
                 bad |= P[i] == P[j]
-        keys = pos_key[P[0]]
+        if V.max() >= limit:
+            bad |= (V >= limit).any(axis=0)
+        keys = word_key[V[0]]
         for i in range(1, n):
-            keys += pos_key[P[i]]
-        good = ~bad
-        out[todo[good]] = keys[good]
-        todo = todo[bad]
+            keys += word_key[V[i]]
+        if out is None:
+            out = keys
+            todo = np.nonzero(bad)[0]
+        else:
+            good = ~bad
+            out[todo[good]] = keys[good]
+            todo = todo[bad]
     return out
 
 
