@@ -24,8 +24,8 @@ from _timing import best_of  # noqa: E402
 
 from deckcheck.cards.model import Card, Frame, Kind  # noqa: E402
 from deckcheck.sim.goldfish import exact  # noqa: E402
-from deckcheck.sim.goldfish.exact import Evaluator, exact_odds  # noqa: E402
 from deckcheck.sim.goldfish.compiled import compile_profile  # noqa: E402
+from deckcheck.sim.goldfish.exact import Evaluator, exact_odds  # noqa: E402
 from deckcheck.sim.goldfish.profile import parse_profile  # noqa: E402
 
 

@@ -152,7 +152,7 @@ def _rules(format_id: str) -> Any:
 
 
 def _compile(pf: Any, source: str, deck_path: str, pool: Any, rules: Any,
-             strict: bool = True) -> Any:
+             strict: bool = True, refine: dict[str, int] | None = None) -> Any:
     from deckcheck.decks.io import read_deck
     from deckcheck.sim.goldfish.compiled import compile_profile
     from deckcheck.sim.state import deal_cards
@@ -161,7 +161,7 @@ def _compile(pf: Any, source: str, deck_path: str, pool: Any, rules: Any,
     echo_read_problems(deck, "left out of the odds")
     main, extra = deal_cards(deck, pool)
     return compile_profile(pf, main, pool, source, extra=len(extra), rules=rules,
-                           strict=strict)
+                           strict=strict, refine=refine)
 
 
 def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
@@ -187,17 +187,22 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity, **kw)
     if opts.compare or opts.compare_profile:
         if opts.compare:
+            cp_a = cp
             cp_b = _compile(pf, source, opts.compare, pool, rules, strict=False)
-            label_a, label_b, deck_b = opts.deck, opts.compare, opts.compare
+            label_a, label_b = opts.deck, opts.compare
         else:
             from deckcheck.sim.goldfish.profile import load_profile_file
 
             assert opts.compare_profile is not None
-            cp_b = _compile(load_profile_file(opts.compare_profile), opts.compare_profile,
-                            opts.deck, pool, rules)
-            label_a, label_b, deck_b = source, opts.compare_profile, opts.deck
-        other = goldfish_odds(cp_b, deck=deck_b, with_sensitivity=False, **kw)
-        report.compare = compare(report, other, label_a, label_b)
+            pf_b = load_profile_file(opts.compare_profile)
+            cp_b = _compile(pf_b, opts.compare_profile, opts.deck, pool, rules)
+            # both profiles on the same classes: the very same Monte Carlo hands
+            cp_a = _compile(pf, source, opts.deck, pool, rules,
+                            refine=dict(cp_b.class_of_name))
+            cp_b = _compile(pf_b, opts.compare_profile, opts.deck, pool, rules,
+                            refine=dict(cp.class_of_name))
+            label_a, label_b = source, opts.compare_profile
+        report.compare = compare(cp_a, cp_b, label_a, label_b, **kw)
     if opts.chart:
         from deckcheck.sim.goldfish.chart import write_chart
 

@@ -166,7 +166,8 @@ def test_odds_compare_decks(x_deck: str, tmp_path: Path) -> None:
     assert rows[0]["a"] == pytest.approx(float(NEED_X))
     assert rows[0]["b"] == pytest.approx(1 - comb(39, 5) / comb(40, 5))
     text = run("odds", x_deck, "--need", "Card X", "--compare", other, "--no-sensitivity")
-    assert f"A/B: A = {x_deck}, B = {other} (same seed)" in text.output
+    assert f"A/B: A = {x_deck}, B = {other} (Monte Carlo rows: the same hands" in text.output
+    assert rows[0]["low"] == rows[0]["high"] == rows[0]["difference"]
 
 
 @pytest.mark.parametrize("args, message", [

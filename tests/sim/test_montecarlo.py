@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from simkit import expand, fillers, make_pool, monster, spell
 
+from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.exact import exact_odds
 from deckcheck.sim.goldfish.montecarlo import simulate, wilson
 from deckcheck.sim.goldfish.play import discard_order as _discard_order
-from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.profile import parse_profile
 
 X = monster(1, "Card X")

@@ -26,7 +26,6 @@ from deckcheck.sim.goldfish.conditions import (
     ATOM_RE,
     DIFFERENT_RE,
     OPERATOR_CHARS,
-    Atom,
     Node,
     Op,
     Term,
@@ -408,10 +407,16 @@ class _Resolver:
 
 def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = None,
                     source: str = "profile", *, extra: int = 0,
-                    rules: TurnRules = DEFAULT_RULES, strict: bool = True) -> CompiledProfile:
+                    rules: TurnRules = DEFAULT_RULES, strict: bool = True,
+                    refine: dict[str, int] | None = None) -> CompiledProfile:
     """Compile a profile against a deck's Main Deck cards (one Card per copy); `extra` is the
     Extra Deck's size. With `strict` (the default) a card or archetype the profile names that
-    is not in the deck is an error; without, a note."""
+    is not in the deck is an error; without, a note.
+
+    `refine` (card name -> class of another profile of the same deck) splits the classes
+    further and orders them by card name, so that two profiles compiled against each other
+    have the very same classes and deal the very same Monte Carlo hands (common random
+    numbers for A/B comparisons)."""
     r = _Resolver(pf, cards, pool, source, strict)
     for role in pf.roles:  # every role is a feature (reported), even if no condition uses it
         r.role(role)
@@ -436,7 +441,7 @@ def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = 
         raise ProfileError(f"{source}: give success (or both success_first and "
                            f"success_second).")
     behaviours = _behaviours(pf, r)
-    classes, class_of_name = _classes(cards, r, behaviours)
+    classes, class_of_name = _classes(cards, r, behaviours, refine)
     bmap = {class_of_name[n]: b for n, (b, _, _) in behaviours.items()}
     tmap = {class_of_name[n]: t for n, (_, t, _) in behaviours.items() if t is not None}
     cmap = {class_of_name[n]: c for n, (_, _, c) in behaviours.items() if c is not None}
@@ -487,20 +492,20 @@ def _behaviours(pf: ProfileFile, r: _Resolver
     return out
 
 
-def _classes(cards: list[Card], r: _Resolver,
-             behaviours: dict[str, Any]) -> tuple[list[ClassInfo], dict[str, int]]:
+def _classes(cards: list[Card], r: _Resolver, behaviours: dict[str, Any],
+             refine: dict[str, int] | None = None) -> tuple[list[ClassInfo], dict[str, int]]:
     """Cards with the same features and behaviour are interchangeable; a card counted by
     "N different" conditions keeps its own class (its name matters)."""
     by_name = {n for f in r.distinct_features for n in r.features[f].members}
-    sig_of: dict[str, tuple[frozenset[int], str | None]] = {}
+    sig_of: dict[str, tuple[frozenset[int], str | None, int]] = {}
     for name in r.cards:
         feats = frozenset(i for i, f in enumerate(r.features) if name in f.members)
         own = name in behaviours or name in by_name
-        sig_of[name] = (feats, name if own else None)
+        sig_of[name] = (feats, name if own else None, (refine or {}).get(name, -1))
     counts: dict[str, int] = {}
     for c in cards:
         counts[c.name] = counts.get(c.name, 0) + 1
-    by_sig: dict[tuple[frozenset[int], str | None], ClassInfo] = {}
+    by_sig: dict[tuple[frozenset[int], str | None, int], ClassInfo] = {}
     for name, n in counts.items():
         sig = sig_of[name]
         ci = by_sig.setdefault(sig, ClassInfo(sig[0], sig[1], {}))
@@ -514,7 +519,10 @@ def _classes(cards: list[Card], r: _Resolver,
     for ci in classes:  # two classes never share a label (failing hands are keyed by it)
         if seen[ci.label] > 1:
             ci.label = f"{ci.label} ({', '.join(sorted(ci.cards))})"
-    classes.sort(key=lambda c: (not c.features and c.behaviour is None, c.label))
+    if refine is not None:
+        classes.sort(key=lambda c: min(c.cards))
+    else:
+        classes.sort(key=lambda c: (not c.features and c.behaviour is None, c.label))
     class_of_name = {name: i for i, ci in enumerate(classes) for name in ci.cards}
     return classes, class_of_name
 

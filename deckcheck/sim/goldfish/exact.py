@@ -302,7 +302,8 @@ class DrawEvaluator:
         searches (bottom or shuffled back), and nothing after this draws or excavates from
         the bottom (checked in __init__)."""
         R = sum(r)
-        good, bad = [], []
+        good: list[int] = []
+        bad: list[int] = []
         for t in self.pref:
             if r[t] == 0:
                 continue

@@ -136,6 +136,9 @@ class MCResult:
     #: (opening class-count vector, count) of hands failing "success" on turn 1.
     failing: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
     deck_outs: int = 0
+    #: With `per_hand`: whether each hand met the first goal by each turn (hands x turns),
+    #: in the order the hands were dealt (for paired comparisons).
+    per_hand: Array = None
 
     def rate(self, goal: str = "success", turn: int = 1) -> float:
         return self.by_turn[goal][turn - 1] / self.hands
@@ -189,8 +192,13 @@ def _sample_keys(rng: Array, pos_key: Array, n: int, size: int) -> Array:
 
 def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool = False,
              turns: int = 1, goals: dict[str, list[Term]] | None = None,
-             K: tuple[int, ...] | None = None, failing: int = 0) -> MCResult:
-    """Deal `hands` random hands and play `turns` turns of goldfishing for each goal."""
+             K: tuple[int, ...] | None = None, failing: int = 0,
+             per_hand: bool = False) -> MCResult:
+    """Deal `hands` random hands and play `turns` turns of goldfishing for each goal.
+
+    Two runs with the same seed, hand count and class layout (a profile and its +-1 copy
+    variants; two profiles compiled with `refine`) deal the same hands: common random
+    numbers, so `paired_difference` of their `per_hand` results is tight."""
     if hands < 1:
         raise SimError(f"The number of hands must be at least 1, not {hands}.")
     sizes = np.array(K if K is not None else cp.K, dtype=np.int64)
@@ -198,8 +206,26 @@ def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool =
         raise SimError(f"A Main Deck of {int(sizes.sum())} cards is too small to deal a hand.")
     goals = goals if goals is not None else cp.goals(going_second)
     if turns == 1 and not cp.has_draws:
-        return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None)
-    return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing)
+        return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None,
+                        per_hand)
+    return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing, per_hand)
+
+
+def paired_difference(a: MCResult, b: MCResult, turn: int = 1,
+                      z: float = 1.96) -> tuple[float, float, float]:
+    """B - A for the first goal by `turn`, from two runs on the same hands (each hand
+    compared with itself), with its 95% interval: (difference, low, high)."""
+    x = a.per_hand[:, turn - 1]
+    y = b.per_hand[:, turn - 1]
+    n = len(x)
+    up = int(np.count_nonzero(y & ~x))
+    down = int(np.count_nonzero(x & ~y))
+    d = (up - down) / n
+    var = max((up + down) / n - d * d, 0.0)
+    half = z * sqrt(var / n) if n > 1 else 1.0
+    if up + down == 0:  # no hand differs: the interval of a rate of 0 discordant hands
+        half = wilson(0, n, z)[1]
+    return d, max(-1.0, d - half), min(1.0, d + half)
 
 
 def _position_classes(cp: CompiledProfile, K: Array, by_card: bool) -> Array:
@@ -213,7 +239,8 @@ def _position_classes(cp: CompiledProfile, K: Array, by_card: bool) -> Array:
 
 
 def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
-             goals: dict[str, list[Term]], failing: int, by_card: bool = False) -> MCResult:
+             goals: dict[str, list[Term]], failing: int, by_card: bool = False,
+             per_hand: bool = False) -> MCResult:
     rng = np.random.default_rng(seed)
     n = cp.rules.cards_by(1, going_second)
     caps = np.minimum(K, n) + 1
@@ -226,9 +253,12 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     pos_key = radix[_position_classes(cp, K, by_card)].astype(
         np.int32 if space < 2**31 else np.int64)
     done = 0
+    dealt: list[Array] = []
     while done < hands:
         size = min(CHUNK, hands - done)
         keys = _sample_keys(rng, pos_key, n, size)
+        if per_hand:
+            dealt.append(keys)
         if dense is not None:
             dense += np.bincount(keys, minlength=space)
         else:
@@ -246,6 +276,7 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     rest = K[None, :] - rows
     by_turn: dict[str, list[int]] = {}
     fail_rows: list[tuple[tuple[int, ...], int]] = []
+    hand_ok: Array = None
     for i, (name, terms) in enumerate(goals.items()):
         ok = NpEvaluator(cp, terms).succeeds(rows.copy(), rest.copy())
         by_turn[name] = [int(counts[ok].sum())]
@@ -253,7 +284,10 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
             bad = np.nonzero(~ok)[0]
             order = bad[np.argsort(-counts[bad], kind="stable")][:failing]
             fail_rows = [(tuple(int(x) for x in rows[j]), int(counts[j])) for j in order]
-    return MCResult(hands, seed, going_second, 1, by_turn, fail_rows)
+        if i == 0 and per_hand:
+            every = np.concatenate(dealt)
+            hand_ok = ok[np.searchsorted(keys, every)][:, None]
+    return MCResult(hands, seed, going_second, 1, by_turn, fail_rows, per_hand=hand_ok)
 
 
 # -- the turn loop -------------------------------------------------------------------------
@@ -270,8 +304,10 @@ def _draw(rng: Array, R: Array, rows: Array) -> Array:
 
 
 def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
-           turns: int, goals: dict[str, list[Term]], failing: int) -> MCResult:
+           turns: int, goals: dict[str, list[Term]], failing: int,
+           per_hand: bool = False) -> MCResult:
     by_turn = {name: [0] * turns for name in goals}
+    won_by_turn: list[Array] = []
     fail_counts: dict[tuple[int, ...], int] = {}
     deck_outs = 0
     order = play.discard_order(cp, goals)
@@ -281,9 +317,12 @@ def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: b
         done = 0
         while done < hands:
             size = min(CHUNK // 4, hands - done)
-            first, hits, outs = _Batch(cp, ev, rng, K, size, going_second).run(turns, order)
+            batch = _Batch(cp, ev, rng, K, size, going_second)
+            first, hits, outs = batch.run(turns, order)
             for t in range(turns):
                 by_turn[name][t] += int(hits[t])
+            if gi == 0 and per_hand:
+                won_by_turn.append(batch.won_by_turn)
             if gi == 0:
                 deck_outs += outs
                 if failing:
@@ -296,7 +335,8 @@ def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: b
                             fail_counts[key] = fail_counts.get(key, 0) + cnt
             done += size
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
-    return MCResult(hands, seed, going_second, turns, by_turn, fails, deck_outs)
+    return MCResult(hands, seed, going_second, turns, by_turn, fails, deck_outs,
+                    per_hand=np.concatenate(won_by_turn) if per_hand else None)
 
 
 class _Batch:
@@ -314,6 +354,7 @@ class _Batch:
         self.B = np.zeros_like(self.R)
         self.order = play.play_order(cp)
         self.extra = np.full(size, cp.extra_size, dtype=np.int64)
+        self.won_by_turn: Array = None
 
     def deck(self, rows: Array) -> Array:
         return self.R[rows] + self.B[rows]
@@ -335,6 +376,7 @@ class _Batch:
 
     def run(self, turns: int, order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
         rules, size = self.cp.rules, self.size
+        self.won_by_turn = np.zeros((size, turns), dtype=bool)
         won = np.zeros(size, dtype=bool)
         lost = np.zeros(size, dtype=bool)
         hits: list[int] = []
@@ -355,6 +397,7 @@ class _Batch:
             if H1 is not None:
                 first = (H1, ok.copy())
             won |= ok
+            self.won_by_turn[:, turn - 1] = won
             hits.append(int(won.sum()))
             # End Phase: discard down to the hand size limit, in the player's order
             over = self.H.sum(axis=1) - rules.hand_limit

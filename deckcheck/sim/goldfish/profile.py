@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from deckcheck.errors import ProfileError
 
+
 # --------------------------------------------------------------------------------------
 # The file format (pydantic, extra="forbid")
 # --------------------------------------------------------------------------------------
