@@ -188,14 +188,16 @@ def _sentence(exc: BaseException) -> str:
 
 def _hands(opts: CheckOptions, decks: list[Any], pool: Any) -> list[list[list[str]]]:
     from deckcheck.sim.draws import opening_hands
+    from deckcheck.validate import resolve_format
 
+    hand_size = resolve_format(opts.format).hand_size  # the format's (Speed Duel: 4)
     out: list[list[list[str]]] = []
     for deck in decks:
         if deck is None:
             out.append([])
             continue
         try:
-            drawn = opening_hands(deck, pool, opts.hands, seed=opts.seed)
+            drawn = opening_hands(deck, pool, opts.hands, seed=opts.seed, hand_size=hand_size)
         except DeckcheckError as exc:
             click.echo(f"note: no hands for {deck.source or deck.name}: {exc.message}",
                        err=True)

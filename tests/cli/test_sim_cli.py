@@ -29,7 +29,9 @@ WALL = Card(passcode=300, name="Wall", kind=Kind.TRAP, frame=Frame.TRAP, race="N
 FUSION = Card(passcode=400, name="Fusion", kind=Kind.MONSTER, frame=Frame.FUSION, level=8,
               rule_name="Fusion")
 FILL = [_monster(1000 + i, f"Filler {i}") for i in range(37)]
-POOL = MemoryPool([X, POT, WALL, FUSION, *FILL])
+SKILL = Card(passcode=500, name="Skill Card", kind=Kind.SKILL, frame=Frame.SKILL,
+             rule_name="Skill Card")
+POOL = MemoryPool([X, POT, WALL, FUSION, SKILL, *FILL])
 NEED_X = 1 - Fraction(comb(37, 5), comb(40, 5))
 NEED_X2 = 1 - Fraction(comb(37, 6), comb(40, 6))
 
@@ -216,3 +218,19 @@ def test_odds_compare_profile_and_role_options(x_deck: str, tmp_path: Path) -> N
     none_x = comb(37, 5) / comb(40, 5)
     neither = comb(35, 5) / comb(40, 5)
     assert both == pytest.approx(1 - none_f - none_x + neither)
+
+
+def test_speed_duel_decks_goldfish_with_four_cards(tmp_path: Path) -> None:
+    deck = ydk(tmp_path / "speed.ydk", [SKILL.passcode, X.passcode, X.passcode, X.passcode]
+               + [c.passcode for c in FILL[:17]])
+    res = run("draw", deck, "-f", "speed", "--seed", "1", "--json")
+    assert res.exit_code == 0, res.output
+    (hand,) = json.loads(res.output)["hands"]
+    assert len(hand["opening"]) == 4 and "Skill Card" not in hand["opening"]
+    res = run("odds", deck, "-f", "speed", "--need", "Card X", "--no-sensitivity", "--json")
+    assert res.exit_code == 0, res.output
+    first, second = json.loads(res.output)["results"]
+    assert first["goals"][0]["by_turn"][0]["fraction"] == str(
+        1 - Fraction(comb(17, 4), comb(20, 4)))
+    assert second["goals"][0]["by_turn"][0]["fraction"] == str(
+        1 - Fraction(comb(17, 5), comb(20, 5)))
