@@ -74,11 +74,12 @@ class NpEvaluator:
         self.M = np.zeros((C, max(1, len(cols))), dtype=np.int32)
         for j, idx in enumerate(cols):
             self.M[list(idx), j] = 1
+        self.M8 = self.M.astype(np.int8)  # sums of hand counts stay far below 127
         self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
         self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
 
     def ok(self, H: Array) -> Array:
-        S = H.astype(np.int32) @ self.M
+        S = H @ self.M8 if H.dtype == np.int8 else H.astype(np.int32) @ self.M
         out = np.zeros(len(H), dtype=bool)
         for hi_idx, hi_val, lo_idx, lo_val, dist, subs in self.terms:
             t = np.ones(len(H), dtype=bool)
@@ -278,7 +279,7 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     fail_rows: list[tuple[tuple[int, ...], int]] = []
     hand_ok: Array = None
     for i, (name, terms) in enumerate(goals.items()):
-        ok = NpEvaluator(cp, terms).succeeds(rows.copy(), rest.copy())
+        ok = NpEvaluator(cp, terms).succeeds(rows, rest)
         by_turn[name] = [int(counts[ok].sum())]
         if i == 0 and failing:
             bad = np.nonzero(~ok)[0]
@@ -349,15 +350,21 @@ class _Batch:
                  going_second: bool) -> None:
         self.cp, self.ev, self.rng, self.size = cp, ev, rng, size
         self.going_second = going_second
-        self.H = _sample_opening(rng, K, cp.rules.hand_size, size).astype(np.int64)
-        self.R = K[None, :] - self.H
+        # counts fit in one byte (a deck holds at most a few dozen cards): less memory to move
+        self.H = _sample_opening(rng, K, cp.rules.hand_size, size).astype(np.int8)
+        self.R = K.astype(np.int8)[None, :] - self.H
         self.B = np.zeros_like(self.R)
         self.order = play.play_order(cp)
         self.extra = np.full(size, cp.extra_size, dtype=np.int64)
         self.won_by_turn: Array = None
+        #: Whether any card was put on the bottom (B is all zero until then).
+        self.bottom = False
 
-    def deck(self, rows: Array) -> Array:
-        return self.R[rows] + self.B[rows]
+    def deck(self, rows: Array | None = None) -> Array:
+        """The Deck in reach of searches (R and the bottom B) of the hands `rows` (all)."""
+        if rows is None:
+            return self.R + self.B if self.bottom else self.R
+        return self.R[rows] + self.B[rows] if self.bottom else self.R[rows]
 
     def draw(self, rows: Array) -> Array:
         """Each hand in `rows` draws its next card (from R, else from the bottom B); returns
@@ -371,8 +378,12 @@ class _Batch:
             out[inb] = _draw(self.rng, self.B, rows[inb])
         return out
 
-    def succeeds(self, rows: Array) -> Array:
-        return self.ev.succeeds(self.H[rows].copy(), self.deck(rows))
+    def succeeds(self, rows: Array | None = None) -> Array:
+        """Whether the hands `rows` (all) meet the goal (`NpEvaluator.succeeds` does not
+        change the arrays it is given)."""
+        if rows is None:
+            return self.ev.succeeds(self.H, self.deck())
+        return self.ev.succeeds(self.H[rows], self.deck(rows))
 
     def run(self, turns: int, order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
         rules, size = self.cp.rules, self.size
@@ -391,9 +402,12 @@ class _Batch:
             active = ~won & ~lost
             H1 = self.H.copy() if turn == 1 else None
             ok = np.zeros(size, dtype=bool)
-            rows = np.nonzero(active)[0]
-            ok[rows] = self.succeeds(rows)
-            self.main_phase(active, ok)
+            if active.all():
+                ok = self.succeeds()
+            else:
+                rows = np.nonzero(active)[0]
+                ok[rows] = self.succeeds(rows)
+            self.play_draw_cards(np.nonzero(active & ~ok)[0], ok)
             if H1 is not None:
                 first = (H1, ok.copy())
             won |= ok
@@ -409,6 +423,23 @@ class _Batch:
                     self.H[rows, c] -= take
                     excess -= take
         return first, hits, int(lost.sum())
+
+    def play_draw_cards(self, rows: Array, ok: Array) -> None:
+        """Play draw cards in the hands `rows` (which do not yet succeed): on a compact copy
+        of just those hands, written back afterwards."""
+        if not self.order or not len(rows):
+            return
+        sub = _Batch.__new__(_Batch)
+        sub.cp, sub.ev, sub.rng, sub.size = self.cp, self.ev, self.rng, len(rows)
+        sub.going_second, sub.order, sub.bottom = self.going_second, self.order, self.bottom
+        sub.H, sub.R, sub.B, sub.extra = self.H[rows], self.R[rows], self.B[rows], \
+            self.extra[rows]
+        sub_ok = np.zeros(len(rows), dtype=bool)
+        sub.main_phase(np.ones(len(rows), dtype=bool), sub_ok)
+        self.H[rows], self.R[rows], self.B[rows], self.extra[rows] = sub.H, sub.R, sub.B, \
+            sub.extra
+        self.bottom |= sub.bottom
+        ok[rows] = sub_ok
 
     def main_phase(self, active: Array, ok: Array) -> None:
         """Play draw cards (the `play` policy) in every hand that does not yet succeed."""
@@ -511,7 +542,7 @@ class _Batch:
         b = cp.behaviours[d]
         n = np.where(half, b.excavate // 2, b.excavate) if b.extra_deck_cost else \
             np.full(len(rows), b.excavate)
-        E = np.zeros((len(rows), len(cp.classes)), dtype=np.int64)
+        E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
         for i in range(b.excavate):
             live = np.nonzero((n > i) & (self.R[rows].sum(axis=1) > 0))[0]
             cls = _draw(self.rng, self.R, rows[live])
@@ -522,7 +553,7 @@ class _Batch:
             cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
             if not len(cand):
                 continue
-            Ht = H[rows[cand]].copy()
+            Ht = H[rows[cand]]
             Ht[:, t] += 1
             Rt = self.deck(rows[cand]) + E[cand]
             Rt[:, t] -= 1
@@ -538,6 +569,7 @@ class _Batch:
             self.R[rows] += E
         else:
             self.B[rows] += E
+            self.bottom = True
 
     def remove_one(self, rows: Array, members: list[int]) -> Array:
         """Remove 1 card of `members` from each hand in `rows` (`play.remove_choice`: one
@@ -550,7 +582,7 @@ class _Batch:
                 if not len(cand):
                     continue
                 if good_only:
-                    Hc = H[rows[cand]].copy()
+                    Hc = H[rows[cand]]
                     Hc[:, c] -= 1
                     keep = self.ev.succeeds(Hc, self.deck(rows[cand]))
                     cand = cand[keep]
