@@ -295,11 +295,9 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
 def _draw(rng: Array, R: Array, rows: Array) -> Array:
     """Draw one card for each hand in `rows` (indices) from its remaining Deck counts R;
     returns the class drawn (R is updated). Rows must have at least one card left."""
-    sub = R[rows]
-    left = sub.sum(axis=1)
-    target = np.floor(rng.random(len(rows)) * left).astype(np.int64)
-    cum = np.cumsum(sub, axis=1)
-    cls = (target[:, None] >= cum).sum(axis=1)
+    cum = np.cumsum(R[rows], axis=1, dtype=np.int16)
+    target = (rng.random(len(rows)) * cum[:, -1]).astype(np.int16)  # floor: non-negative
+    cls = np.argmax(cum > target[:, None], axis=1)
     R[rows, cls] -= 1
     return cls
 
@@ -328,16 +326,27 @@ def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: b
                 deck_outs += outs
                 if failing:
                     X, ok1 = first
-                    bad = X[~ok1]
-                    if len(bad):
-                        u, c = np.unique(bad, axis=0, return_counts=True)
-                        for row, cnt in zip(u.tolist(), c.tolist(), strict=True):
-                            key = tuple(row)
-                            fail_counts[key] = fail_counts.get(key, 0) + cnt
+                    _count_rows(X[~ok1], fail_counts)
             done += size
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
     return MCResult(hands, seed, going_second, turns, by_turn, fails, deck_outs,
                     per_hand=np.concatenate(won_by_turn) if per_hand else None)
+
+
+def _count_rows(X: Array, into: dict[tuple[int, ...], int]) -> None:
+    """Add the rows of X (small non-negative counts) to `into`, row -> how many times."""
+    if not len(X):
+        return
+    base = int(X.max()) + 1
+    if base ** X.shape[1] < 2**62:  # one integer key per row: a 1-D unique is much faster
+        radix = base ** np.arange(X.shape[1], dtype=np.int64)
+        keys, counts = np.unique(X.astype(np.int64) @ radix, return_counts=True)
+        rows = (keys[:, None] // radix[None, :]) % base
+    else:
+        rows, counts = np.unique(X, axis=0, return_counts=True)
+    for row, cnt in zip(rows.tolist(), counts.tolist(), strict=True):
+        key = tuple(row)
+        into[key] = into.get(key, 0) + cnt
 
 
 class _Batch:
@@ -370,10 +379,10 @@ class _Batch:
         """Each hand in `rows` draws its next card (from R, else from the bottom B); returns
         the class drawn, -1 where the Deck is empty."""
         out = np.full(len(rows), -1, dtype=np.int64)
-        inr = self.R[rows].sum(axis=1) > 0
+        inr = self.R[rows].any(axis=1)
         if inr.any():
             out[inr] = _draw(self.rng, self.R, rows[inr])
-        inb = ~inr & (self.B[rows].sum(axis=1) > 0)
+        inb = ~inr & self.B[rows].any(axis=1) if self.bottom else np.zeros(len(rows), bool)
         if inb.any():
             out[inb] = _draw(self.rng, self.B, rows[inb])
         return out
@@ -544,7 +553,7 @@ class _Batch:
             np.full(len(rows), b.excavate)
         E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
         for i in range(b.excavate):
-            live = np.nonzero((n > i) & (self.R[rows].sum(axis=1) > 0))[0]
+            live = np.nonzero((n > i) & self.R[rows].any(axis=1))[0]
             cls = _draw(self.rng, self.R, rows[live])
             E[live, cls] += 1
         chosen = np.full(len(rows), -1, dtype=np.int64)

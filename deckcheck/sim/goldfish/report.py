@@ -32,6 +32,8 @@ SENSITIVITY_HANDS = 200_000
 #: Hand states the exact engine explores with draw cards before auto mode turns to Monte
 #: Carlo (--exact allows many more).
 AUTO_DRAW_WORK = 20_000
+#: Opening hand vectors above which auto mode goes straight to Monte Carlo for draw cards.
+AUTO_DRAW_VECTORS = 600
 EXACT_DRAW_WORK = 3_000_000
 COPY_LIMIT = 3
 
@@ -182,9 +184,14 @@ def _label(cp: CompiledProfile, vec: tuple[int, ...]) -> dict[str, int]:
 
 
 def _exact_possible(cp: CompiledProfile, hand_size: int,
-                    K: tuple[int, ...] | None = None) -> bool:
+                    K: tuple[int, ...] | None = None, mode: Mode = "exact") -> bool:
+    """Whether the exact engine is worth trying: with draw cards each opening hand's draws
+    are enumerated too, so auto mode tries it only for small profiles (Monte Carlo is
+    faster beyond); --exact allows more."""
     sizes = K or cp.K
-    budget = DEFAULT_BUDGET // 20 if cp.has_draws else DEFAULT_BUDGET
+    budget = DEFAULT_BUDGET
+    if cp.has_draws:
+        budget = AUTO_DRAW_VECTORS if mode == "auto" else DEFAULT_BUDGET // 20
     return hand_size <= sum(sizes) and count_vectors(sizes, hand_size) <= budget
 
 
@@ -198,13 +205,13 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
     if mode != "mc":
         for t in range(1, turns + 1):
             n = rules.cards_by(t, going_second)
-            if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n):
+            if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n, mode=mode):
                 exact_turns.append(t)
             else:
                 break
     if mode == "exact" and len(exact_turns) < turns:
         t = len(exact_turns) + 1
-        if _exact_possible(cp, rules.hand_size) and t > 1:
+        if _exact_possible(cp, rules.hand_size, mode=mode) and t > 1:
             raise SimError(f"Turn {t} cannot be computed exactly (draws, discards or 'at most' "
                            f"conditions over several turns); drop --exact or use --turns "
                            f"{t - 1}.")
@@ -263,7 +270,7 @@ def success_at(cp: CompiledProfile, going_second: bool, mode: Mode, K: tuple[int
     """The turn-1 success rate with class sizes `K`."""
     n = cp.rules.cards_by(1, going_second)
     goal = {"success": cp.success_for(going_second)}
-    if mode != "mc" and exact_ok and _exact_possible(cp, n, K):
+    if mode != "mc" and exact_ok and _exact_possible(cp, n, K, mode):
         try:
             res = exact_odds(cp, n, goals=goal, K=K, draw_work=_draw_work(mode))
             return _At(float(res.probabilities["success"]), "exact")
@@ -296,7 +303,8 @@ def sensitivity(cp: CompiledProfile, going_second: bool, mode: Mode, hands: int 
     """The turn-1 success rate with +-1 copy of each card of the Main Deck. Monte Carlo rows
     use common random numbers (the same seed and layout) and a paired interval; `hands`
     (--hands) sets their size."""
-    n_hands = hands or (SENSITIVITY_HANDS if not cp.has_draws else SENSITIVITY_HANDS // 4)
+    # paired differences need far fewer hands than separate rates for the same precision
+    n_hands = hands or (SENSITIVITY_HANDS if not cp.has_draws else SENSITIVITY_HANDS // 8)
     base_K = cp.K
     base = success_at(cp, going_second, mode, base_K, n_hands, seed)
     exact_ok = base.method == "exact"
@@ -411,7 +419,7 @@ def _exact_turns(cp: CompiledProfile, seat: bool, mode: Mode, turns: int) -> lis
         return out
     for t in range(1, turns + 1):
         n = cp.rules.cards_by(t, seat)
-        if not (exact_turn_ok(cp, t, seat) and _exact_possible(cp, n)):
+        if not (exact_turn_ok(cp, t, seat) and _exact_possible(cp, n, mode=mode)):
             break
         try:
             res = exact_odds(cp, n, goals={"success": cp.success_for(seat)},
