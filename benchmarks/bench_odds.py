@@ -94,6 +94,13 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
+def _counts(cards: list[int], m: int) -> tuple[int, ...]:
+    r = [0] * m
+    for c in cards:
+        r[c] += 1
+    return tuple(r)
+
+
 def python_draw_turn(cp: CompiledProfile, hands: int, seed: int) -> int:
     """The yardstick for the draw-card path: turn 1 going first, one hand at a time in plain
     Python, by the same policy (`play`) and the same goal evaluation."""
@@ -102,28 +109,20 @@ def python_draw_turn(cp: CompiledProfile, hands: int, seed: int) -> int:
     ev = Evaluator(cp, cp.success)
     order_of = play.play_order(cp)
     pref = play.preference(cp)
+    m = len(cp.K)
     layout = [c for c, n in enumerate(cp.K) for _ in range(n)]
     rng = random.Random(seed)
     size = cp.rules.hand_size
     wins = 0
     for _ in range(hands):
         deck = rng.sample(layout, len(layout))
-        k = [0] * len(cp.K)
-        for c in deck[:size]:
-            k[c] += 1
-        top = deck[size:]
-        bottom: list[int] = []
+        k = list(_counts(deck[:size], m))
+        top, bottom = deck[size:], []
         st = play.TurnState(extra=cp.extra_size)
-
-        def rest() -> tuple[int, ...]:
-            r = [0] * len(k)
-            for c in top + bottom:
-                r[c] += 1
-            return tuple(r)
-
-        while not ev.succeeds(tuple(k), rest()):
-            d = next((d for d in order_of if play.playable(cp, d, tuple(k), len(top) + len(bottom),
-                                                           sum(k), st)), None)
+        while not ev.succeeds(tuple(k), _counts(top + bottom, m)):
+            left = len(top) + len(bottom)
+            d = next((d for d in order_of
+                      if play.playable(cp, d, tuple(k), left, sum(k), st)), None)
             if d is None:
                 break
             b = cp.behaviours[d]
@@ -131,12 +130,11 @@ def python_draw_turn(cp: CompiledProfile, hands: int, seed: int) -> int:
             st = play.after_play(cp, d, st)
             if b.is_spent:
                 k[d] -= 1
+            rest = _counts(top + bottom, m)
             if d in cp.costs:
-                def keeps(c: int) -> bool:
-                    k2 = list(k)
-                    k2[c] -= 1
-                    return ev.succeeds(tuple(k2), rest())
-                c = play.remove_choice(cp.class_members(cp.costs[d]), k, keeps)
+                members = cp.class_members(cp.costs[d])
+                c = play.remove_choice(members, k, lambda c, k=k, rest=rest: ev.succeeds(
+                    tuple(x - (i == c) for i, x in enumerate(k)), rest))
                 if c is not None:
                     k[c] -= 1
             if draw:
@@ -145,8 +143,10 @@ def python_draw_turn(cp: CompiledProfile, hands: int, seed: int) -> int:
                 top = top[draw:]
             elif excavate:
                 seen, top = top[:excavate], top[excavate:]
+                after = _counts(top + bottom, m)
                 good = [t for t in pref if t in seen and ev.succeeds(
-                    tuple(k[i] + (i == t) for i in range(len(k))), rest())]
+                    tuple(x + (i == t) for i, x in enumerate(k)),
+                    tuple(x + seen.count(i) - (i == t) for i, x in enumerate(after)))]
                 pick = good[0] if good else next(t for t in pref if t in seen)
                 seen.remove(pick)
                 k[pick] += 1

@@ -261,3 +261,21 @@ def test_per_seat_goals() -> None:
     first = exact_odds(cp, 5, goals=cp.goals(False)).probabilities["success"]
     second = exact_odds(cp, 6, goals=cp.goals(True)).probabilities["success"]
     assert first > 0.3 > second
+
+
+def test_plus_minus_one_with_draw_cards_is_paired_and_tight() -> None:
+    from deckcheck.sim.goldfish.report import sensitivity
+
+    cp = compiled({"conditions": {"c": "Target"}}, deck([(UPSTART, 3), (TARGET, 3)]))
+    exact = {d.card: d for d in sensitivity(cp, False, "exact", None, 1)}
+    mc = {d.card: d for d in sensitivity(cp, False, "mc", 20_000, 1)}
+    for card in ("Target", "Upstart Goblin"):
+        e, m = exact[card], mc[card]
+        assert m.method == "monte-carlo" and e.method == "exact"
+        assert m.minus_low is not None and m.minus_high is not None
+        truth = e.minus_one - e.base  # type: ignore[operator]
+        assert m.minus_low <= truth <= m.minus_high, card
+        # the same Deck orders with and without the copy: only hands that meet the removed
+        # copy can differ, so the interval is narrow (two separate runs of 20,000 hands
+        # would give one about 0.019 wide)
+        assert m.minus_high - m.minus_low < 0.011, card

@@ -316,7 +316,7 @@ def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: b
         done = 0
         while done < hands:
             size = min(CHUNK // 4, hands - done)
-            batch = _Batch(cp, ev, rng, K, size, going_second)
+            batch = _Batch(cp, ev, rng, K, size, going_second, ordered=per_hand)
             first, hits, outs = batch.run(turns, order)
             for t in range(turns):
                 by_turn[name][t] += int(hits[t])
@@ -331,6 +331,45 @@ def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: b
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
     return MCResult(hands, seed, going_second, turns, by_turn, fails, deck_outs,
                     per_hand=np.concatenate(won_by_turn) if per_hand else None)
+
+
+def _slots(cp: CompiledProfile, K: Array) -> Array:
+    """The class in each Deck slot for ordered dealing: the compiled deck's cards by class
+    and one spare slot; a +-1 copy variant fills the spare slot or empties its class's last
+    slot (-1), so every other card keeps its slot."""
+    base = np.array(cp.K, dtype=np.int64)
+    slots = np.concatenate([np.repeat(np.arange(len(base)), base), [-1]]).astype(np.int8)
+    diff = np.asarray(K, dtype=np.int64) - base
+    changed = np.nonzero(diff)[0]
+    if not len(changed):
+        return slots
+    if len(changed) == 1 and abs(int(diff[changed[0]])) == 1:
+        c = int(changed[0])
+        if diff[c] > 0:
+            slots[-1] = c
+        else:
+            slots[np.nonzero(slots == c)[0][-1]] = -1
+        return slots
+    return np.concatenate([np.repeat(np.arange(len(K)), K), [-1]]).astype(np.int8)
+
+
+def _deal_orders(rng: Array, layout: Array, size: int) -> Array:
+    """`size` random Deck orders (rows of classes, empty slots last) of the slot `layout`
+    (one layout, or one per row): each slot gets a random 16-bit priority, ties broken by
+    slot, and the slots are sorted by it."""
+    S = layout.shape[-1]
+    shift = max(6, int(S).bit_length())
+    words = -(-size * S // 4)
+    pri = rng.bit_generator.random_raw(words).view(np.uint16)[:size * S].reshape(size, S)
+    keys = (pri.astype(np.uint32) << np.uint32(shift)) | np.arange(S, dtype=np.uint32)
+    top = np.uint32((0xFFFFFFFF >> shift) << shift)  # above every real priority
+    last = top | np.arange(S, dtype=np.uint32)
+    keys = np.where(layout < 0, last, keys)
+    keys.sort(axis=1)
+    slot = (keys & np.uint32((1 << shift) - 1)).astype(np.intp)
+    if layout.ndim == 2:
+        return np.take_along_axis(layout, slot, axis=1)
+    return layout[slot]
 
 
 def _count_rows(X: Array, into: dict[tuple[int, ...], int]) -> None:
@@ -356,11 +395,26 @@ class _Batch:
     drawn only when R is empty, found by searches), and this turn's play state."""
 
     def __init__(self, cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
-                 going_second: bool) -> None:
+                 going_second: bool, ordered: bool = False) -> None:
         self.cp, self.ev, self.rng, self.size = cp, ev, rng, size
         self.going_second = going_second
-        # counts fit in one byte (a deck holds at most a few dozen cards): less memory to move
-        self.H = _sample_opening(rng, K, cp.rules.hand_size, size).astype(np.int8)
+        #: Ordered mode: each hand's whole Deck order is dealt up front from random slot
+        #: priorities (O, read from `ptr`), so a variant of the deck (+-1 copy: one slot
+        #: filled or emptied) or another profile on the same classes meets the very same
+        #: cards in the same order: common random numbers for paired differences.
+        self.O: Array = None
+        self.ptr: Array = None
+        n = cp.rules.hand_size
+        if ordered:
+            self.O = _deal_orders(rng, _slots(cp, K), size)
+            self.ptr = np.full(size, n, dtype=np.int64)
+            # counts fit in one byte (a deck holds a few dozen cards): less memory to move
+            self.H = np.zeros((size, len(K)), dtype=np.int8)
+            idx = np.arange(size)
+            for i in range(n):
+                self.H[idx, self.O[:, i]] += 1
+        else:
+            self.H = _sample_opening(rng, K, n, size).astype(np.int8)
         self.R = K.astype(np.int8)[None, :] - self.H
         self.B = np.zeros_like(self.R)
         self.order = play.play_order(cp)
@@ -381,11 +435,32 @@ class _Batch:
         out = np.full(len(rows), -1, dtype=np.int64)
         inr = self.R[rows].any(axis=1)
         if inr.any():
-            out[inr] = _draw(self.rng, self.R, rows[inr])
+            out[inr] = self.draw_top(rows[inr])
         inb = ~inr & self.B[rows].any(axis=1) if self.bottom else np.zeros(len(rows), bool)
         if inb.any():
             out[inb] = _draw(self.rng, self.B, rows[inb])
         return out
+
+    def draw_top(self, rows: Array) -> Array:
+        """The top card of R for each hand in `rows` (each has one), taken out of R."""
+        if self.O is None:
+            return _draw(self.rng, self.R, rows)
+        cls = self.O[rows, self.ptr[rows]].astype(np.int64)
+        self.ptr[rows] += 1
+        self.R[rows, cls] -= 1
+        return cls
+
+    def reshuffle(self, rows: Array) -> None:
+        """Ordered mode: the Deck of each hand in `rows` is shuffled (a new order of R)."""
+        if self.O is None or not len(rows):
+            return
+        S = self.O.shape[1]
+        cum = np.cumsum(self.R[rows], axis=1, dtype=np.int16)
+        slots = np.arange(S, dtype=np.int16)
+        layout = (slots[None, :, None] >= cum[:, None, :]).sum(axis=2).astype(np.int8)
+        layout[slots[None, :] >= cum[:, -1:]] = -1
+        self.O[rows] = _deal_orders(self.rng, layout, len(rows))
+        self.ptr[rows] = 0
 
     def succeeds(self, rows: Array | None = None) -> Array:
         """Whether the hands `rows` (all) meet the goal (`NpEvaluator.succeeds` does not
@@ -443,11 +518,15 @@ class _Batch:
         sub.going_second, sub.order, sub.bottom = self.going_second, self.order, self.bottom
         sub.H, sub.R, sub.B, sub.extra = self.H[rows], self.R[rows], self.B[rows], \
             self.extra[rows]
+        sub.O = None if self.O is None else self.O[rows]
+        sub.ptr = None if self.ptr is None else self.ptr[rows]
         sub_ok = np.zeros(len(rows), dtype=bool)
         sub.main_phase(np.ones(len(rows), dtype=bool), sub_ok)
         self.H[rows], self.R[rows], self.B[rows], self.extra[rows] = sub.H, sub.R, sub.B, \
             sub.extra
         self.bottom |= sub.bottom
+        if self.O is not None:
+            self.O[rows], self.ptr[rows] = sub.O, sub.ptr
         ok[rows] = sub_ok
 
     def main_phase(self, active: Array, ok: Array) -> None:
@@ -554,7 +633,7 @@ class _Batch:
         E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
         for i in range(b.excavate):
             live = np.nonzero((n > i) & self.R[rows].any(axis=1))[0]
-            cls = _draw(self.rng, self.R, rows[live])
+            cls = self.draw_top(rows[live])
             E[live, cls] += 1
         chosen = np.full(len(rows), -1, dtype=np.int64)
         pref = play.preference(cp)
@@ -576,6 +655,7 @@ class _Batch:
         H[rows[got], chosen[got]] += 1
         if b.excavate_rest == "shuffle":
             self.R[rows] += E
+            self.reshuffle(rows)
         else:
             self.B[rows] += E
             self.bottom = True

@@ -304,7 +304,7 @@ def sensitivity(cp: CompiledProfile, going_second: bool, mode: Mode, hands: int 
     use common random numbers (the same seed and layout) and a paired interval; `hands`
     (--hands) sets their size."""
     # paired differences need far fewer hands than separate rates for the same precision
-    n_hands = hands or (SENSITIVITY_HANDS if not cp.has_draws else SENSITIVITY_HANDS // 8)
+    n_hands = hands or (SENSITIVITY_HANDS if not cp.has_draws else SENSITIVITY_HANDS // 16)
     base_K = cp.K
     base = success_at(cp, going_second, mode, base_K, n_hands, seed)
     exact_ok = base.method == "exact"
