@@ -166,7 +166,7 @@ def _compile(pf: Any, source: str, deck_path: str, pool: Any, rules: Any,
 
 def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     from deckcheck.sim.draws import new_seed
-    from deckcheck.sim.goldfish.report import compare, render_text
+    from deckcheck.sim.goldfish.report import compare, render_text, require_deck_size
     from deckcheck.sim.goldfish.report import odds as goldfish_odds
 
     if opts.exact and opts.hands is not None:
@@ -189,6 +189,7 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
         if opts.compare:
             cp_a = cp
             cp_b = _compile(pf, source, opts.compare, pool, rules, strict=False)
+            require_deck_size(cp_b, opts.compare, seats)
             label_a, label_b = opts.deck, opts.compare
         else:
             from deckcheck.sim.goldfish.profile import load_profile_file

@@ -155,6 +155,7 @@ def test_odds_monte_carlo_chart_and_profile_next_to_deck(tmp_path: Path) -> None
     assert "draw cards: while the hand does not yet succeed" in res.output
     assert "Success by turn:" in res.output
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert res.output.endswith(f"Chart written to {chart.resolve()}\n")
 
 
 def test_odds_compare_decks(x_deck: str, tmp_path: Path) -> None:

@@ -208,3 +208,24 @@ def test_two_profiles_of_one_deck_see_the_same_hands() -> None:
     # from the same distribution (which would only agree within the interval)
     assert rb.hands - rb.by_turn["success"][0] == rc.by_turn["success"][0]
     assert sum(n for _, n in rb.failing) == rc.by_turn["success"][0]
+
+
+def test_end_phase_discard_keeps_what_serves_the_goal(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "a starter and no brick" by turn 6 going first: the hand limit lets the player throw
+    # bricks away; keeping bricks (discarding blanks first) fails far more often
+    brick = monster(40, "Brick Card", 8)
+    spec = [(X, 4), (brick, 8), *[(c, 1) for c in fillers(28)]]
+    pool = make_pool(X, brick, fillers(28))
+    cp = compile_profile(parse_profile({"roles": {"brick": ["Brick Card"]},
+                                        "conditions": {"c": {"all": ["Card X", "brick <= 0"]}}}),
+                         expand(spec), pool, "t")
+    order = _discard_order(cp, {"success": cp.success})
+    assert cp.classes[order[0]].label == "Brick Card"
+    good = simulate(cp, 50_000, seed=9, turns=6).by_turn["success"][5]
+    from deckcheck.sim.goldfish import play
+
+    by_label = {cp.classes[i].label: i for i in order}
+    blanks_first = [by_label["other"], by_label["Brick Card"], by_label["Card X"]]
+    monkeypatch.setattr(play, "discard_order", lambda cp, goals: blanks_first)
+    kept = simulate(cp, 50_000, seed=9, turns=6).by_turn["success"][5]
+    assert good > kept + 2_500

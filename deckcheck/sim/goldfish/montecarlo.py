@@ -55,7 +55,6 @@ class NpEvaluator:
     def __init__(self, cp: CompiledProfile, terms: list[Term] | tuple[Any, ...],
                  checks: tuple[Any, ...] | None = None) -> None:
         self.cp = cp
-        C = len(cp.classes)
         cols: list[tuple[int, ...]] = []
         self.terms: list[tuple[Array, Array, Array, Array, list[Any], list[NpEvaluator]]] = []
         for highs, lows, distinct, nots in (checks if checks is not None
@@ -71,30 +70,34 @@ class NpEvaluator:
             subs = [NpEvaluator(cp, (), checks=sub) for sub in nots]
             self.terms.append((np.array(hi_idx, dtype=np.intp), np.array(hi_val),
                                np.array(lo_idx, dtype=np.intp), np.array(lo_val), dist, subs))
-        self.M = np.zeros((C, max(1, len(cols))), dtype=np.int32)
-        for j, idx in enumerate(cols):
-            self.M[list(idx), j] = 1
-        self.M8 = self.M.astype(np.int8)  # sums of hand counts stay far below 127
+        self.cols = [np.array(idx, dtype=np.intp) for idx in cols]
         self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
         self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
 
-    def ok(self, H: Array) -> Array:
-        S = H @ self.M8 if H.dtype == np.int8 else H.astype(np.int32) @ self.M
-        out = np.zeros(len(H), dtype=bool)
+    def ok(self, H: Array, HT: Array = None) -> Array:
+        """Whether each hand (row of H) meets one of the terms. The sums are taken over the
+        transposed counts (one contiguous row per class): only the classes each check
+        names are added."""
+        if HT is None:
+            HT = np.ascontiguousarray(H.T)
+        S = [HT[idx[0]] if len(idx) == 1 else HT[idx].sum(axis=0, dtype=np.int16)
+             for idx in self.cols]
+        m = len(H)
+        out = np.zeros(m, dtype=bool)
         for hi_idx, hi_val, lo_idx, lo_val, dist, subs in self.terms:
-            t = np.ones(len(H), dtype=bool)
-            if len(hi_idx):
-                t &= (S[:, hi_idx] <= hi_val).all(axis=1)
-            if len(lo_idx):
-                t &= (S[:, lo_idx] >= lo_val).all(axis=1)
+            t = np.ones(m, dtype=bool)
+            for j, v in zip(hi_idx.tolist(), hi_val.tolist(), strict=True):
+                t &= S[j] <= v
+            for j, v in zip(lo_idx.tolist(), lo_val.tolist(), strict=True):
+                t &= S[j] >= v
             for idx, lo, hi in dist:
-                n = (H[:, idx] > 0).sum(axis=1)
+                n = (HT[idx] > 0).sum(axis=0)
                 if lo is not None:
                     t &= n >= lo
                 if hi is not None:
                     t &= n <= hi
             for sub in subs:
-                t &= ~sub.ok(H)
+                t &= ~sub.ok(H, HT)
             out |= t
         return out
 

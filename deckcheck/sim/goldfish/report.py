@@ -354,6 +354,17 @@ def _classes(cp: CompiledProfile) -> list[ClassSummary]:
             for c in cp.classes]
 
 
+def require_deck_size(cp: CompiledProfile, deck: str | None,
+                      seats: tuple[bool, ...] = (False, True)) -> None:
+    """SimError naming the deck when its Main Deck cannot deal an opening hand."""
+    hs = cp.rules.hand_size
+    need = cp.rules.cards_by(1, any(seats))
+    if cp.deck_size < need:
+        raise SimError(f"{deck or 'The deck'}: its Main Deck has {cp.deck_size} card"
+                       f"{'' if cp.deck_size == 1 else 's'}, too few to deal an opening hand "
+                       f"({hs} cards, {hs + 1} going second); add cards to it.")
+
+
 def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
          hands: int | None = None, seed: int = 0, turns: int = 1,
          seats: tuple[bool, ...] = (False, True), with_sensitivity: bool = True,
@@ -363,12 +374,7 @@ def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
         raise SimError(f"--turns must be between 1 and {MAX_TURNS}, not {turns}.")
     if hands is not None and hands < 1:
         raise SimError(f"--hands must be at least 1, not {hands}.")
-    hs = cp.rules.hand_size
-    need = cp.rules.cards_by(1, any(seats))
-    if cp.deck_size < need:
-        raise SimError(f"{deck or 'The deck'}: its Main Deck has {cp.deck_size} card"
-                       f"{'' if cp.deck_size == 1 else 's'}, too few to deal an opening hand "
-                       f"({hs} cards, {hs + 1} going second); add cards to it.")
+    require_deck_size(cp, deck, seats)
     results = [going_result(cp, s, mode=mode, turns=turns, hands=hands, seed=seed,
                             failing=failing) for s in seats]
     methods = {r.method for res in results for g in res.goals for r in g.by_turn}
