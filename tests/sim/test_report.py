@@ -218,3 +218,15 @@ def test_chart_has_a_legend_swatch_per_series() -> None:
         top = raw[: 30 * (1 + 3 * w)]  # the band above the plot holds title and legend
         for color in SERIES[:2]:
             assert top.count(bytes(color)) == expected  # one 10x10 swatch per series
+
+
+def test_plus_minus_one_by_monte_carlo_deals_the_same_hands() -> None:
+    cp = compiled({"conditions": {"c": "Card X"}})
+    base = sensitivity(cp, False, "mc", 40_000, 5)
+    exact = {d.card: d for d in sensitivity(cp, False, "auto", None, 5)}
+    x = next(d for d in base if d.card == "Card X")
+    truth = exact["Card X"].minus_one - exact["Card X"].base  # type: ignore[operator]
+    assert x.minus_low is not None and x.minus_high is not None
+    assert x.minus_low <= truth <= x.minus_high
+    # only hands holding the removed copy can change: far narrower than two separate runs
+    assert x.minus_high - x.minus_low < 0.008

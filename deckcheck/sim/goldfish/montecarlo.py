@@ -260,9 +260,15 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     dealt: list[Array] = []
     while done < hands:
         size = min(CHUNK, hands - done)
-        keys = _sample_keys(rng, pos_key, n, size)
-        if per_hand:
+        if per_hand:  # ordered dealing: the same cards for +-1 copy variants (paired runs)
+            size = min(CHUNK // 4, hands - done)
+            O = _deal_orders(rng, _slots(cp, K), size)[:, :n].astype(np.intp)
+            keys = radix[O[:, 0]].astype(pos_key.dtype)
+            for i in range(1, n):
+                keys += radix[O[:, i]].astype(pos_key.dtype)
             dealt.append(keys)
+        else:
+            keys = _sample_keys(rng, pos_key, n, size)
         if dense is not None:
             dense += np.bincount(keys, minlength=space)
         else:
