@@ -189,9 +189,10 @@ def test_odds_exact_refuses_draw_cards(tmp_path: Path) -> None:
     deck = ydk(tmp_path / "d.ydk", [X.passcode] * 3 + [POT.passcode] * 2
                + [c.passcode for c in FILL[:35]])
     prof = tmp_path / "p.toml"
-    prof.write_text('success = "Card X"\n[cards.Pot]\ndraw = 2\nbanish_top = 10\n')
+    prof.write_text('success = "Card X"\n[cards.Pot]\nexcavate = 3\n'
+                    '[cards."Filler 0"]\ndraw = 1\n')
     res = run("odds", deck, "--profile", str(prof), "--exact")
-    assert res.exit_code == 2 and "need the Monte Carlo engine" in res.output
+    assert res.exit_code == 2 and "needs the Monte Carlo engine" in res.output
 
 
 def test_odds_compare_profile_and_role_options(x_deck: str, tmp_path: Path) -> None:

@@ -26,11 +26,13 @@ DESTRUCTION = spell(7, "Card Destruction")
 TRADE_IN = spell(8, "Trade-In")
 BIG = monster(9, "Big Eight", 8)
 DUALITY = spell(10, "Pot of Duality")
+DESIRES = spell(11, "Pot of Desires")
+SAGE = monster(12, "Searcher Sage")
 BLANKS = fillers(40)
 NAMED = [monster(20 + i, f"Named {i}", level=3 + i, attribute=("DARK", "LIGHT")[i % 2])
          for i in range(4)]
 POOL = make_pool(PROSPERITY, UPSTART, TARGET, EXTRAVAGANCE, ALLURE, DARK, DESTRUCTION,
-                 TRADE_IN, BIG, DUALITY, BLANKS, NAMED)
+                 TRADE_IN, BIG, DUALITY, DESIRES, SAGE, BLANKS, NAMED)
 
 
 def deck(spec: list, size: int = 40) -> list:  # type: ignore[type-arg]
@@ -106,6 +108,16 @@ def test_prosperity_and_upstart_match_an_independent_enumeration(
     assert inside(mc.by_turn["success"][0], mc.hands, float(written))
 
 
+def test_desires_banishes_what_a_searcher_needed() -> None:
+    # a searcher needs the Target in the Deck: Desires' 10 banished cards can take it away
+    cards = deck([(DESIRES, 3), (SAGE, 3), (TARGET, 1)], 20)
+    cp = compiled({"conditions": {"c": "Target"}, "cards": {"Searcher Sage": {
+        "search": "Target"}}}, cards)
+    p = exact_odds(cp, 5).probabilities["success"]
+    mc = simulate(cp, 60_000, seed=6)
+    assert inside(mc.by_turn["success"][0], mc.hands, float(p))
+
+
 def test_prosperity_locks_both_ways() -> None:
     cards = deck([(PROSPERITY, 1), (UPSTART, 2), (TARGET, 2)], 13)
     locked = compiled({"conditions": {"c": "Target"}}, cards, extra=6)
@@ -155,10 +167,12 @@ def test_a_profile_can_leave_a_card_unplayed() -> None:
     ([(DESTRUCTION, 2), (TARGET, 3), (BIG, 3)], 0, True),
     ([(TRADE_IN, 3), (TARGET, 3), (BIG, 3)], 0, False),
     ([(DUALITY, 3), (TARGET, 3), (UPSTART, 2)], 0, True),
+    ([(DESIRES, 2), (TARGET, 3)], 0, False),
 ])
 def test_exact_and_monte_carlo_agree_on_each_card(spec: list, extra: int,  # type: ignore
                                                   second: bool) -> None:
-    cp = compiled({"conditions": {"c": "Target"}}, deck(spec), extra=extra)
+    size = 24 if any(c is DESIRES for c, _ in spec) else 40  # Desires: fewer to enumerate
+    cp = compiled({"conditions": {"c": "Target"}}, deck(spec, size), extra=extra)
     assert cp.has_draws
     p = float(exact_odds(cp, 6 if second else 5).probabilities["success"])
     mc = simulate(cp, 60_000, seed=11, going_second=second)

@@ -128,9 +128,11 @@ def test_budget_and_draw_cards_need_monte_carlo() -> None:
     with pytest.raises(SimError, match="more than|cannot be dealt"):
         exact_odds(cp, 41)
     spec2 = [(POT, 3), *spec]
+    # an excavation to the bottom that other draw cards may follow: Monte Carlo only
     cp2 = compile_profile(parse_profile({"conditions": {"c": "Card X"},
-                                         "cards": {"Pot": {"draw": 2, "banish_top": 10}}}),
-                           expand(spec2), None)
+                                         "cards": {"Pot": {"excavate": 3},
+                                                   "Filler 0": {"draw": 1}}}),
+                          expand(spec2), None)
     with pytest.raises(SimError, match="Monte Carlo"):
         exact_odds(cp2, 5)
 

@@ -65,7 +65,7 @@ def test_exact_mode_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(SimError, match="Turn 2 cannot be computed exactly"):
         odds(cp, mode="exact", turns=2, seed=1, with_sensitivity=False)
     draws = compiled({"conditions": {"c": "Card X"},
-                      "cards": {"Pot": {"draw": 2, "banish_top": 10}}},
+                      "cards": {"Pot": {"excavate": 3}, "Filler 0": {"draw": 1}}},
                      [*SPEC[:-1], (POT, 1)])
     with pytest.raises(SimError, match="Monte Carlo"):
         odds(draws, mode="exact", seed=1, with_sensitivity=False)

@@ -207,7 +207,8 @@ class NeedsMonteCarlo(SimError):
 
 class DrawEvaluator:
     """The probability that an opening hand meets one goal when the player also plays draw
-    cards (the policy of `play`), each random draw or excavation enumerated exactly."""
+    cards (the policy of `play`), each random draw, banished top card or excavation
+    enumerated exactly."""
 
     #: Evaluations (hand states) at most before the exact engine gives up.
     WORK_LIMIT = 3_000_000
@@ -224,9 +225,6 @@ class DrawEvaluator:
         self.pref = play.preference(cp)
         for d in self.order:
             b = cp.behaviours[d]
-            if b.banish_top:
-                raise NeedsMonteCarlo("Cards that banish from the top of the Deck (Pot of "
-                                      "Desires) need the Monte Carlo engine; use --hands N.")
             others = [e for e in self.order if e != d and cp.behaviours[e].kind != "search"]
             if b.excavate and b.excavate_rest == "bottom" and others and not (
                     b.no_draw_after and all(cp.behaviours[e].draws for e in others)):
@@ -273,8 +271,22 @@ class DrawEvaluator:
             k = [0] * len(k)
         if excavate:
             return self._excavate(k, r, st2, excavate, b.excavate_rest)
+        if b.banish_top:  # the cost: the top cards, face-down, then the draws
+            total = Fraction(0)
+            den = comb(left, b.banish_top)
+            for y, w in hand_vectors(r, b.banish_top):
+                r1 = tuple(a - b_ for a, b_ in zip(r, y, strict=True))
+                total += Fraction(w, den) * self._draw(k, r1, st2, d, draw)
+            return total
+        return self._draw(k, r, st2, d, draw)
+
+    def _draw(self, k: list[int], r: tuple[int, ...], st2: Any, d: int,
+              draw: int) -> Fraction:
+        """Draw `draw` cards (then Allure's banish) and go on playing."""
+        cp = self.cp
+        b = cp.behaviours[d]
         total = Fraction(0)
-        den = comb(left, draw)
+        den = comb(sum(r), draw)
         for x, w in hand_vectors(r, draw):
             k2 = [a + b_ for a, b_ in zip(k, x, strict=True)]
             r2 = tuple(a - b_ for a, b_ in zip(r, x, strict=True))
