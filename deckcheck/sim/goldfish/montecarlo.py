@@ -262,10 +262,10 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
         size = min(CHUNK, hands - done)
         if per_hand:  # ordered dealing: the same cards for +-1 copy variants (paired runs)
             size = min(CHUNK // 4, hands - done)
-            O = _deal_orders(rng, _slots(cp, K), size)[:, :n].astype(np.intp)
-            keys = radix[O[:, 0]].astype(pos_key.dtype)
+            top = _deal_orders(rng, _slots(cp, K), size)[:, :n].astype(np.intp)
+            keys = radix[top[:, 0]].astype(pos_key.dtype)
             for i in range(1, n):
-                keys += radix[O[:, i]].astype(pos_key.dtype)
+                keys += radix[top[:, i]].astype(pos_key.dtype)
             dealt.append(keys)
         else:
             keys = _sample_keys(rng, pos_key, n, size)
