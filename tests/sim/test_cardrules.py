@@ -293,3 +293,37 @@ def test_plus_minus_one_with_draw_cards_is_paired_and_tight() -> None:
         # copy can differ, so the interval is narrow (two separate runs of 20,000 hands
         # would give one about 0.019 wide)
         assert m.minus_high - m.minus_low < 0.011, card
+
+
+def test_small_world_by_an_independent_count() -> None:
+    from itertools import product
+    from math import comb
+
+    world = spell(30, "Small World")
+    # the revealed card shares only its Type with the bridge; the bridge only its DEF with
+    # the target; the revealed card and the target share nothing (no direct link)
+    shown = monster(31, "Shown", 3, attribute="LIGHT", race="Warrior", atk=1000, defense=500)
+    bridge = monster(32, "Bridge", 7, attribute="FIRE", race="Warrior", atk=2000,
+                     defense=1000)
+    target = monster(33, "Goal", 4, attribute="DARK", race="Dragon", atk=1800, defense=1000)
+    blanks = [spell(100 + i, f"Blank {i}") for i in range(30)]
+    pool = make_pool(world, shown, bridge, target, blanks)
+    cards = expand([(world, 3), (shown, 3), (bridge, 2), (target, 2)]) + blanks
+    cp = compile_profile(parse_profile({"conditions": {"c": "Goal"}}), cards, pool, "t")
+    assert cp.small_world  # built in: Small World needs no profile entry
+    # by hand: the Goal in hand, or Small World + Shown in hand with a Bridge left in the Deck
+    good = 0
+    for w, s, b, t in product(range(4), range(4), range(3), range(3)):
+        x = 5 - w - s - b - t
+        if x < 0:
+            continue
+        if t >= 1 or (w >= 1 and s >= 1 and b < 2):
+            good += comb(3, w) * comb(3, s) * comb(2, b) * comb(2, t) * comb(30, x)
+    written = Fraction(good, comb(40, 5))
+    assert exact_odds(cp, 5).probabilities["success"] == written
+    mc = simulate(cp, 100_000, seed=12)
+    assert inside(mc.by_turn["success"][0], mc.hands, float(written))
+    plain = compile_profile(parse_profile({"conditions": {"c": "Goal"},
+                                           "cards": {"Small World": {"play": False}}}),
+                            cards, pool, "t")
+    assert exact_odds(plain, 5).probabilities["success"] < written

@@ -21,6 +21,9 @@ one player's turn needs it:
 - **Card Destruction**: discard the hand, then draw that many cards (the opponent's hand does
   not matter here).
 - **Pot of Duality**: excavate 3, add 1, shuffle the rest back. Once per turn.
+- **Small World**: reveal a monster in the hand, banish from the Deck a monster with exactly
+  one of the same Type, Attribute, Level, ATK or DEF, add from the Deck a monster with exactly
+  one of the same as the banished one; the revealed card is banished. Once per turn.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ CARD_RULES: dict[str, dict[str, Any]] = {
     "Trade-In": {"draw": 2, "discard_cost": "Level 8", "once_per_turn": False},
     "Card Destruction": {"redraw_hand": True, "once_per_turn": False},
     "Pot of Duality": {"excavate": 3, "excavate_rest": "shuffle", "once_per_turn": True},
+    "Small World": {"small_world": True, "once_per_turn": True},
 }
 
 

@@ -104,6 +104,9 @@ class CompiledProfile:
     rules: TurnRules = DEFAULT_RULES
     #: The goal per seat (going_second -> terms) when it differs from `success`.
     seat_success: dict[bool, list[Term]] = field(default_factory=dict)
+    #: Small World: (revealed class, added class, bridge classes) for monsters of the deck
+    #: (each monster its own class when the deck plays Small World).
+    small_world: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
 
     @property
     def K(self) -> tuple[int, ...]:
@@ -111,7 +114,7 @@ class CompiledProfile:
 
     @property
     def has_draws(self) -> bool:
-        return any(b.kind != "search" for b in self.behaviours.values())
+        return any(not b.searches for b in self.behaviours.values())
 
     def success_for(self, going_second: bool) -> list[Term]:
         return self.seat_success.get(going_second, self.success)
@@ -135,6 +138,10 @@ class CompiledProfile:
         parts = ["overlap: one card may fill several roles" if self.overlap else
                  "no overlap: each card fills at most one 'at least' requirement (exact "
                  "matching)"]
+        if any(b.kind == "small world" for b in self.behaviours.values()):
+            parts.append("Small World: while the hand does not yet succeed, it reveals a "
+                         "monster in hand and adds a monster linked to it by a bridge in the "
+                         "Deck (exactly one shared Type/Attribute/Level/ATK/DEF each step)")
         if any(b.kind == "search" for b in self.behaviours.values()):
             parts.append("searchers: while the hand does not yet succeed, each searcher card "
                          "name adds (once per turn) the target that makes it succeed, if the "
@@ -441,7 +448,8 @@ def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = 
         raise ProfileError(f"{source}: give success (or both success_first and "
                            f"success_second).")
     behaviours = _behaviours(pf, r)
-    classes, class_of_name = _classes(cards, r, behaviours, refine)
+    by_name = any(b.small_world for b, _, _ in behaviours.values())
+    classes, class_of_name = _classes(cards, r, behaviours, refine, monsters_apart=by_name)
     bmap = {class_of_name[n]: b for n, (b, _, _) in behaviours.items()}
     tmap = {class_of_name[n]: t for n, (_, t, _) in behaviours.items() if t is not None}
     cmap = {class_of_name[n]: c for n, (_, _, c) in behaviours.items() if c is not None}
@@ -458,7 +466,9 @@ def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = 
                            classes=classes, conditions=conditions, success=success,
                            behaviours=bmap, targets=tmap, costs=cmap, notes=r.notes,
                            deck_size=len(cards), class_of_name=class_of_name,
-                           extra_size=extra, rules=rules, seat_success=seat_success)
+                           extra_size=extra, rules=rules, seat_success=seat_success,
+                           small_world=_small_world(r.cards, classes, class_of_name)
+                           if by_name else [])
 
 
 def _behaviours(pf: ProfileFile, r: _Resolver
@@ -493,14 +503,16 @@ def _behaviours(pf: ProfileFile, r: _Resolver
 
 
 def _classes(cards: list[Card], r: _Resolver, behaviours: dict[str, Any],
-             refine: dict[str, int] | None = None) -> tuple[list[ClassInfo], dict[str, int]]:
+             refine: dict[str, int] | None = None, monsters_apart: bool = False
+             ) -> tuple[list[ClassInfo], dict[str, int]]:
     """Cards with the same features and behaviour are interchangeable; a card counted by
     "N different" conditions keeps its own class (its name matters)."""
     by_name = {n for f in r.distinct_features for n in r.features[f].members}
     sig_of: dict[str, tuple[frozenset[int], str | None, int]] = {}
     for name in r.cards:
         feats = frozenset(i for i, f in enumerate(r.features) if name in f.members)
-        own = name in behaviours or name in by_name
+        own = name in behaviours or name in by_name or (
+            monsters_apart and r.cards[name].kind is Kind.MONSTER)
         sig_of[name] = (feats, name if own else None, (refine or {}).get(name, -1))
     counts: dict[str, int] = {}
     for c in cards:
@@ -525,6 +537,34 @@ def _classes(cards: list[Card], r: _Resolver, behaviours: dict[str, Any],
         classes.sort(key=lambda c: (not c.features and c.behaviour is None, c.label))
     class_of_name = {name: i for i, ci in enumerate(classes) for name in ci.cards}
     return classes, class_of_name
+
+
+def _shares_one(a: Card, b: Card) -> bool:
+    """Exactly one of Type, Attribute, Level, ATK, DEF is the same (Small World)."""
+    same = sum(x is not None and x == y for x, y in (
+        (a.race, b.race), (a.attribute, b.attribute), (a.level, b.level), (a.atk, b.atk),
+        (a.defense, b.defense)))
+    return same == 1
+
+
+def _small_world(cards: dict[str, Card], classes: list[ClassInfo],
+                 class_of_name: dict[str, int]) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(revealed, added, bridges) for Small World, from the card data; only moves that
+    change what the conditions count (a card with a feature is revealed or added)."""
+    mons = sorted(n for n in class_of_name if cards[n].kind is Kind.MONSTER
+                  and not cards[n].frame.is_extra)
+    out = []
+    for a in mons:
+        for t in mons:
+            ca, ct = class_of_name[a], class_of_name[t]
+            if not (classes[ca].features or classes[ct].features):
+                continue
+            bridges = tuple(class_of_name[b] for b in mons
+                            if _shares_one(cards[a], cards[b]) and _shares_one(cards[b],
+                                                                               cards[t]))
+            if bridges:
+                out.append((ca, ct, bridges))
+    return out
 
 
 def _label(ci: ClassInfo, features: list[Feature]) -> str:

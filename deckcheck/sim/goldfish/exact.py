@@ -73,6 +73,7 @@ class Evaluator:
         # deliberately shadows the interpreted `ok` method below with its compiled twin
         self.ok = _compile_checks(self.terms)  # type: ignore[assignment]
         self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
+        self.worlds = sorted(s for s, b in cp.behaviours.items() if b.kind == "small world")
         self.spent = {s: cp.behaviours[s].is_spent for s in self.searchers}
         self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
         self._memo: dict[tuple[tuple[int, ...], tuple[int, ...], frozenset[int]], bool] = {}
@@ -86,7 +87,7 @@ class Evaluator:
         """Whether the hand `k` meets the goal, using searchers with `rest` left in the Deck."""
         if self.ok(k):
             return True
-        if not self.searchers:
+        if not self.searchers and not self.worlds:
             return False
         key = (k, rest, used)
         hit = self._memo.get(key)
@@ -110,8 +111,33 @@ class Evaluator:
                     break
             if result:
                 break
+        if not result:
+            result = self._small_world(k, rest, used)
         self._memo[key] = result
         return result
+
+    def _small_world(self, k: tuple[int, ...], rest: tuple[int, ...],
+                     used: frozenset[int]) -> bool:
+        """Small World: reveal `a` (banished), banish a bridge from the Deck, add `t`."""
+        for s in self.worlds:
+            if s in used or k[s] == 0:
+                continue
+            for a, t, bridges in self.cp.small_world:
+                if k[a] - (a == s) <= 0 or rest[t] == 0:
+                    continue
+                b = next((b for b in bridges if rest[b] > (1 if b == t else 0)), None)
+                if b is None:
+                    continue
+                k2 = list(k)
+                k2[s] -= 1
+                k2[a] -= 1
+                k2[t] += 1
+                r2 = list(rest)
+                r2[t] -= 1
+                r2[b] -= 1
+                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
+                    return True
+        return False
 
 
 def interpret(terms: tuple[TermChecks, ...], k: tuple[int, ...]) -> bool:
@@ -225,7 +251,7 @@ class DrawEvaluator:
         self.pref = play.preference(cp)
         for d in self.order:
             b = cp.behaviours[d]
-            others = [e for e in self.order if e != d and cp.behaviours[e].kind != "search"]
+            others = [e for e in self.order if e != d]
             if b.excavate and b.excavate_rest == "bottom" and others and not (
                     b.no_draw_after and all(cp.behaviours[e].draws for e in others)):
                 raise NeedsMonteCarlo("An excavation to the bottom of the Deck followed by "
@@ -375,7 +401,7 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
     nums = dict.fromkeys(goals, 0)
     fails: list[tuple[tuple[int, ...], int]] = []
     first = next(iter(goals))
-    searchers = any(ev.searchers for ev in evals.values())
+    searchers = any(ev.searchers or ev.worlds for ev in evals.values())
     for k, w in hand_vectors(sizes, hand_size):
         rest = tuple(a - b for a, b in zip(sizes, k, strict=True)) if searchers else sizes
         for name, ev in evals.items():

@@ -73,6 +73,7 @@ class NpEvaluator:
         self.cols = [np.array(idx, dtype=np.intp) for idx in cols]
         self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
         self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
+        self.worlds = sorted(s for s, b in cp.behaviours.items() if b.kind == "small world")
 
     def ok(self, H: Array, HT: Array = None) -> Array:
         """Whether each hand (row of H) meets one of the terms. The sums are taken over the
@@ -119,6 +120,28 @@ class NpEvaluator:
                 R2 = R[cand]
                 R2[:, t] -= 1
                 ok[cand] |= self.succeeds(H2, R2, used | {s})
+        for s in self.worlds:  # Small World: reveal a, banish a bridge b, add t
+            if s in used:
+                continue
+            for a, t, bridges in self.cp.small_world:
+                cand = ~ok & (H[:, s] > 0) & (H[:, a] > (1 if a == s else 0)) & (R[:, t] > 0)
+                if not cand.any():
+                    continue
+                rows = np.nonzero(cand)[0]
+                bridge = np.full(len(rows), -1, dtype=np.intp)
+                for b in reversed(bridges):  # the first bridge the Deck still holds
+                    bridge[R[rows, b] > (1 if b == t else 0)] = b
+                rows, bridge = rows[bridge >= 0], bridge[bridge >= 0]
+                if not len(rows):
+                    continue
+                H2 = H[rows]
+                H2[:, s] -= 1
+                H2[:, a] -= 1
+                H2[:, t] += 1
+                R2 = R[rows]
+                R2[:, t] -= 1
+                R2[np.arange(len(rows)), bridge] -= 1
+                ok[rows] |= self.succeeds(H2, R2, used | {s})
         return ok
 
 

@@ -40,7 +40,7 @@ def play_order(cp: CompiledProfile) -> list[int]:
         b = cp.behaviours[c]
         return (0 if b.start_of_main1 else 1 if b.no_draw_before else 2, c)
 
-    return sorted((c for c, b in cp.behaviours.items() if b.kind != "search"), key=rank)
+    return sorted((c for c, b in cp.behaviours.items() if not b.searches), key=rank)
 
 
 def extra_paid(b: Behaviour, extra: int) -> int:

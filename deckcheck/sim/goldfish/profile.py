@@ -71,6 +71,10 @@ class CardEntry(BaseModel):
     start_of_main1: bool | None = None
     #: Card Destruction: discard the rest of the hand, then draw that many cards.
     redraw_hand: bool | None = None
+    #: Small World: reveal a monster in hand, banish a Deck monster sharing exactly one of
+    #: Type, Attribute, Level, ATK, DEF with it, add a Deck monster sharing exactly one with
+    #: that one; the revealed card is banished.
+    small_world: bool | None = None
 
 
 class Behaviour(BaseModel):
@@ -92,15 +96,17 @@ class Behaviour(BaseModel):
     no_draw_after: bool = False
     start_of_main1: bool = False
     redraw_hand: bool = False
+    small_world: bool = False
 
     @model_validator(mode="after")
     def _one_kind(self) -> Behaviour:
         kinds = [k for k, v in (("search", self.search), ("draw", self.draw),
-                                ("excavate", self.excavate), ("redraw_hand", self.redraw_hand))
-                 if v]
+                                ("excavate", self.excavate), ("redraw_hand", self.redraw_hand),
+                                ("small_world", self.small_world)) if v]
         if len(kinds) != 1:
-            raise ValueError("a card needs exactly one of search, draw, excavate or "
-                             "redraw_hand" + (f", not {' and '.join(kinds)}" if kinds else ""))
+            raise ValueError("a card needs exactly one of search, draw, excavate, redraw_hand "
+                             "or small_world" + (f", not {' and '.join(kinds)}" if kinds else
+                                                 ""))
         if (self.banish_top or self.then_banish) and not self.draw:
             raise ValueError("banish_top and then_banish only go with draw")
         if self.discard_cost and self.search:
@@ -112,7 +118,13 @@ class Behaviour(BaseModel):
     @property
     def kind(self) -> str:
         return ("search" if self.search else "draw" if self.draw else
-                "excavate" if self.excavate else "redraw")
+                "excavate" if self.excavate else "small world" if self.small_world else
+                "redraw")
+
+    @property
+    def searches(self) -> bool:
+        """A search (of a role, or Small World's bridge): tried, never played blindly."""
+        return self.kind in ("search", "small world")
 
     @property
     def draws(self) -> bool:
@@ -121,7 +133,7 @@ class Behaviour(BaseModel):
 
     @property
     def is_spent(self) -> bool:
-        return self.spent if self.spent is not None else self.kind != "search"
+        return self.spent if self.spent is not None else not self.search
 
 
 def behaviour(base: dict[str, Any] | None, entry: CardEntry | None,
@@ -134,7 +146,7 @@ def behaviour(base: dict[str, Any] | None, entry: CardEntry | None,
         if given.get("play") is False:
             return None
         given.pop("play", None)
-        kinds = {"search", "draw", "excavate", "redraw_hand"}
+        kinds = {"search", "draw", "excavate", "redraw_hand", "small_world"}
         if kinds & set(given):  # a new kind replaces the built-in one
             for k in kinds:
                 fields.pop(k, None)
