@@ -327,3 +327,17 @@ def test_small_world_by_an_independent_count() -> None:
                                            "cards": {"Small World": {"play": False}}}),
                             cards, pool, "t")
     assert exact_odds(plain, 5).probabilities["success"] < written
+
+
+def test_one_normal_summon_a_turn() -> None:
+    cards = deck([(NAMED[0], 3), (NAMED[1], 3)])  # levels 3 and 4: no Tribute needed
+    roles = {"a": ["Named 0"], "b": ["Named 1"], "both": ["Named 0", "Named 1"]}
+    two = compiled({"roles": roles, "conditions": {
+        "c": {"all": ["summon a", "summon b"]}}}, cards)
+    assert two.conditions["c"] == []  # two Normal Summons never happen in one turn
+    one = compiled({"roles": roles, "options": {"overlap": True}, "conditions": {
+        "c": {"all": ["summon both", "summon a"]}}}, cards)
+    # with overlap one card may be both: the summon must be of a card in both roles
+    p = exact_odds(one, 5).probabilities["c"]
+    only_a = compiled({"roles": roles, "conditions": {"c": "summon a"}}, cards)
+    assert p == exact_odds(only_a, 5).probabilities["c"]

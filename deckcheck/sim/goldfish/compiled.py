@@ -453,9 +453,10 @@ def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = 
     bmap = {class_of_name[n]: b for n, (b, _, _) in behaviours.items()}
     tmap = {class_of_name[n]: t for n, (_, t, _) in behaviours.items() if t is not None}
     cmap = {class_of_name[n]: c for n, (_, _, c) in behaviours.items() if c is not None}
-    conditions = {n: dnf(nnf(node), source) for n, node in named.items()}
-    success = dnf(nnf(success_node), source)
-    seat_success = {s: dnf(nnf(node), source) for s, node in seat_nodes.items()}
+    one = _OneSummon(r.features, classes, pf.options.overlap)
+    conditions = {n: one(dnf(nnf(node), source)) for n, node in named.items()}
+    success = one(dnf(nnf(success_node), source))
+    seat_success = {s: one(dnf(nnf(node), source)) for s, node in seat_nodes.items()}
     everything = [*success, *(t for ts in conditions.values() for t in ts),
                   *(t for ts in seat_success.values() for t in ts)]
     for term in all_terms(everything):
@@ -537,6 +538,43 @@ def _classes(cards: list[Card], r: _Resolver, behaviours: dict[str, Any],
         classes.sort(key=lambda c: (not c.features and c.behaviour is None, c.label))
     class_of_name = {name: i for i, ci in enumerate(classes) for name in ci.cards}
     return classes, class_of_name
+
+
+class _OneSummon:
+    """One Normal Summon a turn: a case of the conditions that needs two summons (of two
+    roles) can only hold with one card that is both — the same card with overlap, never
+    without it (one card fills one requirement)."""
+
+    def __init__(self, features: list[Feature], classes: list[ClassInfo],
+                 overlap: bool) -> None:
+        self.features, self.classes, self.overlap = features, classes, overlap
+
+    def __call__(self, terms: list[Term]) -> list[Term]:
+        out = []
+        for t in terms:
+            t.nots = [self(sub) for sub in t.nots]
+            summons = [f for f in t.lows if self.features[f].kind == "summon"]
+            if len(summons) > 1:
+                if not self.overlap:
+                    continue
+                f = self._both(summons)
+                t.lows = {k: v for k, v in t.lows.items() if k not in summons}
+                t.lows[f] = 1
+            out.append(t)
+        return out
+
+    def _both(self, summons: list[int]) -> int:
+        name = " & ".join(sorted(self.features[f].name for f in summons))
+        members = set.intersection(*(self.features[f].members for f in summons))
+        for i, f in enumerate(self.features):
+            if (f.kind, f.name) == ("summon", name):
+                return i
+        self.features.append(Feature("summon", name, members))
+        fid = len(self.features) - 1
+        for ci in self.classes:  # classes never straddle a feature's members
+            if set(ci.cards) <= members:
+                ci.features = ci.features | {fid}
+        return fid
 
 
 def _shares_one(a: Card, b: Card) -> bool:
