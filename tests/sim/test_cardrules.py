@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from simkit import expand, fillers, make_pool, monster, spell
 
-from deckcheck.errors import ProfileError
+from deckcheck.errors import ProfileError, SimError
 from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.exact import exact_odds
 from deckcheck.sim.goldfish.montecarlo import simulate, wilson
@@ -341,3 +341,36 @@ def test_one_normal_summon_a_turn() -> None:
     p = exact_odds(one, 5).probabilities["c"]
     only_a = compiled({"roles": roles, "conditions": {"c": "summon a"}}, cards)
     assert p == exact_odds(only_a, 5).probabilities["c"]
+
+
+def test_graveyard_conditions_by_monte_carlo() -> None:
+    from math import comb
+
+    # Trade-In's cost sends a Level 8 to the GY: "GY: Level 8" holds exactly when a hand
+    # holds Trade-In and a Level 8 (the Deck always has 2 cards to draw)
+    cards = deck([(TRADE_IN, 3), (BIG, 3)])
+    cp = compiled({"conditions": {"c": "GY: Level 8 >= 1"}}, cards)
+    assert cp.zones
+    p = 1 - (comb(37, 5) + comb(37, 5) - comb(34, 5)) / comb(40, 5)  # 1 - P(no TI or no L8)
+    mc = simulate(cp, 60_000, seed=7)
+    assert inside(mc.by_turn["c"][0], mc.hands, p)
+    with pytest.raises(SimError, match="GY or banished cards need the Monte Carlo engine"):
+        exact_odds(cp, 5)
+    # the End Phase discards what a condition wants in the GY first: going second, turn 2
+    # ends with 7 cards, so a Big Eight among them is in the GY by turn 3
+    plain = deck([(BIG, 3)])
+    gy = compiled({"conditions": {"c": "GY: Big Eight"}}, plain)
+    run = simulate(gy, 60_000, seed=8, going_second=True, turns=3)
+    assert run.by_turn["c"][:2] == [0, 0]
+    assert inside(run.by_turn["c"][2], run.hands, 1 - comb(37, 7) / comb(40, 7))
+
+
+def test_banished_conditions_and_zone_errors() -> None:
+    cards = deck([(ALLURE, 3), (DARK, 3)])
+    cp = compiled({"conditions": {"c": "banished: DARK"}}, cards)
+    mc = simulate(cp, 20_000, seed=3)
+    assert 0 < mc.by_turn["c"][0] < mc.hands  # Allure banishes a DARK monster
+    with pytest.raises(ProfileError, match="not in the GY or banished"):
+        compiled({"conditions": {"c": "Target"},
+                  "cards": {"Trade-In": {"discard_cost": "GY: Big Eight"}}},
+                 deck([(TRADE_IN, 3), (BIG, 3), (TARGET, 1)]))

@@ -6,7 +6,8 @@ that can be Normal Summoned without a Tribute, see `deckcheck.sim.rules`); a car
 deck (any language the pool knows); a card property from the card data — an Attribute
 (``DARK``), ``Level N`` / ``Rank N``, a monster Type (``Spellcaster``), a Spell/Trap
 property (``Quick-Play Spell``, ``Counter Trap``) or a kind (``monster``, ``spell``,
-``trap``). ``N different NAME`` counts different card names. A name that is none of these,
+``trap``). ``N different NAME`` counts different card names; ``GY: NAME`` / ``banished: NAME`` count
+cards in those zones (Monte Carlo only). A name that is none of these,
 a card that is not in the deck, or an archetype with no card in the deck is an error.
 """
 
@@ -57,6 +58,9 @@ KINDS = {"monster": Kind.MONSTER, "monsters": Kind.MONSTER, "spell": Kind.SPELL,
 _LEVEL = re.compile(r"^(level|rank|link)\s*(\d+)$", re.IGNORECASE)
 _SUMMON = re.compile(r"^summon\s+(.+)$", re.IGNORECASE)
 MAX_LOWER_FEATURES = 10
+#: Zones a condition can count besides the hand: feature kind -> block of the hand vector.
+ZONES = {"gy": 1, "banished": 2}
+_ZONE = re.compile(r"^(gy|graveyard|banished)\s*:\s*(.+)$", re.IGNORECASE)
 
 
 @dataclass
@@ -131,7 +135,15 @@ class CompiledProfile:
                        for t in terms)
 
     def class_members(self, feature: int) -> list[int]:
-        return [i for i, c in enumerate(self.classes) if feature in c.features]
+        """The classes a feature counts; for a GY / banished feature, their places in the
+        zone part of a hand vector (hand, then GY, then banished: `ZONES`)."""
+        shift = len(self.classes) * ZONES.get(self.features[feature].kind, 0)
+        return [shift + i for i, c in enumerate(self.classes) if feature in c.features]
+
+    @property
+    def zones(self) -> bool:
+        """Whether a condition counts cards in the GY or banished (Monte Carlo tracks them)."""
+        return any(f.kind in ZONES for f in self.features)
 
     def policy(self) -> str:
         """The play policy, stated in reports."""
@@ -287,6 +299,13 @@ class _Resolver:
         key = normalize(written)
         if key in self.role_keys:
             return self.role(self.role_keys[key])
+        z = _ZONE.match(written.strip())
+        if z and key not in self.names:
+            inner = self.name(z.group(2), path)
+            kind = "banished" if z.group(1).lower() == "banished" else "gy"
+            label = "GY" if kind == "gy" else "banished"
+            return self.feature(kind, f"{label}: {self.features[inner].name}",
+                                set(self.features[inner].members))
         m = _SUMMON.match(written.strip())
         if m and key not in self.names:
             inner = self.name(m.group(1), path)
@@ -499,6 +518,10 @@ def _behaviours(pf: ProfileFile, r: _Resolver
             tgt = r.target(b.then_banish, f"{path}.then_banish")
         if b.discard_cost:
             cost = r.target(b.discard_cost, f"{path}.discard_cost")
+        for f, key in ((tgt, "search" if b.search else "then_banish"), (cost, "discard_cost")):
+            if f is not None and r.features[f].kind in ZONES:
+                raise r.error(f"{path}.{key}", "names cards in the hand or Deck, not in the GY "
+                                               "or banished; drop the zone.")
         out[name] = (b, tgt, cost)
     return out
 
@@ -608,5 +631,6 @@ def _small_world(cards: dict[str, Card], classes: list[ClassInfo],
 def _label(ci: ClassInfo, features: list[Feature]) -> str:
     if len(ci.cards) == 1:
         return next(iter(ci.cards))
-    names = sorted(features[f].name for f in ci.features if features[f].kind != "card")
+    names = sorted(features[f].name for f in ci.features
+                   if features[f].kind != "card" and features[f].kind not in ZONES)
     return "+".join(names) if names else "other"

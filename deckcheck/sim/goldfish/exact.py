@@ -385,6 +385,9 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
                failing: int = 0, draw_work: int = DrawEvaluator.WORK_LIMIT) -> ExactResult:
     """Exact probability that a `hand_size`-card hand meets each goal (default: "success"
     and every named condition). `K` overrides the class sizes (for +-1 copy questions)."""
+    if cp.zones:
+        raise NeedsMonteCarlo("Conditions on the GY or banished cards need the Monte Carlo "
+                              "engine; use --hands N.")
     sizes = K if K is not None else cp.K
     N = sum(sizes)
     if hand_size > N:

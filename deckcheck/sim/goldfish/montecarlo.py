@@ -122,7 +122,7 @@ def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool =
     if sizes.sum() < cp.rules.cards_by(1, going_second):
         raise SimError(f"A Main Deck of {int(sizes.sum())} cards is too small to deal a hand.")
     goals = goals if goals is not None else cp.goals(going_second)
-    if turns == 1 and not cp.has_draws:
+    if turns == 1 and not cp.has_draws and not cp.zones:
         return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None,
                         per_hand)
     return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing, per_hand)

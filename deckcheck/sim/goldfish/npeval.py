@@ -39,6 +39,9 @@ class NpEvaluator:
         self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
         self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
         self.worlds = sorted(s for s, b in cp.behaviours.items() if b.kind == "small world")
+        #: With GY / banished conditions hands are rows of (hand, GY, banished) counts.
+        self.C = len(cp.classes)
+        self.zones = cp.zones
 
     def ok(self, H: Array, HT: Array = None) -> Array:
         """Whether each hand (row of H) meets one of the terms. The sums are taken over the
@@ -82,6 +85,8 @@ class NpEvaluator:
                 H2[:, t] += 1
                 if spent:
                     H2[:, s] -= 1
+                    if self.zones:
+                        H2[:, self.C + s] += 1  # to the GY
                 R2 = R[cand]
                 R2[:, t] -= 1
                 ok[cand] |= self.succeeds(H2, R2, used | {s})
@@ -103,6 +108,11 @@ class NpEvaluator:
                 H2[:, s] -= 1
                 H2[:, a] -= 1
                 H2[:, t] += 1
+                if self.zones:  # Small World to the GY; the revealed card and the bridge
+                    C = self.C  # are banished
+                    H2[:, C + s] += 1
+                    H2[:, 2 * C + a] += 1
+                    H2[np.arange(len(rows)), 2 * C + bridge] += 1
                 R2 = R[rows]
                 R2[:, t] -= 1
                 R2[np.arange(len(rows)), bridge] -= 1

@@ -116,15 +116,22 @@ def preference(cp: CompiledProfile) -> list[int]:
 
 
 def discard_order(cp: CompiledProfile, goals: dict[str, list[Term]]) -> list[int]:
-    """Classes in the order the End Phase discards them: cards that only "at most" limits
-    (or negated conditions) count first — keeping them can only hurt — then cards no
-    condition counts, then the rest, the least needed first."""
+    """Classes in the order the End Phase discards them: cards a condition wants in the GY
+    first, then cards that only "at most" limits (or negated conditions) count — keeping
+    them can only hurt — then cards no condition counts, then the rest, the least needed
+    first."""
     lows: dict[int, int] = {}
     bad: set[int] = set()
+    to_gy: set[int] = set()  # cards a condition wants in the GY: discarded first
+    C = len(cp.classes)
     for terms in goals.values():
         for t in terms:
             for f in t.lows:
                 for c in cp.class_members(f):
+                    if c >= C:
+                        if cp.features[f].kind == "gy":
+                            to_gy.add(c - C)
+                        continue
                     lows[c] = lows.get(c, 0) + 1
             for f, (lo, _) in t.distinct.items():
                 if lo is not None:
@@ -139,6 +146,8 @@ def discard_order(cp: CompiledProfile, goals: dict[str, list[Term]]) -> list[int
     search_targets = {c for s, f in cp.targets.items() for c in [s, *cp.class_members(f)]}
 
     def rank(c: int) -> tuple[int, int, int]:
+        if c in to_gy:
+            return (-1, 0, c)
         if c in bad and c not in lows:
             return (0, 0, c)
         if c not in lows and c not in bad and c not in search_targets \

@@ -156,6 +156,8 @@ def exact_turn_ok(cp: CompiledProfile, turn: int, going_second: bool) -> bool:
     """Whether "by turn `turn`" is a question the exact engine answers: turn 1 always (draw
     cards enumerated); later only for "at least"-only conditions with no draw/search cards,
     before any End Phase discard could have happened."""
+    if cp.zones:
+        return False
     if turn == 1:
         return True
     return (cp.monotone and not cp.behaviours
@@ -210,6 +212,9 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
             else:
                 break
     if mode == "exact" and len(exact_turns) < turns:
+        if cp.zones:
+            raise SimError("Conditions on the GY or banished cards need the Monte Carlo "
+                           "engine; drop --exact.")
         t = len(exact_turns) + 1
         if _exact_possible(cp, rules.hand_size, mode=mode) and t > 1:
             raise SimError(f"Turn {t} cannot be computed exactly (draws, discards or 'at most' "

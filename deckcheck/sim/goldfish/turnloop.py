@@ -152,6 +152,9 @@ class _Batch:
             self.H = _sample_opening(rng, K, n, size).astype(np.int8)
         self.R = K.astype(np.int8)[None, :] - self.H
         self.B = np.zeros_like(self.R)
+        #: GY and banished counts, tracked only when a condition counts them.
+        self.G: Array = np.zeros_like(self.H) if cp.zones else None
+        self.X: Array = np.zeros_like(self.H) if cp.zones else None
         self.order = play.play_order(cp)
         self.extra = np.full(size, cp.extra_size, dtype=np.int64)
         self.won_by_turn: Array = None
@@ -197,12 +200,27 @@ class _Batch:
         self.O[rows] = deal_orders(self.rng, layout, len(rows))
         self.ptr[rows] = 0
 
+    def full(self, H: Array, rows: Array | None = None) -> Array:
+        """Hand rows as the evaluator reads them: with GY / banished conditions, the hand,
+        GY and banished counts side by side (of the hands `rows`, all by default)."""
+        if self.G is None:
+            return H
+        if rows is None:
+            return np.concatenate([H, self.G, self.X], axis=1)
+        return np.concatenate([H, self.G[rows], self.X[rows]], axis=1)
+
+    def to_zone(self, zone: Array | None, rows: Array, cls: Array | int,
+                n: Array | int = 1) -> None:
+        """Put `n` cards of class `cls` of each hand in `rows` in a tracked zone."""
+        if zone is not None:
+            zone[rows, cls] += n
+
     def succeeds(self, rows: Array | None = None) -> Array:
         """Whether the hands `rows` (all) meet the goal (`NpEvaluator.succeeds` does not
         change the arrays it is given)."""
         if rows is None:
-            return self.ev.succeeds(self.H, self.deck())
-        return self.ev.succeeds(self.H[rows], self.deck(rows))
+            return self.ev.succeeds(self.full(self.H), self.deck())
+        return self.ev.succeeds(self.full(self.H[rows], rows), self.deck(rows))
 
     def run(self, turns: int, order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
         rules, size = self.cp.rules, self.size
@@ -240,6 +258,7 @@ class _Batch:
                 for c in order:
                     take = np.minimum(excess, self.H[rows, c])
                     self.H[rows, c] -= take
+                    self.to_zone(self.G, rows, c, take)
                     excess -= take
         return first, hits, int(lost.sum())
 
@@ -254,6 +273,8 @@ class _Batch:
         sub.H, sub.R, sub.B, sub.extra = self.H[rows], self.R[rows], self.B[rows], \
             self.extra[rows]
         sub.O = None if self.O is None else self.O[rows]
+        sub.G = None if self.G is None else self.G[rows]
+        sub.X = None if self.X is None else self.X[rows]
         sub.ptr = None if self.ptr is None else self.ptr[rows]
         sub_ok = np.zeros(len(rows), dtype=bool)
         sub.main_phase(np.ones(len(rows), dtype=bool), sub_ok)
@@ -262,6 +283,8 @@ class _Batch:
         self.bottom |= sub.bottom
         if self.O is not None:
             self.O[rows], self.ptr[rows] = sub.O, sub.ptr
+        if self.G is not None:
+            self.G[rows], self.X[rows] = sub.G, sub.X
         ok[rows] = sub_ok
 
     def main_phase(self, active: Array, ok: Array) -> None:
@@ -332,11 +355,14 @@ class _Batch:
         b = cp.behaviours[d]
         if b.is_spent:
             H[rows, d] -= 1
+            self.to_zone(self.G, rows, d)
         if d in cp.costs:
             self.remove_one(rows, cp.class_members(cp.costs[d]))
         half = np.asarray(paid) == 3
         if b.redraw_hand:
             n = H[rows].sum(axis=1)
+            if self.G is not None:
+                self.G[rows] += H[rows]
             H[rows] = 0
             for i in range(int(n.max(initial=0))):
                 sub = rows[n > i]
@@ -346,7 +372,8 @@ class _Batch:
         if b.draw:
             # banish the top cards face-down (cost), then draw: both random cards of the Deck
             for _ in range(b.banish_top):
-                self.draw(rows)
+                cls = self.draw(rows)
+                self.to_zone(self.X, rows[cls >= 0], cls[cls >= 0])
             n = np.where(half, b.draw // 2, b.draw) if b.extra_deck_cost else \
                 np.full(len(rows), b.draw)
             for i in range(b.draw):
@@ -354,7 +381,9 @@ class _Batch:
                 cls = self.draw(sub)
                 H[sub, cls] += 1
             if b.then_banish is not None:
-                done = self.remove_one(rows, cp.class_members(cp.targets[d]))
+                done = self.remove_one(rows, cp.class_members(cp.targets[d]), banish=True)
+                if self.G is not None:
+                    self.G[rows[~done]] += H[rows[~done]]
                 H[rows[~done]] = 0  # no card to banish: the whole hand is discarded
             return
         self.excavate(d, rows, half)
@@ -380,7 +409,7 @@ class _Batch:
             Ht[:, t] += 1
             Rt = self.deck(rows[cand]) + E[cand]
             Rt[:, t] -= 1
-            good = self.ev.succeeds(Ht, Rt)
+            good = self.ev.succeeds(self.full(Ht, rows[cand]), Rt)
             chosen[cand[good]] = t
         for t in pref:  # nothing makes it succeed: take the most useful-looking card
             cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
@@ -395,10 +424,13 @@ class _Batch:
             self.B[rows] += E
             self.bottom = True
 
-    def remove_one(self, rows: Array, members: list[int]) -> Array:
-        """Remove 1 card of `members` from each hand in `rows` (`play.remove_choice`: one
-        whose loss keeps the goal within reach, else the first); returns which rows had one."""
+    def remove_one(self, rows: Array, members: list[int], banish: bool = False) -> Array:
+        """Discard (or banish) 1 card of `members` from each hand in `rows`
+        (`play.remove_choice`: one whose loss keeps the goal within reach, else the first);
+        returns which rows had one."""
         H = self.H
+        zone = self.X if banish else self.G
+        at = len(self.cp.classes) * (2 if banish else 1)
         done = np.zeros(len(rows), dtype=bool)
         for good_only in (True, False):
             for c in members:
@@ -408,8 +440,12 @@ class _Batch:
                 if good_only:
                     Hc = H[rows[cand]]
                     Hc[:, c] -= 1
-                    keep = self.ev.succeeds(Hc, self.deck(rows[cand]))
+                    full = self.full(Hc, rows[cand])
+                    if zone is not None:
+                        full[:, at + c] += 1
+                    keep = self.ev.succeeds(full, self.deck(rows[cand]))
                     cand = cand[keep]
                 H[rows[cand], c] -= 1
+                self.to_zone(zone, rows[cand], c)
                 done[cand] = True
         return done
