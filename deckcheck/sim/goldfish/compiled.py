@@ -6,9 +6,9 @@ that can be Normal Summoned without a Tribute, see `deckcheck.sim.rules`); a car
 deck (any language the pool knows); a card property from the card data — an Attribute
 (``DARK``), ``Level N`` / ``Rank N``, a monster Type (``Spellcaster``), a Spell/Trap
 property (``Quick-Play Spell``, ``Counter Trap``) or a kind (``monster``, ``spell``,
-``trap``). ``N different NAME`` counts different card names; ``GY: NAME`` / ``banished: NAME`` count
-cards in those zones (Monte Carlo only). A name that is none of these,
-a card that is not in the deck, or an archetype with no card in the deck is an error.
+``trap``). ``N different NAME`` counts different card names; ``GY: NAME`` and
+``banished: NAME`` count cards in those zones (Monte Carlo only). A name that is none of
+these, a card that is not in the deck, or an archetype with no card in the deck is an error.
 """
 
 from __future__ import annotations
