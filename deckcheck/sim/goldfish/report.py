@@ -2,9 +2,12 @@
 common failing hands, the effect of +-1 copy of each card, and A/B comparisons.
 
 `odds()` picks the engine: exact wherever the maths allows (opening hands, searchers
-included, and later turns for conditions that only say "at least" with no draw cards,
-before the hand size limit can bite), Monte Carlo for the rest. The result is a pydantic
-model (`OddsReport`): `--json` prints it as is; `render_text` prints it for people.
+included; draw cards too when the enumeration is small, any size with --exact; and later
+turns for conditions that only say "at least" with no draw cards, before the hand size
+limit can bite), Monte Carlo for the rest. `compare()` and the +-1 copy table report each
+difference with its interval, Monte Carlo runs paired on common random numbers. The result
+is a pydantic model (`OddsReport`): `--json` prints it as is; `render_text` prints it for
+people.
 """
 
 from __future__ import annotations
