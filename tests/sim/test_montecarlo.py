@@ -229,3 +229,19 @@ def test_end_phase_discard_keeps_what_serves_the_goal(monkeypatch: pytest.Monkey
     monkeypatch.setattr(play, "discard_order", lambda cp, goals: blanks_first)
     kept = simulate(cp, 50_000, seed=9, turns=6).by_turn["success"][5]
     assert good > kept + 2_500
+
+
+def test_turn_loop_opening_sampler_is_hypergeometric() -> None:
+    from math import comb
+
+    import numpy as np
+
+    from deckcheck.sim.goldfish.turnloop import _sample_opening
+
+    K = np.array([3, 5, 32])
+    H = _sample_opening(np.random.default_rng(4), K, 5, 200_000)
+    assert H.dtype == np.int8 and (H.sum(axis=1) == 5).all() and (H <= K).all()
+    for c, size in enumerate(K.tolist()):
+        for j in range(4):
+            p = comb(size, j) * comb(40 - size, 5 - j) / comb(40, 5)
+            assert inside(int((H[:, c] == j).sum()), len(H), p, z=4.0), (c, j)

@@ -21,7 +21,43 @@ CHUNK = 1 << 18  # hands per batch
 
 
 def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
-    return rng.multivariate_hypergeometric(K, n, size=size, method="count")
+    """`size` random `n`-card hands as class counts (int8): `n` distinct uniformly random
+    Deck positions per hand, read from raw 16-bit words of the generator like the
+    opening-hand sampler of `montecarlo` (a word at or above the largest multiple of N, or
+    a repeated position, deals the hand again)."""
+    cls_of = np.repeat(np.arange(len(K)), K)
+    N = len(cls_of)
+    if N > 255 or n > 16:
+        return rng.multivariate_hypergeometric(K, n, size=size, method="count").astype(np.int8)
+    limit = (65536 // N) * N
+    word_pos = (np.arange(65536) % N).astype(np.uint8)
+    word_cls = cls_of[word_pos]
+    words = -(-n // 4)
+    P = np.empty((n, size), dtype=np.uint16)
+    todo = np.arange(size)
+    first = True
+    while first or len(todo):
+        m = size if first else len(todo)
+        V = rng.bit_generator.random_raw(words * m).view(np.uint16).reshape(4 * words, m)[:n]
+        pos = word_pos[V]
+        bad = np.zeros(m, dtype=bool)
+        for i in range(n):
+            for j in range(i + 1, n):
+                bad |= pos[i] == pos[j]
+        if V.max() >= limit:
+            bad |= (V >= limit).any(axis=0)
+        if first:
+            P = V
+            todo = np.nonzero(bad)[0]
+            first = False
+        else:
+            P[:, todo[~bad]] = V[:, ~bad]
+            todo = todo[bad]
+    H = np.zeros((size, len(K)), dtype=np.int8)
+    rows = np.arange(size)
+    for i in range(n):
+        H[rows, word_cls[P[i]]] += 1
+    return H
 
 
 def _draw(rng: Array, R: Array, rows: Array) -> Array:
@@ -149,7 +185,7 @@ class _Batch:
             for i in range(n):
                 self.H[idx, self.O[:, i]] += 1
         else:
-            self.H = _sample_opening(rng, K, n, size).astype(np.int8)
+            self.H = _sample_opening(rng, K, n, size)
         self.R = K.astype(np.int8)[None, :] - self.H
         self.B = np.zeros_like(self.R)
         #: GY and banished counts, tracked only when a condition counts them.
