@@ -10,6 +10,8 @@ card of a shuffled Deck is); paired runs deal each hand's whole Deck order up fr
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from deckcheck.sim.goldfish import play
@@ -82,13 +84,23 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
     fail_counts: dict[tuple[int, ...], int] = {}
     deck_outs = 0
     order = play.discard_order(cp, goals)
+    # every goal plays the same hands: the opening hands (and the generator's state after
+    # dealing them) of the first goal are kept for the others when they fit in memory
+    keep = not per_hand and len(goals) > 1 and hands * len(K) <= 64_000_000
+    openings: list[tuple[Array, Any]] = []
     for gi, (name, terms) in enumerate(goals.items()):
         ev = NpEvaluator(cp, terms)
         rng = np.random.default_rng(seed)  # the same hands for every goal
         done = 0
+        chunk = 0
         while done < hands:
             size = min(CHUNK, hands - done)
-            batch = _Batch(cp, ev, rng, K, size, going_second, ordered=per_hand)
+            dealt = openings[chunk] if gi and keep else None
+            batch = _Batch(cp, ev, rng, K, size, going_second, ordered=per_hand,
+                           opening=dealt)
+            if gi == 0 and keep:
+                openings.append((batch.H.copy(), rng.bit_generator.state))
+            chunk += 1
             first, hits, outs = batch.run(turns, order)
             for t in range(turns):
                 by_turn[name][t] += int(hits[t])
@@ -166,7 +178,8 @@ class _Batch:
     drawn only when R is empty, found by searches), and this turn's play state."""
 
     def __init__(self, cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
-                 going_second: bool, ordered: bool = False) -> None:
+                 going_second: bool, ordered: bool = False,
+                 opening: tuple[Array, Any] | None = None) -> None:
         self.cp, self.ev, self.rng, self.size = cp, ev, rng, size
         self.going_second = going_second
         #: Ordered mode: each hand's whole Deck order is dealt up front from random slot
@@ -184,6 +197,9 @@ class _Batch:
             idx = np.arange(size)
             for i in range(n):
                 self.H[idx, self.O[:, i]] += 1
+        elif opening is not None:  # hands already dealt, the generator where it was then
+            self.H = opening[0].copy()
+            rng.bit_generator.state = opening[1]
         else:
             self.H = _sample_opening(rng, K, n, size)
         self.R = K.astype(np.int8)[None, :] - self.H
