@@ -57,8 +57,9 @@ class MCResult:
     #: (opening class-count vector, count) of hands failing "success" on turn 1.
     failing: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
     deck_outs: int = 0
-    #: With `per_hand`: whether each hand met the first goal by each turn (hands x turns),
-    #: in the order the hands were dealt (for paired comparisons).
+    #: With `per_hand`: whether each hand met the first goal by each turn, in the order the
+    #: hands were dealt (for paired comparisons), as bits: `np.packbits` over the hands of
+    #: each chunk (a whole number of bytes per chunk), one column per turn.
     per_hand: Array = None
 
     def rate(self, goal: str = "success", turn: int = 1) -> float:
@@ -128,15 +129,19 @@ def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool =
     return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing, per_hand)
 
 
+#: Set bits in each byte value.
+_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+
+
 def paired_difference(a: MCResult, b: MCResult, turn: int = 1,
                       z: float = 1.96) -> tuple[float, float, float]:
     """B - A for the first goal by `turn`, from two runs on the same hands (each hand
     compared with itself), with its 95% interval: (difference, low, high)."""
     x = a.per_hand[:, turn - 1]
     y = b.per_hand[:, turn - 1]
-    n = len(x)
-    up = int(np.count_nonzero(y & ~x))
-    down = int(np.count_nonzero(x & ~y))
+    n = a.hands
+    up = int(_BITS[y & ~x].sum(dtype=np.int64))  # padding bits are 0 in both runs
+    down = int(_BITS[x & ~y].sum(dtype=np.int64))
     d = (up - down) / n
     var = max((up + down) / n - d * d, 0.0)
     half = z * sqrt(var / n) if n > 1 else 1.0
@@ -170,7 +175,9 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     pos_key = radix[_position_classes(cp, K, by_card)].astype(
         np.int32 if space < 2**31 else np.int64)
     done = 0
-    dealt: list[Array] = []
+    packed: list[Array] = []
+    first = NpEvaluator(cp, next(iter(goals.values()))) if per_hand else None
+    known = _KeyCache(space)
     while done < hands:
         size = min(CHUNK, hands - done)
         if per_hand:  # ordered dealing: the same cards for +-1 copy variants (paired runs)
@@ -179,7 +186,8 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
             keys = radix[top[:, 0]].astype(pos_key.dtype)
             for i in range(1, n):
                 keys += radix[top[:, i]].astype(pos_key.dtype)
-            dealt.append(keys)
+            assert first is not None
+            packed.append(np.packbits(known.ok(keys, first, radix, caps, K))[:, None])
         else:
             keys = _sample_keys(rng, pos_key, n, size)
         if dense is not None:
@@ -199,7 +207,6 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     rest = K[None, :] - rows
     by_turn: dict[str, list[int]] = {}
     fail_rows: list[tuple[tuple[int, ...], int]] = []
-    hand_ok: Array = None
     for i, (name, terms) in enumerate(goals.items()):
         ok = NpEvaluator(cp, terms).succeeds(rows, rest)
         by_turn[name] = [int(counts[ok].sum())]
@@ -207,10 +214,32 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
             bad = np.nonzero(~ok)[0]
             order = bad[np.argsort(-counts[bad], kind="stable")][:failing]
             fail_rows = [(tuple(int(x) for x in rows[j]), int(counts[j])) for j in order]
-        if i == 0 and per_hand:
-            every = np.concatenate(dealt)
-            hand_ok = ok[np.searchsorted(keys, every)][:, None]
-    return MCResult(hands, seed, going_second, 1, by_turn, fail_rows, per_hand=hand_ok)
+    return MCResult(hands, seed, going_second, 1, by_turn, fail_rows,
+                    per_hand=np.concatenate(packed) if per_hand else None)
+
+
+class _KeyCache:
+    """Whether the hand of each key meets a goal, each distinct hand evaluated once."""
+
+    def __init__(self, space: int) -> None:
+        dense = space <= 4_000_000
+        self.value: Array = np.zeros(space, dtype=bool) if dense else None
+        self.seen: Array = np.zeros(space, dtype=bool) if dense else None
+
+    def ok(self, keys: Array, ev: NpEvaluator, radix: Array, caps: Array, K: Array) -> Array:
+        u, inverse = np.unique(keys, return_inverse=True)
+        if self.value is None:
+            return self._eval(u, ev, radix, caps, K)[inverse]
+        new = u[~self.seen[u]]
+        if len(new):
+            self.value[new] = self._eval(new, ev, radix, caps, K)
+            self.seen[new] = True
+        return self.value[keys]
+
+    @staticmethod
+    def _eval(keys: Array, ev: NpEvaluator, radix: Array, caps: Array, K: Array) -> Array:
+        rows = (keys[:, None] // radix[None, :]) % caps[None, :]
+        return ev.succeeds(rows, K[None, :] - rows)
 
 
 # -- the turn loop -------------------------------------------------------------------------

@@ -104,8 +104,8 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
             first, hits, outs = batch.run(turns, order)
             for t in range(turns):
                 by_turn[name][t] += int(hits[t])
-            if gi == 0 and per_hand:
-                won_by_turn.append(batch.won_by_turn)
+            if gi == 0 and per_hand:  # as bits: 8 hands a byte
+                won_by_turn.append(np.packbits(batch.won_by_turn, axis=0))
             if gi == 0:
                 deck_outs += outs
                 if failing:
