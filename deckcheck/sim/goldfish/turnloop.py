@@ -139,17 +139,32 @@ def deck_slots(cp: CompiledProfile, K: Array) -> Array:
 def deal_orders(rng: Array, layout: Array, size: int) -> Array:
     """`size` random Deck orders (rows of classes, empty slots last) of the slot `layout`
     (one layout, or one per row): each slot gets a random 16-bit priority, ties broken by
-    slot, and the slots are sorted by it."""
+    slot, and the slots are sorted by it. Dealt in slices to bound the memory."""
+    out = np.empty((size, layout.shape[-1]), dtype=layout.dtype)
+    step = 1 << 15
+    for lo in range(0, size, step):
+        hi = min(size, lo + step)
+        part = layout[lo:hi] if layout.ndim == 2 else layout
+        out[lo:hi] = _deal_slice(rng, part, hi - lo)
+    return out
+
+
+def _deal_slice(rng: Array, layout: Array, size: int) -> Array:
     S = layout.shape[-1]
     shift = max(6, int(S).bit_length())
     words = -(-size * S // 4)
     pri = rng.bit_generator.random_raw(words).view(np.uint16)[:size * S].reshape(size, S)
-    keys = (pri.astype(np.uint32) << np.uint32(shift)) | np.arange(S, dtype=np.uint32)
+    keys = pri.astype(np.uint32)
+    keys <<= np.uint32(shift)
+    keys |= np.arange(S, dtype=np.uint32)
     top = np.uint32((0xFFFFFFFF >> shift) << shift)  # above every real priority
-    last = top | np.arange(S, dtype=np.uint32)
-    keys = np.where(layout < 0, last, keys)
+    empty = layout < 0
+    if layout.ndim == 1:
+        empty = np.broadcast_to(empty, keys.shape)
+    keys[empty] = (top | np.arange(S, dtype=np.uint32))[np.nonzero(empty)[1]]
     keys.sort(axis=1)
-    slot = (keys & np.uint32((1 << shift) - 1)).astype(np.intp)
+    keys &= np.uint32((1 << shift) - 1)
+    slot = keys.astype(np.intp)
     if layout.ndim == 2:
         return np.take_along_axis(layout, slot, axis=1)
     return layout[slot]
