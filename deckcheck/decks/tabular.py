@@ -37,6 +37,7 @@ from deckcheck.decks.resolve import (
     place_by_frame,
     section_word,
 )
+from deckcheck.decks.source import MAX_ENTRIES, too_many_entries
 
 _QTY = {normalize(w) for w in ("qty", "quantity", "count", "copies", "amount", "num", "no",
                                "数量", "枚数", "张数", "張数", "數量", "anzahl", "quantité",
@@ -243,6 +244,7 @@ class TableReader:
     pool: CardPool | None
     resolver: Resolver = field(init=False)
     rows_out: dict[Section, list[list[Any]]] = field(init=False)
+    card_lines: int = 0
 
     def __post_init__(self) -> None:
         self.resolver = Resolver(self.pool)
@@ -314,6 +316,10 @@ class TableReader:
             if (name_s and is_total(name_s)) or (isinstance(qty, str) and is_total(qty)) or \
                     (isinstance(code, str) and is_total(code)):
                 continue
+            self.card_lines += 1
+            if self.card_lines > MAX_ENTRIES:
+                where_ = grid.source or "the table"
+                raise too_many_entries(f"{where_}:{grid.sheet}" if grid.sheet else where_)
             section = state.section
             if sec_val is not None:
                 hit = section_word(_text(sec_val))

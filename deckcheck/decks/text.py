@@ -37,7 +37,7 @@ from deckcheck.decks.resolve import (
     place_by_frame,
     section_word,
 )
-from deckcheck.decks.source import decode_text, split_lines
+from deckcheck.decks.source import MAX_ENTRIES, decode_text, split_lines, too_many_entries
 from deckcheck.errors import DeckReadError
 
 #: Longer lines are no card line (the longest card names have about 70 characters).
@@ -101,6 +101,8 @@ def read_text(data: bytes | str, pool: CardPool | None, source: str = "", *,
             continue
         line = _BULLET.sub("", line)
         tried += 1
+        if tried > MAX_ENTRIES:
+            raise too_many_entries(where)
         if len(line) > MAX_LINE:
             deck.problems.append(ReadProblem(
                 kind="bad-line", section=section, written=line[:40] + "...", location=loc,

@@ -22,7 +22,6 @@ from __future__ import annotations
 import io
 import re
 import warnings
-import zipfile
 from typing import Any
 
 from deckcheck.cards.model import Kind
@@ -30,12 +29,8 @@ from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_COLS, MAX_ROWS
 from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid
+from deckcheck.decks.xlsx_guard import check_archive as check_archive
 from deckcheck.errors import DeckReadError
-
-#: Refuse workbooks whose entries would inflate beyond this, or compress suspiciously well.
-MAX_UNZIPPED = 100 * 1024 * 1024
-MAX_RATIO = 200
-MAX_ENTRIES = 5000
 
 #: Characters a worksheet cannot hold: XML-illegal controls (dropped) and lone surrogates from
 #: file names that are not UTF-8 (each becomes U+FFFD). openpyxl refuses the first and writes
@@ -54,31 +49,6 @@ PLAYER_FIELDS = {
     "country": "Country of Residence",
     "deck_name": "Deck Name",
 }
-
-
-def check_archive(data: bytes, where: str) -> None:
-    """Refuse what is not a zip archive, or would inflate beyond the bounds (zip bombs)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
-        raise DeckReadError(f"{where} is not an xlsx workbook (not a zip archive); save it as "
-                            "Excel .xlsx or name its format.") from None
-    if len(infos) > MAX_ENTRIES:
-        raise DeckReadError(f"{where} holds {len(infos):,} archive entries, which is no deck "
-                            "workbook; refusing to open it.")
-    total = sum(i.file_size for i in infos)
-    packed = sum(i.compress_size for i in infos)
-    if total > MAX_UNZIPPED:
-        raise DeckReadError(f"{where} would inflate to {total / 2**20:.0f} MB (limit "
-                            f"{MAX_UNZIPPED // 2**20} MB); refusing to open it.")
-    for i in infos:
-        if i.file_size > 1_000_000 and i.file_size > MAX_RATIO * max(i.compress_size, 1):
-            raise DeckReadError(f"{where}: entry {i.filename!r} compresses {MAX_RATIO}+ to 1 "
-                                "(a zip bomb?); refusing to open it.")
-    if total > 1_000_000 and total > MAX_RATIO * max(packed, 1):
-        raise DeckReadError(f"{where} compresses {MAX_RATIO}+ to 1 (a zip bomb?); refusing to "
-                            "open it.")
 
 
 def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck]:

@@ -41,7 +41,11 @@ Progress = Callable[[str, int, int], None]
 
 _PLAYER_KEYS = ("player", "player_name", "playername", "player name")
 _ID_KEYS = ("player_id", "konami_id", "card_game_id", "cossy_id", "player id", "konami id")
-_STEM_ID = re.compile(r"^(?P<name>.*?)[\s_\-.,()#]+(?P<id>\d{6,12})\)?$")
+_STEM_SEPARATORS = frozenset("_-.,()#")
+
+
+def _stem_separator(ch: str) -> bool:
+    return ch.isspace() or ch in _STEM_SEPARATORS
 
 
 def _walk(folder: Path) -> list[Path]:
@@ -64,6 +68,11 @@ def _walk(folder: Path) -> list[Path]:
 
 #: The sheets of the event report workbook (`deckcheck.event.report_xlsx`), in order.
 REPORT_SHEETS = ["Players", "Problems", "Event"]
+#: A report's xl/workbook.xml is under 2 KB; a larger one is read no further (a 2 MB zip entry
+#: once inflated to 4.1 GB here).
+MAX_WORKBOOK_XML = 64 * 1024
+#: The name of a <sheet> element; bounded so that no input makes the search quadratic.
+_SHEET_NAME = re.compile(r'<sheet [^<>]{0,500}?name="([^"<>]{0,100})"')
 
 
 def is_report(path: Path) -> bool:
@@ -77,10 +86,15 @@ def is_report(path: Path) -> bool:
 
         try:
             with zipfile.ZipFile(path) as zf:
-                xml = zf.read("xl/workbook.xml").decode("utf-8", "replace")
-        except (OSError, KeyError, zipfile.BadZipFile):
+                info = zf.getinfo("xl/workbook.xml")
+                if info.file_size > MAX_WORKBOOK_XML:
+                    return False  # no report of ours: those are a few KB
+                with zf.open(info) as f:
+                    xml = f.read(MAX_WORKBOOK_XML + 1).decode("utf-8", "replace")
+        except (OSError, KeyError, EOFError, ValueError, RuntimeError, NotImplementedError,
+                zipfile.BadZipFile, zipfile.LargeZipFile):
             return False
-        return re.findall(r'<sheet [^>]*name="([^"]*)"', xml) == REPORT_SHEETS
+        return _SHEET_NAME.findall(xml[:MAX_WORKBOOK_XML]) == REPORT_SHEETS
     return False
 
 
@@ -200,10 +214,25 @@ def player_from_stem(path: Path) -> tuple[str | None, str | None]:
     stem = path.stem.strip()
     if stem.casefold() in GENERIC_STEMS and path.parent.name:
         stem = path.parent.name.strip()
-    m = _STEM_ID.match(stem)
-    if m and m.group("name").strip():
-        return _clean_name(m.group("name")), m.group("id")
+    name, player_id = _split_stem_id(stem)
+    if player_id is not None and name.strip():
+        return _clean_name(name), player_id
     return _clean_name(stem) or None, None
+
+
+def _split_stem_id(stem: str) -> tuple[str, str | None]:
+    """("Jane Doe", "0301234567") for "Jane Doe 0301234567" or "Jane Doe (0301234567)": an id
+    of 6 to 12 digits after a separator at the end. A backwards scan, linear on any name."""
+    end = len(stem) - 1 if stem.endswith(")") else len(stem)
+    i = end
+    while i and stem[i - 1].isdecimal():
+        i -= 1
+    if not 6 <= end - i <= 12 or not i or not _stem_separator(stem[i - 1]):
+        return stem, None
+    player_id = stem[i:end]
+    while i and _stem_separator(stem[i - 1]):
+        i -= 1
+    return stem[:i], player_id
 
 
 def _clean_name(text: str) -> str:
@@ -256,7 +285,6 @@ def _omega(cell: str) -> bool:
 
 
 _PASSCODES = re.compile(r"^[\d\s,;]+$")
-_ONE_LINE_LIST = re.compile(r"^[^\n]*[,;][^\n]*$")
 
 
 def read_cell(text: str, pool: Any, location: Location) -> Deck:
@@ -278,7 +306,8 @@ def read_cell(text: str, pool: Any, location: Location) -> Deck:
 
         if _PASSCODES.match(cell):  # "14558127, 14558127 23434538": one per line
             cell = "\n".join(t for t in re.split(r"[\s,;]+", cell) if t)
-        elif _ONE_LINE_LIST.match(cell):  # "3 Ash Blossom; 2 Maxx C": one per line
+        elif "\n" not in cell and ("," in cell or ";" in cell):
+            # "3 Ash Blossom; 2 Maxx C": one per line
             cell = "\n".join(t.strip() for t in re.split(r"[,;]", cell) if t.strip())
         deck = read_text(cell, pool, where)
     return relocate(deck, location)

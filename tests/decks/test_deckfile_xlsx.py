@@ -191,7 +191,7 @@ def test_zip_bomb_by_ratio_is_refused_before_openpyxl(monkeypatch: pytest.Monkey
 
 def test_zip_inflating_beyond_bound_is_refused(monkeypatch: pytest.MonkeyPatch,
                                                 pool: MemoryPool) -> None:
-    monkeypatch.setattr(xlsx_mod, "MAX_UNZIPPED", 1000)
+    monkeypatch.setattr("deckcheck.decks.xlsx_guard.MAX_UNZIPPED", 1000)
     with pytest.raises(DeckReadError, match="would inflate to"):
         read_xlsx(write_xlsx(DECK, pool), pool, "big.xlsx")
 
