@@ -28,7 +28,7 @@ from typing import Any
 
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import CardPool
-from deckcheck.decks.model import Deck, Entry, Location, Section
+from deckcheck.decks.model import SECTIONS, Deck, Entry, Location, Section
 from deckcheck.decks.resolve import (
     Resolver,
     bad_count,
@@ -38,6 +38,7 @@ from deckcheck.decks.resolve import (
     section_word,
 )
 from deckcheck.decks.source import MAX_ENTRIES, too_many_entries
+from deckcheck.errors import DeckReadError
 
 _QTY = {normalize(w) for w in ("qty", "quantity", "count", "copies", "amount", "num", "no",
                                "数量", "枚数", "张数", "張数", "數量", "anzahl", "quantité",
@@ -103,6 +104,8 @@ class Grid:
     sheet: str | None = None
     #: For CSV: the physical line where each row starts.
     lines: list[int] | None = None
+    #: True when the sheet had more rows than were read (`source.MAX_ROWS`).
+    cut: bool = False
 
     def loc(self, r: int, c: int) -> Location:
         cell = f"{column_letter(c)}{r + 1}"
@@ -397,6 +400,47 @@ class TableReader:
 def read_grid(grid: Grid, pool: CardPool | None, name: str | None = None) -> Deck | None:
     """The deck in one table, or None if the table holds nothing deck-like."""
     return TableReader(grid, pool).read(name)
+
+
+def read_pasted_column(grid: Grid, pool: CardPool | None,
+                       name: str | None = None) -> Deck | None:
+    """The deck in a list pasted into one column, one card per cell ("3 Ash Blossom & Joyous
+    Spring"), read as a plain-text list with every entry located at its cell; None when the
+    cells are not all in one column or no line of them names a card (a note)."""
+    from deckcheck.decks.text import read_text
+
+    filled = [(r, c, v) for r, row in enumerate(grid.rows) for c, v in enumerate(row)
+              if v is not None]
+    if not filled or len({c for _, c, _ in filled}) != 1:
+        return None
+    lines: list[str] = []
+    cells: list[tuple[int, int]] = []  # text line (1-based, minus one) -> its cell
+    for r, c, v in filled:
+        for part in _text(v).splitlines() or [""]:
+            lines.append(part)
+            cells.append((r, c))
+    if len(lines) > MAX_ENTRIES:
+        where = grid.source or "the table"
+        raise too_many_entries(f"{where}:{grid.sheet}" if grid.sheet else where)
+    try:
+        deck = read_text("\n".join(lines), pool, grid.source, name=name)
+    except DeckReadError:
+        return None  # no line is a card
+
+    def moved(loc: Location) -> Location:
+        if loc.line is None or not 1 <= loc.line <= len(cells):
+            return grid.loc(*cells[0]).model_copy(update={"cell": None}) \
+                if grid.sheet is not None else loc
+        return grid.loc(*cells[loc.line - 1])
+
+    for sec in SECTIONS:
+        entries = deck.section(sec)
+        entries[:] = [e.model_copy(update={"location": moved(e.location)}) for e in entries]
+    deck.problems = [p.model_copy(update={"location": moved(p.location)})
+                     for p in deck.problems]
+    if not any(deck.section(s) for s in SECTIONS):
+        return None  # notes, not a list: not one line names a card
+    return deck
 
 
 def escape_cell(value: str) -> str:

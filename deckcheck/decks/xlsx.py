@@ -22,13 +22,14 @@ from __future__ import annotations
 import io
 import re
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.cards.model import Kind
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_COLS, MAX_ROWS
-from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid
+from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid, read_pasted_column
 from deckcheck.decks.xlsx_guard import check_archive as check_archive
 from deckcheck.errors import DeckReadError
 
@@ -51,14 +52,24 @@ PLAYER_FIELDS = {
 }
 
 
-def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck]:
-    """One deck per sheet that holds one (Deck.name = sheet name); DeckReadError if none does."""
+@dataclass(frozen=True)
+class SkippedSheet:
+    """A sheet that holds no deck, and why (one sentence); `unreadable` when it looked like a
+    deck but could not be read (too large, say), rather than holding nothing to read."""
+
+    sheet: str
+    reason: str
+    unreadable: bool = False
+
+
+def read_grids(data: bytes, source: str = "") -> list[Grid]:
+    """Every sheet's cells (up to `MAX_ROWS` rows and `MAX_COLS` columns; `Grid.cut` when a
+    sheet has more rows), after `check_archive`. DeckReadError when it is no workbook."""
     where = source or "the workbook"
     check_archive(data, where)
     from openpyxl import load_workbook
 
     grids: list[Grid] = []
-    cut: set[str] = set()  # sheets longer than MAX_ROWS: their tail is reported, not dropped
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -66,15 +77,16 @@ def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck
             try:
                 for ws in wb.worksheets:
                     rows: list[list[Any]] = []
+                    cut = False
                     for i, row in enumerate(ws.iter_rows(min_row=1, min_col=1, max_col=MAX_COLS,
                                                          values_only=True)):
                         if i >= MAX_ROWS:
-                            cut.add(ws.title)
+                            cut = True
                             break
                         rows.append([clean(v) for v in row])
                     while rows and all(v is None for v in rows[-1]):
                         rows.pop()
-                    grids.append(Grid(rows, source, sheet=ws.title))
+                    grids.append(Grid(rows, source, sheet=ws.title, cut=cut))
             finally:
                 wb.close()
     except DeckReadError:
@@ -84,20 +96,70 @@ def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck
             str(exc).strip().rstrip(".") or type(exc).__name__)
         raise DeckReadError(f"{where} is not a readable xlsx workbook ({detail}); open and save "
                             "it again in a spreadsheet program.") from None
-    decks = [d for g in grids if (d := read_grid(g, pool, g.sheet)) is not None]
-    for d in decks:
-        if d.name in cut:
-            d.problems.append(ReadProblem(
-                kind="bad-line", location=Location(source=source or None, sheet=d.name),
-                message=f"Sheet {d.name} has more than {MAX_ROWS:,} rows; only the first "
-                        f"{MAX_ROWS:,} were read — split the sheet or remove the extra rows."))
-    full = [d for d in decks if d.problems or any(d.section(s) for s in ("main", "extra", "side"))]
-    if full:
-        decks = full  # sheets with a header row but no card (instructions, templates) are not decks
-    if not decks:
-        raise DeckReadError(f"{where}: no sheet holds a table of cards (no quantity/name/"
-                            "passcode columns found); add a header row like 'Qty | Card Name'.")
-    return decks
+    return grids
+
+
+def read_sheet(grid: Grid, pool: CardPool | None) -> Deck | SkippedSheet:
+    """The deck in one sheet, or why there is none: a card table, else a list pasted into one
+    column ("3 Ash Blossom & Joyous Spring" per row)."""
+    sheet = grid.sheet or "?"
+    if not any(v is not None for row in grid.rows for v in row):
+        return SkippedSheet(sheet, f"Sheet {sheet} is empty.")
+    try:
+        deck = read_grid(grid, pool, sheet)
+        if deck is None:
+            deck = read_pasted_column(grid, pool, sheet)
+    except DeckReadError as exc:
+        return SkippedSheet(sheet, exc.message, unreadable=True)
+    if deck is None:
+        return SkippedSheet(sheet, f"Sheet {sheet} holds no table of cards (no quantity, name "
+                                   "or passcode columns) and no list of cards in one column.")
+    if grid.cut:
+        deck.problems.append(ReadProblem(
+            kind="bad-line", location=Location(source=grid.source or None, sheet=sheet),
+            message=f"Sheet {sheet} has more than {MAX_ROWS:,} rows; only the first "
+                    f"{MAX_ROWS:,} were read — split the sheet or remove the extra rows."))
+    return deck
+
+
+def _has_cards(deck: Deck) -> bool:
+    return bool(deck.problems) or any(deck.section(s) for s in ("main", "extra", "side"))
+
+
+def sheets_of(grids: list[Grid], pool: CardPool | None) -> list[Deck | SkippedSheet]:
+    """`read_sheet` for each sheet, in order. A sheet with a header row but no card (an
+    instructions sheet, an empty template) is skipped when another sheet holds cards."""
+    items = [read_sheet(g, pool) for g in grids]
+    if any(isinstance(i, Deck) and _has_cards(i) for i in items):
+        items = [SkippedSheet(i.name or "?", f"Sheet {i.name} has a card table header but no "
+                              "cards (a template or instructions).")
+                 if isinstance(i, Deck) and not _has_cards(i) else i for i in items]
+    return items
+
+
+def read_sheets(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck | SkippedSheet]:
+    """One item per sheet, in order: its deck (Deck.name = the sheet's name) or why it holds
+    none (see `sheets_of`). DeckReadError when the file is no readable workbook."""
+    return sheets_of(read_grids(data, source), pool)
+
+
+def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck]:
+    """One deck per sheet that holds one (Deck.name = sheet name); DeckReadError if none does,
+    with the reason of each sheet."""
+    where = source or "the workbook"
+    items = read_sheets(data, pool, source)
+    decks = [i for i in items if isinstance(i, Deck)]
+    if decks:
+        return decks
+    skipped = [i for i in items if isinstance(i, SkippedSheet)]
+    unreadable = [i for i in skipped if i.unreadable]
+    if len(unreadable) == 1 and len(skipped) == 1:
+        raise DeckReadError(unreadable[0].reason)
+    if unreadable:
+        raise DeckReadError(f"{where}: no sheet could be read as a deck; "
+                            + " ".join(i.reason for i in unreadable))
+    raise DeckReadError(f"{where}: no sheet holds a table of cards (no quantity/name/"
+                        "passcode columns found); add a header row like 'Qty | Card Name'.")
 
 
 def _groups(deck: Deck, pool: CardPool | None) -> dict[str, list[tuple[int, str, int | None]]]:
