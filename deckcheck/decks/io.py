@@ -284,3 +284,47 @@ def save_bytes(dest: str | Path, data: bytes) -> None:
                              "and permissions.") from None
 
 
+
+
+#: Longest file name `file_name_for` makes, in UTF-8 bytes (file systems allow 255; leave room
+#: for a "_2" and the extension).
+MAX_NAME_BYTES = 120
+_RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+                       *(f"lpt{i}" for i in range(10))})
+
+
+def file_name_for(text: str, suffix: str, used: set[str] | None = None,
+                  fallback: str = "player") -> str:
+    """A file name made from input (a player's name): letters, digits, space, `-`, `_` and
+    `.` kept, anything else (path separators, `..`, controls) turned into `_`, at most
+    `MAX_NAME_BYTES` bytes, never a reserved Windows name, and, when `used` is given (lower-case
+    names already taken), made unique with `_2`, `_3`… and added to it.
+
+        >>> file_name_for("../../Jane Doe", ".xlsx")
+        'Jane_Doe.xlsx'
+    """
+    keep = "".join(c if c.isalnum() or c in " -_." else "_" for c in text)
+    base = "_".join(keep.split()).strip("._") or fallback
+    while len(base.encode("utf-8")) > MAX_NAME_BYTES:
+        base = base[:-1]
+    base = base.rstrip("._") or fallback
+    if base.split(".")[0].casefold() in _RESERVED:
+        base = "_" + base
+    name, n = base, 1
+    while used is not None and (name + suffix).casefold() in used:
+        n += 1
+        name = f"{base}_{n}"
+    if used is not None:
+        used.add((name + suffix).casefold())
+    return name + suffix
+
+
+def path_inside(folder: str | Path, name: str) -> Path:
+    """`folder / name`, refusing (DeckWriteError) a name that would leave the folder."""
+    base = Path(folder)
+    path = base / name
+    if Path(name).name != name or name in ("", ".", "..") or \
+            os.path.abspath(path.parent) != os.path.abspath(base):
+        raise DeckWriteError(f"{name!r} is not a plain file name; a file made from input must "
+                             f"stay inside {base}.")
+    return path

@@ -41,15 +41,40 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 #: Excel's limit on the text of one cell.
 MAX_CELL_TEXT = 32767
 
-#: Player fields of the registration sheet: option name -> printed label.
+#: Player fields of the registration sheet, as Konami's TCG form names them: option name ->
+#: printed label. `player` (a whole name) is also accepted and split into first and last name.
 PLAYER_FIELDS = {
-    "player": "Player Name",
+    "first_name": "First Name",
+    "last_name": "Last Name",
     "player_id": "CARD GAME ID",
-    "event": "Event",
-    "date": "Date",
+    "event": "Event Name",
+    "date": "Event Date",
     "country": "Country of Residence",
     "deck_name": "Deck Name",
 }
+#: Problems whose card is printed as written (the sheet keeps what the player registered).
+_PRINTED_AS_WRITTEN = ("unknown-name", "ambiguous-name")
+
+
+def split_name(player: str) -> tuple[str, str]:
+    """(first name, last name) of a whole name: the last word is the last name ("Jane van
+    Doe" -> ("Jane van", "Doe")); a single word is a first name."""
+    words = player.split()
+    if len(words) < 2:
+        return " ".join(words), ""
+    return " ".join(words[:-1]), words[-1]
+
+
+def sheet_problems(deck: Deck, pool: CardPool | None) -> list[ReadProblem]:
+    """What a front end should show as warnings when printing `deck` on a registration sheet:
+    the reader's problems (an unknown name is printed as written) and passcodes the card pool
+    does not know (printed without a name) — the same as `convert` reports."""
+    from deckcheck.decks.resolve import unknown_passcodes
+
+    out = list(deck.problems)
+    if pool is not None:
+        out.extend(unknown_passcodes(deck, pool))
+    return out
 
 
 @dataclass(frozen=True)
@@ -163,23 +188,37 @@ def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck
 
 
 def _groups(deck: Deck, pool: CardPool | None) -> dict[str, list[tuple[int, str, int | None]]]:
-    """Entries as (count, name, passcode) in sheet groups."""
+    """Lines as (count, name, passcode) in sheet groups: one line per card name in a group,
+    with the copies of all its artworks added up (as Konami's form asks), under the card's
+    own passcode; a passcode the pool does not know is a line of its own without a name; a
+    name that did not resolve is printed as written, so that no registered card is dropped."""
     groups: dict[str, list[tuple[int, str, int | None]]] = {
         "Monster Cards": [], "Spell Cards": [], "Trap Cards": [], "Main Deck": [],
         "Extra Deck": [], "Side Deck": []}
+    lines: dict[tuple[str, str, int | None], int] = {}
     for sec, e in deck.entries():
         card = pool.get(e.passcode) if pool is not None and e.passcode is not None else None
-        label = card.name if card is not None else (e.written or "")
-        if card is None and e.passcode is not None:
-            label = ""
-        if sec == "main":
-            group = {Kind.MONSTER: "Monster Cards", Kind.SPELL: "Spell Cards",
-                     Kind.TRAP: "Trap Cards"}.get(card.kind, "Main Deck") if card is not None \
-                else "Main Deck"
+        key: tuple[str, str, int | None]
+        if card is not None:
+            key = (_group_of(sec, card.kind), card.name, card.passcode)
         else:
-            group = "Extra Deck" if sec == "extra" else "Side Deck"
-        groups[group].append((e.count, label, e.passcode))
+            label = "" if e.passcode is not None else (e.written or "")
+            key = (_group_of(sec, None), label, e.passcode)
+        lines[key] = lines.get(key, 0) + e.count
+    for p in deck.problems:
+        if p.kind in _PRINTED_AS_WRITTEN and p.written:
+            key = (_group_of(p.section or "main", None), p.written, None)
+            lines[key] = lines.get(key, 0) + (p.count or 1)
+    for (group, label, passcode), count in lines.items():
+        groups[group].append((count, label, passcode))
     return groups
+
+
+def _group_of(section: Section, kind: Kind | None) -> str:
+    if section != "main":
+        return "Extra Deck" if section == "extra" else "Side Deck"
+    return {Kind.MONSTER: "Monster Cards", Kind.SPELL: "Spell Cards",
+            Kind.TRAP: "Trap Cards"}.get(kind, "Main Deck") if kind is not None else "Main Deck"
 
 
 def sheet_text(value: str) -> str:
@@ -200,18 +239,28 @@ def _put_text(cell: Any, value: str) -> None:
 
 def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes:
     """A printable, signable registration sheet for the deck (see the module docstring).
-    `fields`: player, player_id, event, date, country, deck_name (blank lines when missing)."""
+    `fields`: first_name, last_name (or player, split), player_id, event, date, country,
+    deck_name (blank lines when missing; the deck's own fields fill them where it has them).
+    Warnings to show while writing one: `sheet_problems`."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
     from openpyxl.worksheet.properties import PageSetupProperties
     from openpyxl.worksheet.worksheet import Worksheet
 
-    unknown = set(fields) - set(PLAYER_FIELDS)
+    unknown = set(fields) - set(PLAYER_FIELDS) - {"player"}
     if unknown:
         raise TypeError(f"unknown registration sheet fields: {sorted(unknown)}")
-    values = {k: (fields.get(k) or deck.meta.get(k) or "") for k in PLAYER_FIELDS}
-    if not values["deck_name"] and deck.name:
-        values["deck_name"] = deck.name
+    values = {k: (fields.get(k) or "") for k in PLAYER_FIELDS}
+    player = fields.get("player")
+    if player and not (values["first_name"] or values["last_name"]):
+        values["first_name"], values["last_name"] = split_name(player)
+    if not (values["first_name"] or values["last_name"] or player):  # the deck's own fields
+        values["first_name"] = deck.meta.get("first_name", "")
+        values["last_name"] = deck.meta.get("last_name", "")
+        if not (values["first_name"] or values["last_name"]) and deck.meta.get("player"):
+            values["first_name"], values["last_name"] = split_name(deck.meta["player"])
+    for k in ("player_id", "event", "date", "country", "deck_name"):
+        values[k] = values[k] or deck.meta.get(k, "")
 
     wb = Workbook()
     ws = wb.active
@@ -284,10 +333,11 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     left_end = block(1, ["Monster Cards", "Spell Cards", "Trap Cards", "Main Deck"], header + 1)
     right_end = block(5, ["Extra Deck", "Side Deck"], header + 1)
     row = max(left_end, right_end)
-    totals: tuple[tuple[Section, str], ...] = (
-        ("main", "Main Deck total"), ("extra", "Extra Deck total"), ("side", "Side Deck total"))
-    for sec, label in totals:
-        total = ws.cell(row, 1, deck.size(sec))
+    totals: tuple[tuple[tuple[str, ...], str], ...] = (
+        (("Monster Cards", "Spell Cards", "Trap Cards", "Main Deck"), "Main Deck total"),
+        (("Extra Deck",), "Extra Deck total"), (("Side Deck",), "Side Deck total"))
+    for names, label in totals:  # every printed line counts, names printed as written too
+        total = ws.cell(row, 1, sum(n for g in names for n, _, _ in groups[g]))
         total.font, total.alignment = bold, center
         ws.cell(row, 2, label).font = bold
         row += 1
@@ -313,8 +363,9 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     ws.print_title_rows = f"{header}:{header}"
     # whose sheet a second page is, and how many there are ("&" is a code there; Excel allows
     # 255 characters in all)
+    name = " ".join(v for v in (values["first_name"], values["last_name"]) if v)
     who = " / ".join(sheet_text(v)[:80].replace("&", "&&")
-                     for v in (values["player"], values["player_id"]) if v)
+                     for v in (name, values["player_id"]) if v)
     footer = ws.oddFooter
     assert footer is not None  # every worksheet has one (empty until set)
     footer.left.text = who or None
