@@ -3,7 +3,8 @@ written as `Section,Quantity,Card Name,Passcode` rows.
 
 The delimiter (comma, semicolon or tab) is detected; every entry is located at its line and
 cell (`deck.csv:12`, cell `C12`). Written names are guarded against formula injection (a
-value starting with =, +, -, @, tab or CR gets a leading `'`, which the reader removes).
+value starting with =, +, -, @, tab or CR gets a leading `'`, which the reader removes), and a
+carriage return inside a name is written as a (quoted) newline, so no name can start a row.
 """
 
 from __future__ import annotations
@@ -61,6 +62,12 @@ def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
     return deck
 
 
+def _one_cell(text: str) -> str:
+    """Text that stays one cell: the writer quotes a newline but not a lone CR (its line end
+    is "\n"), which a reader would take for a new row."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def write_csv(deck: Deck, pool: CardPool | None) -> str:
     """The deck as CSV: one row per entry, `Section,Quantity,Card Name,Passcode`."""
     out = io.StringIO()
@@ -69,6 +76,6 @@ def write_csv(deck: Deck, pool: CardPool | None) -> str:
     for sec, e in deck.entries():
         card = pool.get(e.passcode) if pool is not None and e.passcode is not None else None
         label = card.name if card is not None else (e.written if e.passcode is None else "")
-        w.writerow([_TITLES[sec], e.count, escape_cell(label or ""),
+        w.writerow([_TITLES[sec], e.count, escape_cell(_one_cell(label or "")),
                     "" if e.passcode is None else e.passcode])
     return out.getvalue()
