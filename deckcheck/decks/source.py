@@ -82,7 +82,11 @@ def read_bytes(source: str | Path) -> bytes:
                 raise DeckReadError(
                     f"{Path(source)} is {size / 2**20:.0f} MB, too large for a deck file "
                     f"(limit {MAX_BYTES // 2**20} MB); check that it is the right file.")
-            data = f.read(MAX_BYTES + 1)
+            # the size it has (a read of MAX_BYTES would reserve 20 MB for a 2 KB file), and
+            # one byte more to notice a file that grew meanwhile
+            data = f.read(size + 1)
+            if len(data) > size:
+                data += f.read(MAX_BYTES + 1 - len(data))
         except OSError as exc:
             raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
     if len(data) > MAX_BYTES:

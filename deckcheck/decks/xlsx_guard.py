@@ -10,8 +10,9 @@ So before openpyxl opens anything, `check_archive`
   output bound per read), and archives that would inflate beyond `MAX_UNZIPPED` or compress
   suspiciously well (zip bombs), all from the sizes the archive declares (zipfile never
   inflates an entry beyond its declared size);
-- then streams every XML part once, in bounded memory, counting cells, rows, shared strings
-  and style records, and stops at the first limit crossed (`MAX_CELLS`, `MAX_ROW_ELEMENTS`,
+- then streams every XML part once, in bounded memory, counting cells (twice in a sheet
+  without a size, which openpyxl parses twice), rows, shared strings and style records, and
+  stops at the first limit crossed (`MAX_CELLS`, `MAX_ROW_ELEMENTS`,
   `MAX_SHARED_STRINGS`, `MAX_STYLES`); a part holding a DTD (`<!DOCTYPE`, `<!ENTITY`: entity
   expansion, external entities) or text that is not UTF-8 is refused too.
 
@@ -34,10 +35,11 @@ MAX_UNZIPPED = 100 * 1024 * 1024
 MAX_RATIO = 200
 MAX_ENTRIES = 2000
 #: Cells (`<c>` elements, empty styled ones included) in the whole workbook. A registration
-#: form holds a few hundred; an event table of 2,000 players by 15 columns, 30,000.
-MAX_CELLS = 60_000
+#: form holds a few hundred; an event table of 2,000 players by 15 columns, 30,000. A sheet
+#: without a `<dimension>` element counts twice: openpyxl parses it once more to size it.
+MAX_CELLS = 40_000
 #: Row elements in the whole workbook (each sheet is read up to `source.MAX_ROWS` rows).
-MAX_ROW_ELEMENTS = 50_000
+MAX_ROW_ELEMENTS = 30_000
 #: Entries of the shared-strings table (never more than the cells that could use them).
 MAX_SHARED_STRINGS = MAX_CELLS
 #: Style records (cell formats, fonts, fills, borders, number formats, named and
@@ -45,15 +47,15 @@ MAX_SHARED_STRINGS = MAX_CELLS
 MAX_STYLES = 20_000
 
 _PREFIX = rb"(?:[A-Za-z_][\w.-]{0,30}:)?"  # an optional namespace prefix (x:c)
-_COUNTED = re.compile(rb"<" + _PREFIX + rb"(c|row|si|xf|font|fill|border|numFmt|dxf|cellStyle)"
-                      rb"[\s/>]")
+_COUNTED = re.compile(rb"<" + _PREFIX + rb"(c|row|si|xf|font|fill|border|numFmt|dxf|cellStyle|"
+                      rb"dimension)[\s/>]")
 #: The longest match of `_COUNTED` (so that a match is never cut between two chunks).
 _LONGEST = 1 + 32 + len("cellStyle") + 1
 _CHUNK = 1 << 20
 _XML_SUFFIXES = (".xml", ".rels", ".vml")
-_KIND = {b"c": "cells", b"row": "rows", b"si": "shared strings"}
+_KIND = {b"c": "cells", b"row": "rows", b"si": "shared strings", b"dimension": "dimensions"}
 _LIMITS = {"cells": MAX_CELLS, "rows": MAX_ROW_ELEMENTS, "shared strings": MAX_SHARED_STRINGS,
-           "style records": MAX_STYLES}
+           "style records": MAX_STYLES, "dimensions": 10**9}
 
 
 def check_archive(data: bytes, where: str) -> None:
@@ -111,6 +113,7 @@ def _scan_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, counts: dict[str, int
     """Count what `counts` counts in one XML part, refusing at the first limit crossed."""
     carry = b""
     first = True
+    cells, dimensions = counts["cells"], counts["dimensions"]
     for chunk in _chunks(zf, info, where):
         if first:
             first = False
@@ -127,6 +130,10 @@ def _scan_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, counts: dict[str, int
         carry = buf[cut:]
     if carry:
         _count(carry, len(carry), counts, where)
+    if counts["dimensions"] == dimensions and counts["cells"] > cells:  # read twice: count twice
+        counts["cells"] += counts["cells"] - cells
+        if counts["cells"] > MAX_CELLS:
+            raise DeckReadError(_too_many(where, "cells"))
 
 
 def _count(buf: bytes, cut: int, counts: dict[str, int], where: str) -> None:
@@ -138,6 +145,10 @@ def _count(buf: bytes, cut: int, counts: dict[str, int], where: str) -> None:
         kind = _KIND.get(m.group(1), "style records")
         counts[kind] += 1
         if counts[kind] > _LIMITS[kind]:
-            raise DeckReadError(f"{where} holds more than {_LIMITS[kind]:,} {kind}, which is no "
-                                "deck or registration workbook; refusing to open it (remove "
-                                "unused sheets, rows or formatting).")
+            raise DeckReadError(_too_many(where, kind))
+
+
+def _too_many(where: str, kind: str) -> str:
+    return (f"{where} holds more than {_LIMITS[kind]:,} {kind}, which is no deck or "
+            "registration workbook; refusing to open it (remove unused sheets, rows or "
+            "formatting).")
