@@ -32,6 +32,18 @@ def _delimiter(text: str) -> str:
     return best
 
 
+#: At most this many cells in a CSV file (counted by its delimiters before parsing: the csv
+#: module builds every field of a row, so 19 MB of commas once took 344 MB).
+MAX_CELLS = MAX_ROWS * MAX_COLS
+
+
+def check_cells(text: str, delimiter: str, where: str) -> None:
+    """Refuse a CSV text with more than `MAX_CELLS` cells, before parsing it."""
+    if text.count(delimiter) > MAX_CELLS:
+        raise DeckReadError(f"{where} has more than {MAX_CELLS:,} cells, which is no deck or "
+                            "registration table; check that it is the right file.")
+
+
 def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
              name: str | None = None) -> Deck:
     """Read a CSV decklist. Raises DeckReadError when no table in it looks like a deck."""
@@ -40,7 +52,9 @@ def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\x00", "")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
+    delimiter = _delimiter(text)
+    check_cells(text, delimiter, where)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     rows: list[list[object]] = []
     lines: list[int] = []
     start = 1

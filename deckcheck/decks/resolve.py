@@ -41,6 +41,9 @@ _add("side", None, "side", "side deck", "sidedeck", "side_deck", "sideboard", "�
 TOTAL_WORDS = frozenset(normalize(w) for w in (
     "total", "totals", "sum", "合计", "合計", "总计", "總計", "小计", "小計", "計", "计"))
 _CJK_TOTALS = ("合计", "合計", "总计", "總計")
+#: The longest text taken for a totals label ("Total number of Monster Cards in the Main
+#: Deck: 20" has 49 characters).
+MAX_TOTAL_LABEL = 100
 _SEPARATORS = frozenset(":：-–—=")
 _OPENERS = frozenset("([（【")
 _CLOSERS = frozenset(")]）】")
@@ -109,8 +112,11 @@ def section_word(text: str) -> tuple[Section, str | None] | None:
 
 def is_total(text: str) -> bool:
     """True for "Total", "Total: 40", "Main Deck total", "Total Monster Cards", "合计 40"
-    (not for "Total Defense Shogun")."""
-    stripped = split_trailing_count(text.strip())[0]
+    (not for "Total Defense Shogun"; never for text longer than any totals label)."""
+    text = text.strip()
+    if len(text) > MAX_TOTAL_LABEL:
+        return False
+    stripped = split_trailing_count(text)[0]
     key = normalize(stripped)
     if key in TOTAL_WORDS:
         return True

@@ -86,6 +86,15 @@ def read_text(data: bytes | str, pool: CardPool | None, source: str = "", *,
         if not line or line.startswith("//"):
             continue
         loc = Location(source=source or None, line=number)
+        if len(line) > MAX_LINE:  # before any other look at it: no work grows with its length
+            tried += 1
+            if tried > MAX_ENTRIES:
+                raise too_many_entries(where)
+            deck.problems.append(ReadProblem(
+                kind="bad-line", section=section, written=line[:40] + "...", location=loc,
+                message=f"The line is {len(line):,} characters long, too long for a card "
+                        "name; it was skipped."))
+            continue
         header = section_word(_DECOR.sub("", line)) if len(line) <= 48 else None
         if header is not None:
             section = header[0]
@@ -103,12 +112,6 @@ def read_text(data: bytes | str, pool: CardPool | None, source: str = "", *,
         tried += 1
         if tried > MAX_ENTRIES:
             raise too_many_entries(where)
-        if len(line) > MAX_LINE:
-            deck.problems.append(ReadProblem(
-                kind="bad-line", section=section, written=line[:40] + "...", location=loc,
-                message=f"The line is {len(line):,} characters long, too long for a card "
-                        "name; it was skipped."))
-            continue
         got = _parse_line(line, resolver)
         if got is None:
             first = _first_candidate(line)

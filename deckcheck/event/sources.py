@@ -485,11 +485,14 @@ def _delimiter(text: str) -> str:
 
 def _read_csv_table(path: Path, pool: Any) -> list[Registration] | None:
     """The registrations of a CSV registration table, or None if the file is something else."""
+    from deckcheck.decks.csvfile import check_cells
     from deckcheck.decks.source import MAX_ROWS, decode_text, read_bytes
 
     text = decode_text(read_bytes(path), str(path)).lstrip("\ufeff")
+    delimiter = _delimiter(text)
+    check_cells(text, delimiter, str(path))
     rows: list[list[str]] = []
-    for row in csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)):
+    for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
         if len(rows) >= MAX_ROWS:
             raise DeckReadError(f"{path} has more than {MAX_ROWS:,} rows, which is no deck or "
                                 "registration table; split it or check that it is the right "

@@ -209,3 +209,20 @@ def test_the_event_reader_does_not_inflate_workbook_xml(tmp_path: Path) -> None:
     path.write_bytes(hf.workbook({name: hf.sheet_xml(hf.DECK_ROWS) for name in sheets}))
     assert is_report(path) is True
 
+
+
+def test_a_csv_of_19_mb_of_commas_is_refused_before_parsing(tmp_path: Path) -> None:
+    from deckcheck.cards.builtin import builtin_pool
+
+    path = tmp_path / "commas.csv"
+    path.write_text("Qty,Card Name\n" + "," * (19 * 2**20))
+    pool = builtin_pool()
+    refused(lambda: read_decks(path, pool), "has more than 600,000 cells")
+
+
+def test_one_line_of_several_megabytes_is_read_in_bounds(pool: MemoryPool) -> None:
+    text = "3 Pot of Desires\n" + "3 " + "Ash " * 2_000_000 + "\n"
+    deck = bounded(lambda: read_text(text, pool, "long.txt"))
+    assert deck.size("main") == 3 and "too long for a card name" in deck.problems[0].message
+    ydk = b"#main\n" + b"1" * 5_000_000 + b"\n14558127\n"
+    assert bounded(lambda: read_ydk(ydk, "long.ydk")).size("main") == 1
