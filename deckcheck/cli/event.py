@@ -191,8 +191,9 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
 
 
 def _safe_name(text: str) -> str:
-    keep = "".join(c if c.isalnum() or c in " -_." else "_" for c in text).strip(" .")
-    return "_".join(keep.split()) or "player"
+    from deckcheck.decks.io import file_name_for  # bounded length, no path parts
+
+    return file_name_for(text, "")
 
 
 def _refuse_existing(paths: list[Path], force: bool) -> None:
