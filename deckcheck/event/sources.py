@@ -65,6 +65,10 @@ class Skipped:
 Item = Registration | Skipped
 
 
+#: At most this many skipped files of one folder are listed one by one.
+MAX_SKIPPED_LISTED = 200
+
+
 def _walk(folder: Path) -> list[Path]:
     """Deck files under `folder`, sorted by their path inside it; hidden entries skipped."""
     return [p for p in _walk_items(folder) if isinstance(p, Path)]
@@ -97,7 +101,14 @@ def _walk_items(folder: Path) -> list[Path | Skipped]:
                 why = f"{path} is an event report deckcheck wrote, not a registration."
             found.append((prefix + name, path if why is None else Skipped(str(path), why)))
     found.sort(key=lambda item: item[0])
-    return [p for _, p in found]
+    out = [p for _, p in found]
+    skipped = [p for p in out if isinstance(p, Skipped)]
+    if len(skipped) > MAX_SKIPPED_LISTED:  # a folder of thousands of other files: say how many
+        extra = {id(p) for p in skipped[MAX_SKIPPED_LISTED:]}
+        out = [p for p in out if id(p) not in extra]
+        out.append(Skipped(str(folder), f"{len(extra):,} more files under {folder} are not deck "
+                                        "files (or hidden); they were not read."))
+    return out
 
 
 #: The sheets of the event report workbook (`deckcheck.event.report_xlsx`), in order.

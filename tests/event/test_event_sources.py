@@ -253,3 +253,19 @@ def test_a_csv_registration_table_of_too_many_rows_is_refused(tmp_path: Path, po
     (reg,) = discover([path], pool)
     assert reg.error == (f"{path} has more than 10,000 rows, which is no deck or registration "
                          "table; split it or check that it is the right file.")
+
+
+def test_thousands_of_other_files_are_counted_not_listed(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.event import sources
+    from deckcheck.event.sources import Skipped, expand_items
+
+    monkeypatch.setattr(sources, "MAX_SKIPPED_LISTED", 3)
+    for i in range(10):
+        (tmp_path / f"note{i}.md").write_text("x")
+    (tmp_path / "amy.ydk").write_bytes(b"#main\n14558127\n")
+    items = expand_items([tmp_path])
+    assert items[0] == tmp_path / "amy.ydk"
+    assert [i.source for i in items[1:4]] == [str(tmp_path / f"note{i}.md") for i in range(3)]
+    assert items[4] == Skipped(str(tmp_path), f"7 more files under {tmp_path} are not deck "
+                                              "files (or hidden); they were not read.")
