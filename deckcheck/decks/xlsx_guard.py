@@ -62,7 +62,8 @@ def check_archive(data: bytes, where: str) -> None:
     """Refuse (DeckReadError) what is no xlsx archive or exceeds a bound (see the module)."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
+    except Exception:  # zipfile raises many kinds on a damaged directory (NotImplementedError
+        # for an unknown "version needed", struct and value errors, ...)
         raise DeckReadError(f"{where} is not an xlsx workbook (not a zip archive); save it as "
                             "Excel .xlsx or name its format.") from None
     with zf:

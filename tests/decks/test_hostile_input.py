@@ -226,3 +226,11 @@ def test_one_line_of_several_megabytes_is_read_in_bounds(pool: MemoryPool) -> No
     assert deck.size("main") == 3 and "too long for a card name" in deck.problems[0].message
     ydk = b"#main\n" + b"1" * 5_000_000 + b"\n14558127\n"
     assert bounded(lambda: read_ydk(ydk, "long.ydk")).size("main") == 1
+
+
+def test_an_archive_asking_for_an_unknown_zip_version_is_refused_in_words(
+        pool: MemoryPool) -> None:
+    data = bytearray(hf.normal_deck_xlsx())
+    at = data.index(b"PK\x01\x02")  # the first central directory entry
+    data[at + 6:at + 8] = (72).to_bytes(2, "little")  # "version needed to extract": 7.2
+    refused(lambda: read_xlsx(bytes(data), pool, "v.xlsx"), "^v.xlsx is not an xlsx workbook")
