@@ -12,6 +12,12 @@
 
 One unreadable file or row never stops the rest: it becomes a registration with `error` set
 to a one-sentence reason.
+
+Nothing is dropped in silence: `discover_items` / `read_items` give every input as an item —
+a `Registration` (with `error` for a "could not read" row) or a `Skipped` with its reason (a
+README next to the decks, a hidden file, a lock file, an earlier report, an empty sheet, a
+template, a registration table without rows). `discover` and `read_source` keep only the
+registrations.
 """
 
 from __future__ import annotations
