@@ -217,7 +217,7 @@ def test_a_csv_of_19_mb_of_commas_is_refused_before_parsing(tmp_path: Path) -> N
     path = tmp_path / "commas.csv"
     path.write_text("Qty,Card Name\n" + "," * (19 * 2**20))
     pool = builtin_pool()
-    refused(lambda: read_decks(path, pool), "has more than 600,000 cells")
+    refused(lambda: read_decks(path, pool), "has more than 100,000 cells")
 
 
 def test_one_line_of_several_megabytes_is_read_in_bounds(pool: MemoryPool) -> None:
@@ -234,3 +234,8 @@ def test_an_archive_asking_for_an_unknown_zip_version_is_refused_in_words(
     at = data.index(b"PK\x01\x02")  # the first central directory entry
     data[at + 6:at + 8] = (72).to_bytes(2, "little")  # "version needed to extract": 7.2
     refused(lambda: read_xlsx(bytes(data), pool, "v.xlsx"), "^v.xlsx is not an xlsx workbook")
+
+
+def test_a_csv_at_the_cell_limit_is_read_in_bounds(pool: MemoryPool) -> None:
+    text = "\n".join(",".join(f"w{r}x{c}" for c in range(10)) for r in range(9_999))
+    refused(lambda: read_csv(text, pool, "wide.csv"), "holds no table of cards")
