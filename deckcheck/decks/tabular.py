@@ -437,7 +437,7 @@ class TableReader:
         text, trailing = split_trailing_count(label)
         if number is None:
             number = trailing
-            col = next(c for c in (b.name, b.qty, b.code) if grid.get(r, c) == label)
+            col = next((c for c in (b.name, b.qty, b.code) if grid.get(r, c) == label), None)
         listed, state.since = state.since, 0
         if number is None or col is None:
             return
@@ -475,8 +475,8 @@ class TableReader:
                 kind="written-total", section=t.section, written=what, count=t.number,
                 location=t.location,
                 message=f"The total written at {t.location.cell} ({what!r}) is {t.number}, but "
-                        f"{listed} card{'' if listed == 1 else 's'} are listed; correct the "
-                        "total or the list."))
+                        f"{'1 card is' if listed == 1 else f'{listed} cards are'} listed; "
+                        "correct the total or the list."))
 
     def _section_listed(self, deck: Deck, section: Section | None) -> int | None:
         if any(k[0] == section and v is None for k, v in self.by_group.items()):

@@ -102,3 +102,9 @@ def test_the_validator_reports_dc407(pool: MemoryPool) -> None:
     report = Checker("tcg", None, pool=pool).check(deck)
     assert [(v.code, v.location) for v in report.violations if v.code == "DC407"] == [
         ("DC407", "form.xlsx:Decklist!B12")]
+
+
+def test_one_card_listed_reads_right(pool: MemoryPool) -> None:
+    deck = read_csv("Qty,Card Name\n1,Pot of Desires\n3,Total\n", pool, "d.csv")
+    assert deck.problems[0].message == ("The total written at A3 ('Total') is 3, but 1 card is "
+                                        "listed; correct the total or the list.")
