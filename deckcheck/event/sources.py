@@ -454,6 +454,7 @@ def _workbook_items(path: Path, pool: Any) -> list[Item]:
     """A workbook's registrations: registration tables (one player per row) and deck sheets
     (one player per sheet), then every sheet holding neither as Skipped (or as a "could not
     read" registration when it looked like a deck). The workbook is read once."""
+    from deckcheck.decks import xlsx
     from deckcheck.decks.source import read_bytes
     from deckcheck.decks.xlsx import SkippedSheet, read_grids, sheets_of
 
@@ -470,10 +471,16 @@ def _workbook_items(path: Path, pool: Any) -> list[Item]:
         regs = _table_rows(grid.rows, pool, where)
         if regs is None:
             deck_grids.append(grid)
-        elif regs:
+            continue
+        if regs:
             items.extend(regs)
         else:
             skipped.append(Skipped(f"{path}:{title}", _EMPTY_TABLE.format(f"{path}:{title}")))
+        if grid.cut:  # the rows past the bound are named, not lost in silence
+            skipped.append(Skipped(f"{path}:{title}", (
+                f"{path}:{title} has more than {xlsx.MAX_ROWS:,} rows; the rows after row "
+                f"{xlsx.MAX_ROWS:,} were not read — split the registrations over several "
+                "sheets.")))
     sheets = sheets_of(deck_grids, pool) if deck_grids else []
     decks = [s for s in sheets if isinstance(s, Deck)]
     if decks:

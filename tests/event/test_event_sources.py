@@ -269,3 +269,24 @@ def test_thousands_of_other_files_are_counted_not_listed(tmp_path: Path,
     assert [i.source for i in items[1:4]] == [str(tmp_path / f"note{i}.md") for i in range(3)]
     assert items[4] == Skipped(str(tmp_path), f"7 more files under {tmp_path} are not deck "
                                               "files (or hidden); they were not read.")
+
+
+def test_registration_rows_past_the_bound_are_named(tmp_path: Path, pool: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import openpyxl
+
+    from deckcheck.event.sources import Skipped, discover_items
+
+    monkeypatch.setattr("deckcheck.decks.xlsx.MAX_ROWS", 4)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Form"
+    wb.active.append(["Player", "Deck list"])
+    for name in ("Amy", "Ben", "Cid", "Dee", "Eve"):
+        wb.active.append([name, "ydke://1xqfAQ==!!!"])
+    path = tmp_path / "reg.xlsx"
+    wb.save(path)
+    items = discover_items([path], pool)
+    assert [getattr(i, "player", None) for i in items] == ["Amy", "Ben", "Cid", None]
+    assert items[-1] == Skipped(f"{path}:Form", f"{path}:Form has more than 4 rows; the rows "
+                                                "after row 4 were not read — split the "
+                                                "registrations over several sheets.")
