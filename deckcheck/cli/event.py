@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
@@ -18,6 +18,10 @@ from deckcheck.cli.common import (
     echo_json,
     handle_errors,
 )
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
+    from deckcheck.decks.model import Deck
 
 REPORT_SUFFIXES = (".xlsx", ".csv", ".json")
 
@@ -184,13 +188,16 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
               "(one deck only).")
 @click.option("--event", "event_name", default=None, help="Event name.")
 @click.option("--date", default=None, help="Event date, YYYY-MM-DD.")
+@click.option("--country", default=None, help="Country of residence (every sheet).")
+@click.option("--deck-name", default=None, help="Deck name (one deck only).")
 @click.option("-o", "--output", required=True, type=click.Path(),
               help="The sheet (.xlsx) for one deck, or a folder for one sheet per player.")
 @click.option("--force", is_flag=True, help="Replace sheets that already exist.")
 @click.pass_obj
 @handle_errors
 def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
-          event_name: str | None, date: str | None, output: str, force: bool) -> None:
+          event_name: str | None, date: str | None, country: str | None,
+          deck_name: str | None, output: str, force: bool) -> None:
     """Write the printable registration sheet for DECK, or, when DECK is a folder, workbook
     or CSV of many registrations, one sheet per player into the folder OUTPUT."""
     from deckcheck.checker import parse_date
@@ -214,12 +221,15 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
                             "ending in .xlsx, or an existing folder.")
         refuse_existing([dest], force)
         write_deck(reg.deck, dest, pool, fmt="xlsx", player=player or reg.player,
-                   player_id=player_id or reg.player_id, event=event_name, date=day)
+                   player_id=player_id or reg.player_id, event=event_name, date=day,
+                   country=country, deck_name=deck_name)
+        _warn_sheet_problems(reg.deck, pool)
         click.echo(f"wrote {dest}", err=True)
         return
-    if player or player_id:
-        raise UserError(f"{deck} holds {len(regs)} registrations: --player and --id apply to "
-                        "one deck; the names and ids are taken from each registration.")
+    if player or player_id or deck_name:
+        raise UserError(f"{deck} holds {len(regs)} registrations: --player, --id and "
+                        "--deck-name apply to one deck; the names and ids are taken from each "
+                        "registration.")
     out = Path(output)
     if out.suffix.lower() == ".xlsx" or (out.exists() and not out.is_dir()):
         raise UserError(f"{deck} holds {len(regs)} registrations: give -o a folder for one "
@@ -227,11 +237,26 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     plan = plan_sheets(regs, out)
     for reg in plan.failed:
         click.echo(f"deckcheck: skipped {reg.source}: {reg.error}", err=True)
-    written = write_sheets(plan, pool, event=event_name, date=day, force=force)
+    written = write_sheets(plan, pool, event=event_name, date=day, country=country,
+                           force=force)
+    for reg, _dest in plan.sheets:
+        assert reg.deck is not None  # planned sheets have a deck
+        _warn_sheet_problems(reg.deck, pool)
     click.echo(f"wrote {len(written)} sheet{'' if len(written) == 1 else 's'} to {out}",
                err=True)
     if plan.failed:
         sys.exit(EXIT_ERROR)
+
+
+def _warn_sheet_problems(deck: Deck, pool: CardPool) -> None:
+    """What the printed sheet shows as written but could not check (an unknown name), as
+    `convert` reports it: never printed silently."""
+    from deckcheck.cli.common import problem_place
+    from deckcheck.decks.xlsx import sheet_problems
+    from deckcheck.reports import printable
+
+    for p in sheet_problems(deck, pool):
+        click.echo(printable(f"warning: {problem_place(p, deck)}: {p.message}"), err=True)
 
 
 @click.command("diff")

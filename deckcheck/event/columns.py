@@ -65,4 +65,5 @@ def event_values(event: EventReport) -> list[tuple[str, Any]]:
         ("Illegal", event.illegal),
         ("Could not read", event.unreadable),
         ("Duplicates", event.duplicates),
+        ("Skipped", len(event.skipped)),
     ]

@@ -64,6 +64,17 @@ class PlayerRow(BaseModel):
     """The one-sentence reason when verdict == "unreadable"."""
 
 
+class SkippedRow(BaseModel):
+    """An input of the event that is not a registration (a README next to the decks, an empty
+    sheet, an earlier report), with the reason in one sentence: nothing is passed over
+    without a word."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str
+    reason: str
+
+
 class ProblemRow(BaseModel):
     """One problem in one registered deck, with the player it belongs to."""
 
@@ -102,6 +113,8 @@ class EventReport(BaseModel):
     """Notes that apply to the whole check (e.g. the built-in card set was used)."""
     players: list[PlayerRow] = Field(default_factory=list)
     problems: list[ProblemRow] = Field(default_factory=list)
+    skipped: list[SkippedRow] = Field(default_factory=list)
+    """Inputs looked at that are not registrations, each with the reason."""
 
     @property
     def exit_code(self) -> int:

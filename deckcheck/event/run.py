@@ -22,8 +22,15 @@ from deckcheck.cards.pool import CardPool
 from deckcheck.decks.diff import deck_hash
 from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
-from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration
-from deckcheck.event.sources import Progress, expand_some, no_registrations, read_source
+from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration, SkippedRow
+from deckcheck.event.sources import (
+    Progress,
+    Skipped,
+    expand_items,
+    expand_some,
+    no_registrations,
+    read_items,
+)
 from deckcheck.reports.model import Checked, Outcome, Report, Violation
 
 if TYPE_CHECKING:
@@ -121,11 +128,21 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     if checker is None:
         checker = make_checker(cached, format=format, date=day, banlist=banlist,
                                points_cap=points_cap, strict=strict)
-    files = expand_some(sources)
+    sources = list(sources)
+    files = expand_some(sources)  # refuses sources without any deck file
     event = _new_event(format, day)
-    found = 0
-    for k, path in enumerate(files, 1):
-        regs = read_source(path, cached)
+    found = k = 0
+    for entry in expand_items(sources):
+        if isinstance(entry, Skipped):
+            event.skipped.append(SkippedRow(source=entry.source, reason=entry.reason))
+            continue
+        k += 1
+        regs: list[Registration] = []
+        for item in read_items(entry, cached):
+            if isinstance(item, Skipped):
+                event.skipped.append(SkippedRow(source=item.source, reason=item.reason))
+            else:
+                regs.append(item)
         found += len(regs)
         for reg in regs:
             add_registration(event, reg, checker, cached)

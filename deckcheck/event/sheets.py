@@ -67,7 +67,8 @@ def refuse_existing(paths: Sequence[Path], force: bool) -> None:
 
 
 def write_sheets(plan: SheetPlan, pool: CardPool, *, event: str | None = None,
-                 date: str | None = None, force: bool = False) -> list[Path]:
+                 date: str | None = None, country: str | None = None,
+                 force: bool = False) -> list[Path]:
     """Write every planned sheet (the folder is made when needed); return the files written.
     Raises `OutputError` before writing anything when a sheet exists (without `force`) or the
     folder cannot be made."""
@@ -83,6 +84,6 @@ def write_sheets(plan: SheetPlan, pool: CardPool, *, event: str | None = None,
     for reg, dest in plan.sheets:
         assert reg.deck is not None  # planned sheets have a deck
         write_deck(reg.deck, dest, pool, fmt="xlsx", player=reg.player,
-                   player_id=reg.player_id, event=event, date=date)
+                   player_id=reg.player_id, event=event, date=date, country=country)
         written.append(dest)
     return written

@@ -56,4 +56,10 @@ def format_summary(event: EventReport, *, worst: int = WORST) -> str:
             lines.append(f"  {_who(row)}: {printable(row.error or '')}")
         if len(unreadable) > worst:
             lines.append(f"  … and {len(unreadable) - worst} more")
+    if event.skipped:
+        lines.append(f"Skipped ({_plural(len(event.skipped), 'input')} not a registration):")
+        for s in event.skipped[:worst]:
+            lines.append(f"  {printable(s.reason)}")
+        if len(event.skipped) > worst:
+            lines.append(f"  … and {len(event.skipped) - worst} more (listed in the report)")
     return "\n".join(lines)

@@ -67,6 +67,10 @@ Blossom & Joyous Spring'.
   #11 bob smith (300000002): registrations.csv:5: The Main Deck part of the ydke:// URL decodes \
 to 3 bytes, not a multiple of 4 (one passcode is 4 bytes); copy the whole URL again.
   #12 Jack (0303333333): registrations.csv:6 is empty: the row has no decklist.
+Skipped (2 inputs not a registration):
+  event/.hidden.ydk is a hidden file; it was not read.
+  event/notes.md is not a deck file (deck files end in .csv, .omega, .txt, .xlsm, .xlsx, .ydk, \
+.ydke).
 """
 
 
@@ -85,6 +89,8 @@ def test_event_check_summary_report_and_exit_code(sources: list[str], kit: Any) 
             p["side"], p["problem_count"], p["duplicate"]) for p in data["players"]]
     assert got == [tuple(row) for row in kit.EXPECTED]
     assert (data["format"], data["banlist"], data["date"]) == ("tcg", "2026.05 TCG", "2026-12-05")
+    # every input is accounted for: what is not a registration is listed with its reason
+    assert [s["source"] for s in data["skipped"]] == ["event/.hidden.ydk", "event/notes.md"]
 
     # the workbook opens and carries the same data as the JSON
     wb = openpyxl.load_workbook("report.xlsx")
@@ -93,6 +99,9 @@ def test_event_check_summary_report_and_exit_code(sources: list[str], kit: Any) 
     for row, want in zip(players[1:], data["players"], strict=True):
         want = dict(want, verdict=VERDICT_LABELS[want["verdict"]])
         assert row == [None if want[f] == "" else want[f] for f, _ in PLAYER_COLUMNS]
+    facts = [list(r) for r in wb["Event"].iter_rows(values_only=True)]
+    assert ["Skipped", 2] in facts
+    assert ["Skipped", "event/notes.md: " + data["skipped"][1]["reason"]] in facts
     problems = [list(r) for r in wb["Problems"].iter_rows(values_only=True)]
     assert problems[0] == [h for _, h in PROBLEM_COLUMNS]
     assert [dict(zip([f for f, _ in PROBLEM_COLUMNS], r, strict=True))
@@ -149,6 +158,21 @@ def test_event_sheet_one_deck(sources: list[str]) -> None:
     assert deck.meta["event"] == "Store Championship"
 
 
+def test_event_sheet_warns_of_an_unknown_card_and_writes_country_and_deck_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("d.txt").write_text("3 Ash Blossom & Joyous Spring\n2 Efect Veiler\n35 Pot of Greed\n",
+                             encoding="utf-8")
+    result = run("event", "sheet", "d.txt", "--country", "Germany", "--deck-name", "Ash Pot",
+                 "-o", "out.xlsx")
+    assert result.exit_code == 0, result.output
+    assert ("warning: d.txt:2: No card is named 'Efect Veiler'; did you mean Effect Veiler?"
+            in result.stderr.splitlines())
+    texts = {str(c.value) for row in openpyxl.load_workbook("out.xlsx").active.iter_rows()
+             for c in row if c.value is not None}
+    assert {"Germany", "Ash Pot", "Efect Veiler"} <= texts
+
+
 def test_event_sheet_folder_one_file_per_player(sources: list[str]) -> None:
     result = run("event", "sheet", "registrations.csv", "--event", "Locals", "-o", "sheets")
     assert result.exit_code == 2  # two rows could not be read
@@ -157,7 +181,7 @@ def test_event_sheet_folder_one_file_per_player(sources: list[str]) -> None:
     assert "wrote 3 sheets to sheets" in result.stderr
     assert "skipped registrations.csv:6: registrations.csv:6 is empty" in result.stderr
     many = run("event", "sheet", "event", "--player", "X", "-o", "sheets2")
-    assert many.exit_code == 2 and "--player and --id apply to one deck" in many.stderr
+    assert many.exit_code == 2 and "--player, --id and --deck-name apply to one deck" in many.stderr
 
 
 def test_diff_identical_different_unreadable(sources: list[str], kit: Any) -> None:
