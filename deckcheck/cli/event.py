@@ -88,6 +88,7 @@ class EventCheckOptions:
     output: str | None = None
     as_json: bool = False
     progress: bool | None = None  # None: when stderr is a terminal
+    event_name: str | None = None
 
 
 @event.command("check", short_help="Check every player's decklist; one report row per player.")
@@ -102,6 +103,7 @@ class EventCheckOptions:
 @click.option("--points-cap", type=int, default=None, metavar="N",
               help="Points cap for points formats (Genesys; default: the format's).")
 @click.option("--strict", is_flag=True, help="Warnings make a deck illegal too.")
+@click.option("--event", "event_name", default=None, help="Event name, shown in the report.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the report: .xlsx (workbook), .csv (players + .problems.csv) or "
                    ".json.")
@@ -112,8 +114,8 @@ class EventCheckOptions:
 @click.pass_obj
 @handle_errors
 def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: str | None,
-          banlist: str | None, points_cap: int | None, strict: bool, output: str | None,
-          as_json: bool, progress: bool | None) -> None:
+          banlist: str | None, points_cap: int | None, strict: bool, event_name: str | None,
+          output: str | None, as_json: bool, progress: bool | None) -> None:
     """Check every decklist in SOURCES (folders, deck files, workbooks, CSV exports of a
     registration form) under one format, list and date, and report one row per player, the
     problems with their locations, and duplicate registrations.
@@ -121,7 +123,7 @@ def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: str | None,
     Exit code: 0 all legal, 1 any illegal, 2 any list could not be read."""
     opts = EventCheckOptions(sources=list(sources), format=format_, date=date, banlist=banlist,
                              points_cap=points_cap, strict=strict, output=output,
-                             as_json=as_json, progress=progress)
+                             as_json=as_json, progress=progress, event_name=event_name)
     sys.exit(execute_check(opts, obj))
 
 
@@ -140,7 +142,7 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     try:
         report = check_event(opts.sources, obj.pool(quiet=True), format=opts.format,
                              date=opts.date, banlist=opts.banlist, points_cap=opts.points_cap,
-                             strict=opts.strict, progress=bar)
+                             strict=opts.strict, progress=bar, event_name=opts.event_name)
     finally:
         if bar is not None:
             bar.close()

@@ -101,6 +101,8 @@ class EventReport(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     format: str
+    event: str | None = None
+    """The event's name (`--event`), when given."""
     banlist: str | None = None
     date: str | None = None
     total: int = 0

@@ -66,6 +66,6 @@ def write_xlsx(event: EventReport, dest: str | Path) -> list[Path]:
     facts = [list(kv) for kv in event_values(event)]
     facts += [["Note", n] for n in event.notices]
     facts += [["Skipped", f"{s.source}: {s.reason}"] for s in event.skipped]
-    summary = Sheet("Event", ["Event", ""], facts, [16, 90], {0: "top", 1: "wrap"},
+    summary = Sheet("Event", ["Event", event.event or ""], facts, [16, 90], {0: "top", 1: "wrap"},
                     frozen_header=False, auto_filter=False, orientation="portrait")
     return [write_workbook([players, problems, summary], dest)]

@@ -109,7 +109,8 @@ def make_checker(pool: CardPool, *, format: str = "tcg", date: dt.date | str | N
 def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = "tcg",
                 date: dt.date | str | None = None, banlist: Banlist | str | None = None,
                 points_cap: int | None = None, strict: bool = False,
-                checker: CheckFn | None = None, progress: Progress | None = None) -> EventReport:
+                checker: CheckFn | None = None, progress: Progress | None = None,
+                event_name: str | None = None) -> EventReport:
     """Find every registration in `sources`, check each deck and build the event report.
 
     `format`, `date` (default today), `banlist` (a list name, format id or file overriding the
@@ -131,6 +132,7 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     sources = list(sources)
     files = expand_some(sources)  # refuses sources without any deck file
     event = _new_event(format, day)
+    event.event = event_name
     found = k = 0
     for entry in expand_items(sources):
         if isinstance(entry, Skipped):

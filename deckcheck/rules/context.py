@@ -240,16 +240,16 @@ def make(message: str, at: Item | None = None, *, card: str | None = None,
          count: int | None = None, limit: int | None = None, points: int | None = None,
          cap: int | None = None, section: Section | None = None,
          suggestions: list[str] | None = None, location: Location | None = None,
-         with_card: bool = True) -> Found:
+         with_card: bool = True, passcode: int | None = None) -> Found:
     """What a rule found, pointing at entry `at` (card name, passcode as written, section,
     location); the engine adds the rule's code, name and severity.
 
+    A `card` other than the entry's own comes with `passcode` (None when not given), never
+    with the entry's passcode: name and passcode always belong to one card.
     `with_card=False` points at the entry's location only (deck-size problems)."""
-    passcode = None
     if at is not None:
-        if with_card:
-            card = card or at.label
-            passcode = at.entry.passcode
+        if with_card and (card is None or card == at.label):
+            card, passcode = at.label, at.entry.passcode
         section = section or at.section
         location = location or at.location
     return Found(message=message, card=card, passcode=passcode, section=section,

@@ -41,6 +41,10 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
             continue
         at = going_over(g.items, cap)
         name = ctx.rule_name(g.items)
+        # the passcode of the card the rule name is (Harpie Lady), not of the entry counted
+        # under it (Cyber Harpie Lady); None when that card is not in the deck
+        own = next((i.card.passcode for i in g.items
+                    if i.card is not None and i.card.name == name), None)
         yield make(f"The deck has {g.total} cards named {name} across Main, Extra and Side; "
                    f"at most {cap} are allowed{names_note(ctx, g, at)}.",
-                   at, card=name, count=g.total, limit=cap)
+                   at, card=name, passcode=own, count=g.total, limit=cap)

@@ -75,7 +75,8 @@ Skipped (2 inputs not a registration):
 
 
 def test_event_check_summary_report_and_exit_code(sources: list[str], kit: Any) -> None:
-    result = run("event", "check", *sources, *DATE, "-o", "report.xlsx")
+    result = run("event", "check", *sources, *DATE, "--event", "Regional Berlin", "-o",
+                 "report.xlsx")
     assert result.exit_code == 2, result.output
     assert result.stdout == SUMMARY
     assert "wrote report.xlsx" in result.stderr
@@ -100,6 +101,7 @@ def test_event_check_summary_report_and_exit_code(sources: list[str], kit: Any) 
         want = dict(want, verdict=VERDICT_LABELS[want["verdict"]])
         assert row == [None if want[f] == "" else want[f] for f, _ in PLAYER_COLUMNS]
     facts = [list(r) for r in wb["Event"].iter_rows(values_only=True)]
+    assert facts[0] == ["Event", "Regional Berlin"]
     assert ["Skipped", 2] in facts
     assert ["Skipped", "event/notes.md: " + data["skipped"][1]["reason"]] in facts
     problems = [list(r) for r in wb["Problems"].iter_rows(values_only=True)]

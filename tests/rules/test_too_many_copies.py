@@ -36,6 +36,15 @@ def test_harpie_lady_1_and_harpie_lady_are_one_name() -> None:
     assert "Harpie Lady 1 ×2 and Harpie Lady ×2 all count as Harpie Lady" in v.message
 
 
+def test_the_passcode_is_the_named_cards_not_the_entry_counted_under_it() -> None:
+    # The 4th card is a Harpie Lady 1: the problem names "Harpie Lady" with Harpie Lady's
+    # passcode (or none), never Harpie Lady 1's.
+    v = only(run(deck([(HARPIE, 1), (HARPIE1, 3)])), "DC201")
+    assert (v.card, v.passcode) == ("Harpie Lady", HARPIE.passcode)
+    alone = only(run(deck([(HARPIE1, 4)])), "DC201")
+    assert (alone.card, alone.passcode) == ("Harpie Lady", None)
+
+
 def test_harpie_lady_1_and_harpie_lady_three_in_all_pass() -> None:
     assert codes(run(deck([(HARPIE1, 2), (HARPIE, 1)]))) == []
 
