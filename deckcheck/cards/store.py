@@ -26,7 +26,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
@@ -36,6 +36,10 @@ from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
+
+if TYPE_CHECKING:
+    from deckcheck.cards.merge import Merged
+    from deckcheck.sources import SourceData, SourceRecord
 
 #: Schema 2 adds `Card.master_duel` and release dates beyond "tcg"/"ocg" to the cards' JSON.
 #: A schema-1 store is still read (its cards lack that data) and is rewritten as schema 2
@@ -102,7 +106,7 @@ def connect(path: Path) -> sqlite3.Connection:
 class SourceRows:
     """One source's records as stored (raw JSON kept for re-merging)."""
 
-    def __init__(self, name: str, records: list[dict[str, Any]], version: str | None,
+    def __init__(self, name: str, records: list[SourceRecord], version: str | None,
                  origin: str | None, imported_at: str) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
@@ -130,7 +134,8 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
     return out
 
 
-def import_sources(db: str | os.PathLike[str] | None, new: Iterable[Any]) -> dict[str, Any]:
+def import_sources(db: str | os.PathLike[str] | None,
+                   new: Iterable[SourceData]) -> dict[str, Any]:
     """Add (or replace) sources in the store at `db` and rebuild the pool atomically.
 
     `new` holds `deckcheck.sources.SourceData`. Returns a summary (cards, sources…).
@@ -141,7 +146,7 @@ def import_sources(db: str | os.PathLike[str] | None, new: Iterable[Any]) -> dic
         return _import_sources(resolve_path(db), new)
 
 
-def _import_sources(path: Path, new: Iterable[Any]) -> dict[str, Any]:
+def _import_sources(path: Path, new: Iterable[SourceData]) -> dict[str, Any]:
     from deckcheck.cards.merge import merge
 
     new = list(new)
@@ -241,7 +246,7 @@ def glob_escape(name: str) -> str:
     return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 
 
-def _check_ids(sd: Any) -> None:
+def _check_ids(sd: SourceData) -> None:
     """Every id a record gives must be a whole number SQLite can hold (a source with a 20-digit
     id would otherwise fail half-way through writing)."""
     for n, rec in enumerate(sd.records, 1):
@@ -268,7 +273,8 @@ def _validate(cards: Iterable[dict[str, Any]]) -> None:
                            f"{err['msg']}); nothing was changed — please report this.") from None
 
 
-def write_store(path: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
+def write_store(path: Path, sources: dict[str, SourceRows], merged: Merged,
+                built_at: str) -> None:
     """Write a complete store to a new file beside `path`, then rename it over `path`.
 
     A failure while writing (a full disk, a read-only file system) leaves the old store as it
@@ -299,7 +305,8 @@ def _disk_full(path: Path) -> CardPoolError:
                          "again.")
 
 
-def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
+def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
+                  built_at: str) -> None:
     con = sqlite3.connect(tmp)
     try:
         con.execute("PRAGMA journal_mode=OFF")

@@ -18,6 +18,7 @@ from typing import Any
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
+from deckcheck.sources import SourceRecord
 
 NAME = "edopro"
 MAPPINGS = "edopro-mappings"
@@ -56,9 +57,9 @@ def _bit_name(value: int, names: list[str]) -> str | None:
 
 
 def decode(passcode: int, ot: int, ctype: int, atk: int, dfn: int, level: int, race: int,
-           attribute: int) -> dict[str, Any]:
+           attribute: int) -> SourceRecord:
     """The card facts packed into one `datas` row (shared with ygocdb)."""
-    rec: dict[str, Any] = {"passcode": passcode}
+    rec: SourceRecord = {"passcode": passcode}
     if ctype & SKILL:
         kind, frame = "skill", "skill"
     elif ctype & TOKEN:
@@ -138,7 +139,7 @@ def is_cdb(path: Path) -> bool:
     return {"datas", "texts"} <= tables
 
 
-def parse(path: str | Path, source: str = NAME) -> Iterator[dict[str, Any]]:
+def parse(path: str | Path, source: str = NAME) -> Iterator[SourceRecord]:
     """Source records for every card of a cdb file."""
     path = Path(path)
     try:
@@ -173,7 +174,7 @@ def looks_like_mappings(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("mappings"), list)
 
 
-def parse_mappings(data: Any) -> Iterator[dict[str, Any]]:
+def parse_mappings(data: Any) -> Iterator[SourceRecord]:
     """EDOPro `mappings.json`: records that only add prerelease ids to official cards."""
     by_official: dict[int, list[int]] = {}
     for pair in data.get("mappings") or ():

@@ -30,7 +30,7 @@ from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.errors import ImportFailed
 
 if TYPE_CHECKING:
-    from deckcheck.sources import SourceData
+    from deckcheck.sources import SourceData, SourceRecord
 
 NAME = "ygojson"
 
@@ -172,7 +172,7 @@ def _passcode(v: Any) -> int | None:
 
 def _records(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], origin: str,
              released: dict[str, dict[str, str]], printed: dict[str, bool],
-             in_md: set[str]) -> Iterator[dict[str, Any]]:
+             in_md: set[str]) -> Iterator[SourceRecord]:
     for info in infos:
         card = _load(zf, info, origin)
         if not isinstance(card, dict):
@@ -199,7 +199,7 @@ def master_duel_day(days: dict[str, str], in_md: bool) -> str | None:
 
 
 def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],
-                printed: dict[str, bool], in_md: set[str]) -> dict[str, Any] | None:
+                printed: dict[str, bool], in_md: set[str]) -> SourceRecord | None:
     """One card's record: its first passcode, the others (and artwork ids) as alternates."""
     uuid = card.get("id")
     codes = [pc for v in card.get("passwords") or () if (pc := _passcode(v)) is not None]
@@ -211,7 +211,7 @@ def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],
     codes += [pc for pc in arts if pc < UNOFFICIAL_IDS and pc not in codes]
     if not codes:
         return None
-    rec: dict[str, Any] = {"passcode": codes[0], "enrich_only": True}
+    rec: SourceRecord = {"passcode": codes[0], "enrich_only": True}
     if len(codes) > 1:
         rec["alt_passcodes"] = sorted(set(codes[1:]))
     if pre:
