@@ -104,12 +104,17 @@ def connect(path: Path) -> sqlite3.Connection:
 # -- writing ----------------------------------------------------------------------------
 
 class SourceRows:
-    """One source's records as stored (raw JSON kept for re-merging)."""
+    """One source's records as stored (raw JSON kept for re-merging).
+
+    `stored_in`: a store of the current schema whose ``source_records`` rows hold exactly
+    these records; the next store copies those rows as they are (SQL to SQL) instead of
+    writing every record of every source again."""
 
     def __init__(self, name: str, records: list[SourceRecord], version: str | None,
-                 origin: str | None, imported_at: str) -> None:
+                 origin: str | None, imported_at: str, stored_in: Path | None = None) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
+        self.stored_in = stored_in
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
@@ -117,9 +122,11 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
     con = connect(path)
     try:
         out: dict[str, SourceRows] = {}
+        schema, = con.execute("PRAGMA user_version").fetchone()
+        stored_in = path if schema == SCHEMA else None
         for name, version, origin, imported_at in con.execute(
                 "SELECT name, version, origin, imported_at FROM sources"):
-            out[name] = SourceRows(name, [], version, origin, imported_at)
+            out[name] = SourceRows(name, [], version, origin, imported_at, stored_in)
         for source, pc, data in con.execute(
                 "SELECT source, passcode, data FROM source_records"):
             try:
@@ -313,6 +320,9 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
         con.execute("PRAGMA synchronous=OFF")
         con.executescript(_DDL)
         dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        old = next((s.stored_in for s in sources.values() if s.stored_in is not None), None)
+        if old is not None:  # ATTACH is refused inside a transaction: before `with con`
+            con.execute("ATTACH DATABASE ? AS old", (str(old),))
         with con:
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("built_at", built_at), ("cards", str(len(merged.cards))),
@@ -320,16 +330,24 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
             con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", [
                 (s.name, s.version, s.origin, s.imported_at, len(s.records))
                 for s in sources.values()])
-            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                (s.name, r["passcode"], dumps(r)) for s in sources.values() for r in s.records))
+            for s in sources.values():
+                if s.stored_in is not None and s.stored_in == old:
+                    # unchanged since the last import: the rows as they are, in their order
+                    con.execute("INSERT INTO source_records SELECT source, passcode, data "
+                                "FROM old.source_records WHERE source = ? ORDER BY rowid",
+                                (s.name,))
+                else:
+                    con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
+                        (s.name, r["passcode"], dumps(r)) for r in s.records))
             # rows in key order: B-tree appends instead of page splits
             con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?)", (
                 (pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c))
                 for pc, c in sorted(merged.cards.items())))
             con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
                 (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
-            con.executemany("INSERT INTO names VALUES (?, ?)", sorted(
-                (key, pc) for key, pcs in merged.names.items() for pc in set(pcs)))
+            names = merged.names  # sorted by (key, passcode): keys first, then each key's
+            con.executemany("INSERT INTO names VALUES (?, ?)", (
+                (key, pc) for key in sorted(names) for pc in sorted(set(names[key]))))
         con.executescript(_INDEXES)
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute(f"PRAGMA user_version = {SCHEMA}")
