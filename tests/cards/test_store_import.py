@@ -35,8 +35,19 @@ def test_adding_a_source_copies_the_others_rows(tmp_path: Path) -> None:
     assert {r[0] for r in after[len(before):]} == {"yaml-yugi"}
     import_sources(db, [read_source(FIX / "ygocdb_small.json")])
     assert _rows(db, "source_records")[:len(after)] == after
+    # copied, not written again: a row's own spelling of the same JSON survives an import
+    con = sqlite3.connect(db)
+    con.execute("UPDATE source_records SET data = ' ' || data WHERE source = 'ygoprodeck'")
+    con.commit()
+    con.close()
+    import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
+    kept = [r for r in _rows(db, "source_records") if r[0] == "ygoprodeck"]
+    assert kept and all(str(r[2]).startswith(" ") for r in kept)
 
     # the same store as both sources written at once into a new file
+    db = tmp_path / "three" / "cards.sqlite"
+    for name in ("ygoprodeck_small.json", "yamlyugi_small.json", "ygocdb_small.json"):
+        import_sources(db, [read_source(FIX / name)])
     fresh = tmp_path / "two" / "cards.sqlite"
     import_sources(fresh, [read_source(FIX / "ygoprodeck_small.json"),
                            read_source(FIX / "yamlyugi_small.json"),
