@@ -7,7 +7,7 @@ the library (`deckcheck.sim`) and returns the exit code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,6 +20,9 @@ from deckcheck.cli.common import (
     handle_errors,
 )
 from deckcheck.errors import ProfileError
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
 
 
 # -- draw ----------------------------------------------------------------------------------
@@ -140,7 +143,7 @@ def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[
     return pf, path
 
 
-def _compile(pf: Any, source: str, deck_path: str, pool: Any) -> Any:
+def _compile(pf: Any, source: str, deck_path: str, pool: CardPool) -> Any:
     from deckcheck.decks.io import read_deck
     from deckcheck.sim.goldfish.profile import compile_profile
     from deckcheck.sim.state import deal_cards
