@@ -307,35 +307,17 @@ def _resolve_name(out: Merged, written: str, lang: str, self_pc: int) -> int | N
     return min(exact or cands)
 
 
+#: (source, evidence key, target passcode, name shown, counts as an opinion)
+_Claim = tuple[str, str, int | None, str, bool]
+
+
 def _rule_names(out: Merged, groups: dict[int, _Pairs],
                 alias_hints: dict[tuple[str, int], int]) -> None:
+    """5. the same-name rule: each card's evidence, the sources' vote, chains followed."""
     target: dict[int, int] = {}
     unresolved: dict[int, str] = {}
     for g, card in out.cards.items():
-        recs = groups[g]
-        # (source, evidence key, target passcode, name shown, counts as an opinion)
-        claims: list[tuple[str, str, int | None, str, bool]] = []
-        spoke: dict[str, str] = {}
-        for src, rec in recs:
-            for key in rec.get("spoke") or ():
-                spoke.setdefault(key, src)
-            for key, kind, value, lang in rec.get("hints") or ():
-                if kind == "id":
-                    t = value if value in out.cards else None
-                else:
-                    t = _resolve_name(out, value, lang or "en", g)
-                if t == g:
-                    continue
-                shown = out.cards[t]["name"] if t is not None else value
-                if t is None and lang not in ("en", None):
-                    # a Japanese/Chinese name no card has: evidence, but not a usable name
-                    claims.append((src, key, None, f"{value} (unknown card)", False))
-                else:
-                    claims.append((src, key, t, shown, True))
-            alias_t = alias_hints.get((src, rec["passcode"]))
-            if alias_t is not None and alias_t != g and alias_t in out.cards:
-                claims.append((src, f"{_base(src)}-alias", alias_t, out.cards[alias_t]["name"],
-                               True))
+        claims, spoke = _claims(out, g, groups[g], alias_hints)
         if not claims:
             continue
         evidence: dict[str, str] = {}
@@ -344,30 +326,68 @@ def _rule_names(out: Merged, groups: dict[int, _Pairs],
         for key in spoke:
             evidence.setdefault(key, card["name"])
         card["rule_name_evidence"] = evidence
-        # one opinion per source
-        opinion: dict[str, tuple[int | None, str]] = {}
-        for src, _, t, shown, usable in claims:
-            if usable:
-                opinion.setdefault(src, (t, shown))
-        silent = {src for src in spoke.values() if src not in opinion}
-        if not opinion:
-            continue
-        votes = Counter(opinion.values())
-        best, n = max(votes.items(), key=lambda kv: (kv[1], -min(
-            priority(s) for s, o in opinion.items() if o == kv[0])))
-        if n < len(silent):
-            continue
-        if best[0] is not None:
+        best = _vote(claims, spoke)
+        if best is not None and best[0] is not None:
             target[g] = best[0]
-        else:
+        elif best is not None:
             unresolved[g] = best[1]
     for g in out.cards:
         if g in target:
-            seen = {g}
-            t = target[g]
-            while t in target and target[t] not in seen and len(seen) < _CHAIN_LIMIT:
-                seen.add(t)
-                t = target[t]
-            out.cards[g]["rule_name"] = out.cards[t]["name"]
+            out.cards[g]["rule_name"] = out.cards[_chain_end(g, target)]["name"]
         elif g in unresolved:
             out.cards[g]["rule_name"] = unresolved[g]
+
+
+def _claims(out: Merged, g: int, recs: _Pairs, alias_hints: dict[tuple[str, int], int]
+            ) -> tuple[list[_Claim], dict[str, str]]:
+    """What the card's records claim about its rule name (hints resolved to cards, cdb
+    aliases), and which sources spoke (evidence key -> source) without necessarily claiming."""
+    claims: list[_Claim] = []
+    spoke: dict[str, str] = {}
+    for src, rec in recs:
+        for key in rec.get("spoke") or ():
+            spoke.setdefault(key, src)
+        for key, kind, value, lang in rec.get("hints") or ():
+            if kind == "id":
+                t = value if value in out.cards else None
+            else:
+                t = _resolve_name(out, value, lang or "en", g)
+            if t == g:
+                continue
+            shown = out.cards[t]["name"] if t is not None else value
+            if t is None and lang not in ("en", None):
+                # a Japanese/Chinese name no card has: evidence, but not a usable name
+                claims.append((src, key, None, f"{value} (unknown card)", False))
+            else:
+                claims.append((src, key, t, shown, True))
+        alias_t = alias_hints.get((src, rec["passcode"]))
+        if alias_t is not None and alias_t != g and alias_t in out.cards:
+            claims.append((src, f"{_base(src)}-alias", alias_t, out.cards[alias_t]["name"],
+                           True))
+    return claims, spoke
+
+
+def _vote(claims: list[_Claim], spoke: dict[str, str]) -> tuple[int | None, str] | None:
+    """One opinion per source (its first usable claim); the most common wins (ties: the best
+    source's) unless more sources are silent than agree with it. None: no verdict."""
+    opinion: dict[str, tuple[int | None, str]] = {}
+    for src, _, t, shown, usable in claims:
+        if usable:
+            opinion.setdefault(src, (t, shown))
+    silent = {src for src in spoke.values() if src not in opinion}
+    if not opinion:
+        return None
+    votes = Counter(opinion.values())
+    best, n = max(votes.items(), key=lambda kv: (kv[1], -min(
+        priority(s) for s, o in opinion.items() if o == kv[0])))
+    return None if n < len(silent) else best
+
+
+def _chain_end(g: int, target: dict[int, int]) -> int:
+    """Where a chain of rule-name targets from `g` ends (cycles stop where they close)."""
+    seen = {g}
+    t = target[g]
+    while t in target and target[t] not in seen and len(seen) < _CHAIN_LIMIT:
+        seen.add(t)
+        t = target[t]
+    return t
