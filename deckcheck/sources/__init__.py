@@ -76,9 +76,6 @@ class SourceRecord(TypedDict, total=False):
     master_duel: bool
 
 
-#: the old name of `SourceRecord`
-Record = SourceRecord
-
 #: merge priority: earlier sources win for card facts and names.
 PRIORITY = ("ygoprodeck", "yaml-yugi", "edopro", "ygocdb", "ygojson", "edopro-mappings")
 
