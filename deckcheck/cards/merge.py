@@ -156,7 +156,8 @@ def _build(groups: dict[int, _Pairs], art: _Artworks, extra_of: dict[int, int],
     """The cards, and every id each answers to (main, alternate artworks, prerelease ids)."""
     out = Merged()
     for g, recs in groups.items():
-        recs.sort(key=lambda sr: (priority(sr[0]), sr[1]["passcode"] != g))
+        if len(recs) > 1:
+            recs.sort(key=lambda sr: (priority(sr[0]), sr[1]["passcode"] != g))
         card = _combine(g, recs)
         if card is not None:
             out.cards[g] = card
@@ -278,7 +279,7 @@ def _join_prerelease_ids(pairs: _Pairs, real: set[int], main: Callable[[int], in
     for _, rec in pairs:
         pc = rec["passcode"]
         if pc < UNOFFICIAL_IDS and rec.get("name") and not rec.get("enrich_only") \
-                and main(pc) in real and not set(rec.get("scopes") or ()) & _NOT_OFFICIAL:
+                and main(pc) in real and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
             key = _norm(rec["name"])
             official[key] = min(official.get(key, main(pc)), main(pc))
     if not official:
@@ -288,7 +289,7 @@ def _join_prerelease_ids(pairs: _Pairs, real: set[int], main: Callable[[int], in
         # printed or dated or not: a source that dates a card under its prerelease id
         # (YGOPRODeck before it learns the passcode) dates the official card
         if pc < UNOFFICIAL_IDS or pc in extra_of or not rec.get("name") \
-                or set(rec.get("scopes") or ()) & _NOT_OFFICIAL:
+                or not _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
             continue
         target = official.get(_norm(rec["name"]))
         if target is not None and target != main(pc):
