@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.cards.names import normalize
-from deckcheck.sources import Record, priority
+from deckcheck.sources import SourceRecord, priority
 
 #: Cards of other games (Rush Duel, Speed Duel skills) keep their own scopes.
 _OTHER_GAMES = frozenset({"rush", "speed", "skill"})
@@ -50,62 +50,92 @@ def _base(source: str) -> str:
     return source.split(":", 1)[0]
 
 
-def merge(sources: Mapping[str, Sequence[Record]]) -> Merged:
-    order = sorted(sources, key=lambda s: (priority(s), s))
+#: (source name, record) in merge order: best source first
+_Pairs = list[tuple[str, SourceRecord]]
 
-    # 1. alternate artworks listed by a source
-    alt_of: dict[int, int] = {}
 
-    def main(pc: int) -> int:
+class _Artworks:
+    """Alternate artworks: every id that is another artwork of a card -> that card's id."""
+
+    def __init__(self) -> None:
+        self.alt_of: dict[int, int] = {}
+
+    def main(self, pc: int) -> int:
+        """The main passcode of `pc` (itself when it is no alternate artwork)."""
+        alt_of = self.alt_of
         seen = 0
         while pc in alt_of and seen < _CHAIN_LIMIT:
             pc = alt_of[pc]
             seen += 1
         return pc
 
-    for src in order:
-        for rec in sources[src]:
-            for alt in rec.get("alt_passcodes") or ():
-                # a source that calls the main artwork an alternate of its own (YGOJSON's
-                # first password is not always YGOPRODeck's) would make a cycle
-                if alt != rec["passcode"] and alt not in alt_of \
-                        and main(rec["passcode"]) != alt:
-                    alt_of[alt] = rec["passcode"]
 
+def merge(sources: Mapping[str, Sequence[SourceRecord]]) -> Merged:
+    """Merge every source's records into cards, their ids and a name index."""
+    order = sorted(sources, key=lambda s: (priority(s), s))
+    pairs: _Pairs = [(src, rec) for src in order for rec in sources[src]]
+    art = _listed_artworks(pairs)
+    alias_hints = _cdb_aliases(pairs, art)
+    groups, extra_of, group_of = _group(pairs, art)
+    out = _build(groups, art, extra_of, group_of)
+    _index_names(out, groups)
+    _rule_names(out, groups, alias_hints)
+    _norm.cache_clear()
+    return out
+
+
+def _listed_artworks(pairs: _Pairs) -> _Artworks:
+    """1. the alternate artworks sources list (YGOPRODeck `card_images`, YGOJSON)."""
+    art = _Artworks()
+    alt_of = art.alt_of
+    for _, rec in pairs:
+        pc = rec["passcode"]
+        for alt in rec.get("alt_passcodes") or ():
+            # a source that calls the main artwork an alternate of its own (YGOJSON's
+            # first password is not always YGOPRODeck's) would make a cycle
+            if alt != pc and alt not in alt_of and art.main(pc) != alt:
+                alt_of[alt] = pc
+    return art
+
+
+def _cdb_aliases(pairs: _Pairs, art: _Artworks) -> dict[tuple[str, int], int]:
+    """2. cdb aliases: to a card of the same name, an alternate artwork (added to `art`); to
+    another name, same-name rule evidence (returned: (source, passcode) -> target)."""
     name_of: dict[int, str] = {}
-    for src in order:
-        for rec in sources[src]:
-            if rec.get("name") and not rec.get("enrich_only"):
-                name_of.setdefault(rec["passcode"], rec["name"])
-
-    # 2. cdb aliases: same name -> alternate artwork, else same-name rule evidence
+    for _, rec in pairs:
+        if rec.get("name") and not rec.get("enrich_only"):
+            name_of.setdefault(rec["passcode"], rec["name"])
     alias_hints: dict[tuple[str, int], int] = {}
-    for src in order:
-        for rec in sources[src]:
-            alias = rec.get("alias")
-            if not alias or alias == rec["passcode"]:
-                continue
-            target = main(alias)
-            tname = name_of.get(target) or name_of.get(alias)
-            if tname is None:
-                continue
-            if _norm(tname) == _norm(rec.get("name") or ""):
-                if rec["passcode"] != target and rec["passcode"] not in alt_of:
-                    alt_of[rec["passcode"]] = target
-            else:
-                alias_hints[(src, rec["passcode"])] = target
+    for src, rec in pairs:
+        alias = rec.get("alias")
+        if not alias or alias == rec["passcode"]:
+            continue
+        target = art.main(alias)
+        tname = name_of.get(target) or name_of.get(alias)
+        if tname is None:
+            continue
+        if _norm(tname) == _norm(rec.get("name") or ""):
+            if rec["passcode"] != target and rec["passcode"] not in art.alt_of:
+                art.alt_of[rec["passcode"]] = target
+        else:
+            alias_hints[(src, rec["passcode"])] = target
+    return alias_hints
 
-    # 3. groups of records per card
-    real = {main(rec["passcode"]) for src in order for rec in sources[src]
+
+def _group(pairs: _Pairs, art: _Artworks) -> tuple[
+        dict[int, _Pairs], dict[int, int], Callable[[int], int]]:
+    """3. the records of each card: its artworks and prerelease ids together. Returns the
+    groups, prerelease id -> official passcode, and the group of any id."""
+    main = art.main
+    real = {main(rec["passcode"]) for _, rec in pairs
             if not rec.get("enrich_only") and rec.get("kind")}
     extra_of: dict[int, int] = {}
-    for src in order:
-        for rec in sources[src]:
-            for pre in rec.get("extra_ids") or ():
-                official = main(rec["passcode"])
-                if pre != official:
-                    extra_of.setdefault(pre, official)
-    _join_prerelease_ids(sources, order, real, main, extra_of)
+    for _, rec in pairs:
+        for pre in rec.get("extra_ids") or ():
+            official = main(rec["passcode"])
+            if pre != official:
+                extra_of.setdefault(pre, official)
+    _join_prerelease_ids(pairs, real, main, extra_of)
 
     def group_of(pc: int) -> int:
         m = main(pc)
@@ -113,21 +143,26 @@ def merge(sources: Mapping[str, Sequence[Record]]) -> Merged:
             return extra_of[m]
         return m
 
-    groups: dict[int, list[tuple[str, Record]]] = {}
-    for src in order:
-        for rec in sources[src]:
-            g = group_of(rec["passcode"])
-            if g in real:
-                groups.setdefault(g, []).append((src, rec))
+    groups: dict[int, _Pairs] = {}
+    for src, rec in pairs:
+        g = group_of(rec["passcode"])
+        if g in real:
+            groups.setdefault(g, []).append((src, rec))
+    return groups, extra_of, group_of
 
+
+def _build(groups: dict[int, _Pairs], art: _Artworks, extra_of: dict[int, int],
+           group_of: Callable[[int], int]) -> Merged:
+    """The cards, and every id each answers to (main, alternate artworks, prerelease ids)."""
     out = Merged()
     for g, recs in groups.items():
-        recs.sort(key=lambda sr: (priority(sr[0]), sr[1]["passcode"] != g))
+        if len(recs) > 1:
+            recs.sort(key=lambda sr: (priority(sr[0]), sr[1]["passcode"] != g))
         card = _combine(g, recs)
         if card is not None:
             out.cards[g] = card
             out.ids[g] = (g, "main")
-    for alt in alt_of:
+    for alt in art.alt_of:
         g = group_of(alt)
         if g in out.cards and alt != g and alt not in out.ids:
             out.ids[alt] = (g, "alt")
@@ -135,14 +170,17 @@ def merge(sources: Mapping[str, Sequence[Record]]) -> Merged:
     for pre, official in extra_of.items():
         hops = 0
         while official not in out.cards and official in extra_of and hops < _CHAIN_LIMIT:
-            official, hops = main(extra_of[official]), hops + 1
+            official, hops = art.main(extra_of[official]), hops + 1
         if pre not in out.ids and official in out.cards:
             out.ids[pre] = (official, "prerelease")
     for card in out.cards.values():
         card["alt_passcodes"] = sorted(set(card["alt_passcodes"]))
+    return out
 
-    # 4. name index: the merged names, and every name a source gave the card (prerelease
-    # and alternate-artwork records included)
+
+def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
+    """4. the name index: the merged names, and every name a source gave the card
+    (prerelease and alternate-artwork records included)."""
     for pc, card in out.cards.items():
         written = {card["name"], *card["names"].values()}
         for _, rec in groups[pc]:
@@ -152,101 +190,110 @@ def merge(sources: Mapping[str, Sequence[Record]]) -> Merged:
             if key:
                 out.names.setdefault(key, []).append(pc)
 
-    # 5. the same-name rule
-    _rule_names(out, groups, alias_hints)
-    _norm.cache_clear()
-    return out
 
-
-def _combine(g: int, recs: list[tuple[str, Record]]) -> dict[str, Any] | None:
+def _combine(g: int, recs: _Pairs) -> dict[str, Any] | None:
     """One card from its records (sorted: best source first, the main passcode first)."""
     only = [r for _, r in recs]
     typed = next((r for r in only if r.get("kind") and r.get("frame")), None)
     if typed is None:
         return None
-    if len(only) == 1:  # the common case with one source: no field-by-field merging
-        names = {k: v for k, v in (typed.get("names") or {}).items() if v}
-    else:
-        names = {}
-        for rec in only:
-            for lang, n in (rec.get("names") or {}).items():
-                if n:
-                    names.setdefault(lang, n)
+    names = _merged_names(only)
     name = names.get("en") or next(
         (r["name"] for r in only if r.get("name") and not r.get("enrich_only")), None)
     if not name:
         return None
     card: dict[str, Any] = {"passcode": g, "alt_passcodes": [], "name": name, "names": names,
                             "kind": typed["kind"], "frame": typed["frame"]}
-    released: dict[str, str] = {}
-    archetypes: list[str] | None = None
-    scopes: list[str] | None = None
-    said: set[str] = set()  # every scope any source gave (for what an unofficial id is)
-    cns = False
-    md: bool | None = None
     for rec in only:
         for f in FIELDS:
-            if f not in card and rec.get(f) is not None:
-                card[f] = rec[f]
-        if archetypes is None and rec.get("archetypes"):
-            archetypes = rec["archetypes"]
-        if scopes is None and "scopes" in rec:
-            scopes = rec["scopes"]
-        said.update(rec.get("scopes") or ())
-        # the first release is the earliest any source dates (sources date later reprints)
-        for region, day in (rec.get("released") or {}).items():
-            if region not in released or day < released[region]:
-                released[region] = day
-        cns = cns or bool(rec.get("cannot_normal_summon"))
-        if rec.get("master_duel") is not None:
-            md = bool(md) or bool(rec["master_duel"])
-    card["archetypes"] = archetypes or []
-    if any(rec.get("tcg_printed") for rec in only):
-        scopes = [s for s in scopes or () if s not in ("ocg_only", "prerelease")]
-    scopes = list(scopes or ())
-    printed = bool(released) or any(rec.get("tcg_printed") or rec.get("printed")
-                                    for rec in only)
-    if g >= UNOFFICIAL_IDS and not printed and not said & _OTHER_GAMES:
-        # an id no official card has (anime, custom, prerelease): no official format allows it
-        kind = "anime" if "anime" in said else "custom" if "custom" in said else \
-            "prerelease" if "prerelease" in said else None
-        scopes = [*scopes, "unofficial", *([kind] if kind else [])]
-    card["scopes"] = sorted(set(scopes))
-    card["released"] = released
-    card["master_duel"] = md
-    card["cannot_normal_summon"] = cns
+            if f not in card and (v := rec.get(f)) is not None:
+                card[f] = v
+    card["archetypes"] = next((r["archetypes"] for r in only if r.get("archetypes")), None) or []
+    card["scopes"] = _scopes(g, only)
+    card["released"] = _released(only)
+    card["master_duel"] = _master_duel(only)
+    card["cannot_normal_summon"] = any(rec.get("cannot_normal_summon") for rec in only)
     card["rule_name"] = name
     card["rule_name_evidence"] = {}
     return card
 
 
-def _join_prerelease_ids(sources: Mapping[str, Sequence[Record]], order: list[str],
-                         real: set[int], main: Any, extra_of: dict[int, int]) -> None:
+def _merged_names(only: list[SourceRecord]) -> dict[str, str]:
+    """The card's name per language: the best source's that has one."""
+    if len(only) == 1:  # the common case with one source: no language-by-language merging
+        return {k: v for k, v in (only[0].get("names") or {}).items() if v}
+    names: dict[str, str] = {}
+    for rec in only:
+        for lang, n in (rec.get("names") or {}).items():
+            if n:
+                names.setdefault(lang, n)
+    return names
+
+
+def _released(only: list[SourceRecord]) -> dict[str, str]:
+    """The first release per region: the earliest any source dates (sources date later
+    reprints)."""
+    released: dict[str, str] = {}
+    for rec in only:
+        for region, day in (rec.get("released") or {}).items():
+            if region not in released or day < released[region]:
+                released[region] = day
+    return released
+
+
+def _master_duel(only: list[SourceRecord]) -> bool | None:
+    """In Master Duel: True when any source says so, None when none says anything."""
+    md: bool | None = None
+    for rec in only:
+        if rec.get("master_duel") is not None:
+            md = bool(md) or bool(rec["master_duel"])
+    return md
+
+
+def _scopes(g: int, only: list[SourceRecord]) -> list[str]:
+    """The best source's scopes; a TCG printing overrules "OCG only" and "prerelease"; an id
+    no official card has is "unofficial" (and "anime", "custom" or "prerelease" when a
+    source says so)."""
+    scopes = next((r["scopes"] for r in only if "scopes" in r), None)
+    said = {s for rec in only for s in rec.get("scopes") or ()}  # every scope any source gave
+    if any(rec.get("tcg_printed") for rec in only):
+        scopes = [s for s in scopes or () if s not in ("ocg_only", "prerelease")]
+    scopes = list(scopes or ())
+    printed = any(rec.get("released") or rec.get("tcg_printed") or rec.get("printed")
+                  for rec in only)
+    if g >= UNOFFICIAL_IDS and not printed and not said & _OTHER_GAMES:
+        # an id no official card has (anime, custom, prerelease): no official format allows it
+        kind = "anime" if "anime" in said else "custom" if "custom" in said else \
+            "prerelease" if "prerelease" in said else None
+        scopes = [*scopes, "unofficial", *([kind] if kind else [])]
+    return sorted(set(scopes))
+
+
+def _join_prerelease_ids(pairs: _Pairs, real: set[int], main: Callable[[int], int],
+                         extra_of: dict[int, int]) -> None:
     """A record under an id >= 100,000,000, not marked anime, custom, Rush or Skill, with the
     English name of a card another source knows by its official passcode, is that card under
     its prerelease id (YGOPRODeck lists announced cards under Konami's prerelease ids; YAML
     Yugi already has their passcodes)."""
     official: dict[str, int] = {}
-    for src in order:
-        for rec in sources[src]:
-            pc = rec["passcode"]
-            if pc < UNOFFICIAL_IDS and rec.get("name") and not rec.get("enrich_only") \
-                    and main(pc) in real and not set(rec.get("scopes") or ()) & _NOT_OFFICIAL:
-                key = _norm(rec["name"])
-                official[key] = min(official.get(key, main(pc)), main(pc))
+    for _, rec in pairs:
+        pc = rec["passcode"]
+        if pc < UNOFFICIAL_IDS and rec.get("name") and not rec.get("enrich_only") \
+                and main(pc) in real and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
+            key = _norm(rec["name"])
+            official[key] = min(official.get(key, main(pc)), main(pc))
     if not official:
         return
-    for src in order:
-        for rec in sources[src]:
-            pc = rec["passcode"]
-            # printed or dated or not: a source that dates a card under its prerelease id
-            # (YGOPRODeck before it learns the passcode) dates the official card
-            if pc < UNOFFICIAL_IDS or pc in extra_of or not rec.get("name") \
-                    or set(rec.get("scopes") or ()) & _NOT_OFFICIAL:
-                continue
-            target = official.get(_norm(rec["name"]))
-            if target is not None and target != main(pc):
-                extra_of[pc] = target
+    for _, rec in pairs:
+        pc = rec["passcode"]
+        # printed or dated or not: a source that dates a card under its prerelease id
+        # (YGOPRODeck before it learns the passcode) dates the official card
+        if pc < UNOFFICIAL_IDS or pc in extra_of or not rec.get("name") \
+                or not _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
+            continue
+        target = official.get(_norm(rec["name"]))
+        if target is not None and target != main(pc):
+            extra_of[pc] = target
 
 
 _NOT_OFFICIAL = frozenset({"anime", "custom", "unofficial", "rush", "speed", "skill"})
@@ -261,35 +308,17 @@ def _resolve_name(out: Merged, written: str, lang: str, self_pc: int) -> int | N
     return min(exact or cands)
 
 
-def _rule_names(out: Merged, groups: dict[int, list[tuple[str, Record]]],
+#: (source, evidence key, target passcode, name shown, counts as an opinion)
+_Claim = tuple[str, str, int | None, str, bool]
+
+
+def _rule_names(out: Merged, groups: dict[int, _Pairs],
                 alias_hints: dict[tuple[str, int], int]) -> None:
+    """5. the same-name rule: each card's evidence, the sources' vote, chains followed."""
     target: dict[int, int] = {}
     unresolved: dict[int, str] = {}
     for g, card in out.cards.items():
-        recs = groups[g]
-        # (source, evidence key, target passcode, name shown, counts as an opinion)
-        claims: list[tuple[str, str, int | None, str, bool]] = []
-        spoke: dict[str, str] = {}
-        for src, rec in recs:
-            for key in rec.get("spoke") or ():
-                spoke.setdefault(key, src)
-            for key, kind, value, lang in rec.get("hints") or ():
-                if kind == "id":
-                    t = value if value in out.cards else None
-                else:
-                    t = _resolve_name(out, value, lang or "en", g)
-                if t == g:
-                    continue
-                shown = out.cards[t]["name"] if t is not None else value
-                if t is None and lang not in ("en", None):
-                    # a Japanese/Chinese name no card has: evidence, but not a usable name
-                    claims.append((src, key, None, f"{value} (unknown card)", False))
-                else:
-                    claims.append((src, key, t, shown, True))
-            alias_t = alias_hints.get((src, rec["passcode"]))
-            if alias_t is not None and alias_t != g and alias_t in out.cards:
-                claims.append((src, f"{_base(src)}-alias", alias_t, out.cards[alias_t]["name"],
-                               True))
+        claims, spoke = _claims(out, g, groups[g], alias_hints)
         if not claims:
             continue
         evidence: dict[str, str] = {}
@@ -298,30 +327,68 @@ def _rule_names(out: Merged, groups: dict[int, list[tuple[str, Record]]],
         for key in spoke:
             evidence.setdefault(key, card["name"])
         card["rule_name_evidence"] = evidence
-        # one opinion per source
-        opinion: dict[str, tuple[int | None, str]] = {}
-        for src, _, t, shown, usable in claims:
-            if usable:
-                opinion.setdefault(src, (t, shown))
-        silent = {src for src in spoke.values() if src not in opinion}
-        if not opinion:
-            continue
-        votes = Counter(opinion.values())
-        best, n = max(votes.items(), key=lambda kv: (kv[1], -min(
-            priority(s) for s, o in opinion.items() if o == kv[0])))
-        if n < len(silent):
-            continue
-        if best[0] is not None:
+        best = _vote(claims, spoke)
+        if best is not None and best[0] is not None:
             target[g] = best[0]
-        else:
+        elif best is not None:
             unresolved[g] = best[1]
     for g in out.cards:
         if g in target:
-            seen = {g}
-            t = target[g]
-            while t in target and target[t] not in seen and len(seen) < _CHAIN_LIMIT:
-                seen.add(t)
-                t = target[t]
-            out.cards[g]["rule_name"] = out.cards[t]["name"]
+            out.cards[g]["rule_name"] = out.cards[_chain_end(g, target)]["name"]
         elif g in unresolved:
             out.cards[g]["rule_name"] = unresolved[g]
+
+
+def _claims(out: Merged, g: int, recs: _Pairs, alias_hints: dict[tuple[str, int], int]
+            ) -> tuple[list[_Claim], dict[str, str]]:
+    """What the card's records claim about its rule name (hints resolved to cards, cdb
+    aliases), and which sources spoke (evidence key -> source) without necessarily claiming."""
+    claims: list[_Claim] = []
+    spoke: dict[str, str] = {}
+    for src, rec in recs:
+        for key in rec.get("spoke") or ():
+            spoke.setdefault(key, src)
+        for key, kind, value, lang in rec.get("hints") or ():
+            if kind == "id":
+                t = value if value in out.cards else None
+            else:
+                t = _resolve_name(out, value, lang or "en", g)
+            if t == g:
+                continue
+            shown = out.cards[t]["name"] if t is not None else value
+            if t is None and lang not in ("en", None):
+                # a Japanese/Chinese name no card has: evidence, but not a usable name
+                claims.append((src, key, None, f"{value} (unknown card)", False))
+            else:
+                claims.append((src, key, t, shown, True))
+        alias_t = alias_hints.get((src, rec["passcode"]))
+        if alias_t is not None and alias_t != g and alias_t in out.cards:
+            claims.append((src, f"{_base(src)}-alias", alias_t, out.cards[alias_t]["name"],
+                           True))
+    return claims, spoke
+
+
+def _vote(claims: list[_Claim], spoke: dict[str, str]) -> tuple[int | None, str] | None:
+    """One opinion per source (its first usable claim); the most common wins (ties: the best
+    source's) unless more sources are silent than agree with it. None: no verdict."""
+    opinion: dict[str, tuple[int | None, str]] = {}
+    for src, _, t, shown, usable in claims:
+        if usable:
+            opinion.setdefault(src, (t, shown))
+    silent = {src for src in spoke.values() if src not in opinion}
+    if not opinion:
+        return None
+    votes = Counter(opinion.values())
+    best, n = max(votes.items(), key=lambda kv: (kv[1], -min(
+        priority(s) for s, o in opinion.items() if o == kv[0])))
+    return None if n < len(silent) else best
+
+
+def _chain_end(g: int, target: dict[int, int]) -> int:
+    """Where a chain of rule-name targets from `g` ends (cycles stop where they close)."""
+    seen = {g}
+    t = target[g]
+    while t in target and target[t] not in seen and len(seen) < _CHAIN_LIMIT:
+        seen.add(t)
+        t = target[t]
+    return t

@@ -58,6 +58,15 @@ class CardPool(Protocol):
     def __len__(self) -> int: ...
 
 
+@runtime_checkable
+class SearchablePool(CardPool, Protocol):
+    """A pool with its own (indexed) name search, which `search_pool` uses: the store has one;
+    a pool without one is searched card by card."""
+
+    def search(self, query: str, limit: int = 20) -> list[Card]:
+        """Cards whose name in any language contains `query`, ranked as `search_pool` says."""
+
+
 class MemoryPool:
     """A `CardPool` held in memory: the built-in set, test fixtures, or a loaded store."""
 
@@ -127,9 +136,8 @@ def search_pool(pool: CardPool, query: str, limit: int = 20) -> list[Card]:
 
     Uses the pool's own indexed `search` when it has one (the SQLite store does).
     """
-    own = getattr(pool, "search", None)
-    if callable(own):
-        return list(own(query, limit))
+    if isinstance(pool, SearchablePool):
+        return list(pool.search(query, limit))
     key = normalize(query)
     if not key:
         return []

@@ -26,7 +26,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
@@ -36,6 +36,10 @@ from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
+
+if TYPE_CHECKING:
+    from deckcheck.cards.merge import Merged
+    from deckcheck.sources import SourceData, SourceRecord
 
 #: Schema 2 adds `Card.master_duel` and release dates beyond "tcg"/"ocg" to the cards' JSON.
 #: A schema-1 store is still read (its cards lack that data) and is rewritten as schema 2
@@ -100,12 +104,17 @@ def connect(path: Path) -> sqlite3.Connection:
 # -- writing ----------------------------------------------------------------------------
 
 class SourceRows:
-    """One source's records as stored (raw JSON kept for re-merging)."""
+    """One source's records as stored (raw JSON kept for re-merging).
 
-    def __init__(self, name: str, records: list[dict[str, Any]], version: str | None,
-                 origin: str | None, imported_at: str) -> None:
+    `stored_in`: a store of the current schema whose ``source_records`` rows hold exactly
+    these records; the next store copies those rows as they are (SQL to SQL) instead of
+    writing every record of every source again."""
+
+    def __init__(self, name: str, records: list[SourceRecord], version: str | None,
+                 origin: str | None, imported_at: str, stored_in: Path | None = None) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
+        self.stored_in = stored_in
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
@@ -113,9 +122,11 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
     con = connect(path)
     try:
         out: dict[str, SourceRows] = {}
+        schema, = con.execute("PRAGMA user_version").fetchone()
+        stored_in = path if schema == SCHEMA else None
         for name, version, origin, imported_at in con.execute(
                 "SELECT name, version, origin, imported_at FROM sources"):
-            out[name] = SourceRows(name, [], version, origin, imported_at)
+            out[name] = SourceRows(name, [], version, origin, imported_at, stored_in)
         for source, pc, data in con.execute(
                 "SELECT source, passcode, data FROM source_records"):
             try:
@@ -130,7 +141,8 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
     return out
 
 
-def import_sources(db: str | os.PathLike[str] | None, new: Iterable[Any]) -> dict[str, Any]:
+def import_sources(db: str | os.PathLike[str] | None,
+                   new: Iterable[SourceData]) -> dict[str, Any]:
     """Add (or replace) sources in the store at `db` and rebuild the pool atomically.
 
     `new` holds `deckcheck.sources.SourceData`. Returns a summary (cards, sources…).
@@ -141,7 +153,7 @@ def import_sources(db: str | os.PathLike[str] | None, new: Iterable[Any]) -> dic
         return _import_sources(resolve_path(db), new)
 
 
-def _import_sources(path: Path, new: Iterable[Any]) -> dict[str, Any]:
+def _import_sources(path: Path, new: Iterable[SourceData]) -> dict[str, Any]:
     from deckcheck.cards.merge import merge
 
     new = list(new)
@@ -241,7 +253,7 @@ def glob_escape(name: str) -> str:
     return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 
 
-def _check_ids(sd: Any) -> None:
+def _check_ids(sd: SourceData) -> None:
     """Every id a record gives must be a whole number SQLite can hold (a source with a 20-digit
     id would otherwise fail half-way through writing)."""
     for n, rec in enumerate(sd.records, 1):
@@ -268,7 +280,8 @@ def _validate(cards: Iterable[dict[str, Any]]) -> None:
                            f"{err['msg']}); nothing was changed — please report this.") from None
 
 
-def write_store(path: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
+def write_store(path: Path, sources: dict[str, SourceRows], merged: Merged,
+                built_at: str) -> None:
     """Write a complete store to a new file beside `path`, then rename it over `path`.
 
     A failure while writing (a full disk, a read-only file system) leaves the old store as it
@@ -299,13 +312,17 @@ def _disk_full(path: Path) -> CardPoolError:
                          "again.")
 
 
-def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_at: str) -> None:
+def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
+                  built_at: str) -> None:
     con = sqlite3.connect(tmp)
     try:
         con.execute("PRAGMA journal_mode=OFF")
         con.execute("PRAGMA synchronous=OFF")
         con.executescript(_DDL)
         dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        old = next((s.stored_in for s in sources.values() if s.stored_in is not None), None)
+        if old is not None:  # ATTACH is refused inside a transaction: before `with con`
+            con.execute("ATTACH DATABASE ? AS old", (str(old),))
         with con:
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("built_at", built_at), ("cards", str(len(merged.cards))),
@@ -313,16 +330,24 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Any, built_
             con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", [
                 (s.name, s.version, s.origin, s.imported_at, len(s.records))
                 for s in sources.values()])
-            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                (s.name, r["passcode"], dumps(r)) for s in sources.values() for r in s.records))
+            for s in sources.values():
+                if s.stored_in is not None and s.stored_in == old:
+                    # unchanged since the last import: the rows as they are, in their order
+                    con.execute("INSERT INTO source_records SELECT source, passcode, data "
+                                "FROM old.source_records WHERE source = ? ORDER BY rowid",
+                                (s.name,))
+                else:
+                    con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
+                        (s.name, r["passcode"], dumps(r)) for r in s.records))
             # rows in key order: B-tree appends instead of page splits
             con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?)", (
                 (pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c))
                 for pc, c in sorted(merged.cards.items())))
             con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
                 (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
-            con.executemany("INSERT INTO names VALUES (?, ?)", sorted(
-                (key, pc) for key, pcs in merged.names.items() for pc in set(pcs)))
+            names = merged.names  # sorted by (key, passcode): keys first, then each key's
+            con.executemany("INSERT INTO names VALUES (?, ?)", (
+                (key, pc) for key in sorted(names) for pc in sorted(set(names[key]))))
         con.executescript(_INDEXES)
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute(f"PRAGMA user_version = {SCHEMA}")

@@ -192,7 +192,7 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
         if not chosen:
-            full = not getattr(pool.info, "builtin", False)  # Konami ids need the full pool
+            full = not pool.info.builtin  # Konami ids need the full pool
             chosen = dict(upd.URLS) | (upd.KONAMI_URLS if full else {})
         if ygoprodeck:
             chosen |= upd.YGOPRODECK_URLS

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from deckcheck.cli.common import Ctx, ProgressBar, UserError, echo_json, handle_errors
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
 
 JSON_HELP = "Print JSON instead of text."
 
@@ -89,7 +92,7 @@ def import_(obj: Ctx, file: str, as_json: bool) -> None:
         click.echo(f"Imported {data.name} ({len(data.records)} records): {_summary(result)}")
 
 
-def _lookup(pool: Any, query: str) -> list[Any]:
+def _lookup(pool: CardPool, query: str) -> list[Any]:
     from deckcheck.errors import UnknownCard
 
     q = query.strip()

@@ -7,7 +7,7 @@ the library (`deckcheck.sim`) and returns the exit code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,6 +20,9 @@ from deckcheck.cli.common import (
     handle_errors,
 )
 from deckcheck.errors import ProfileError
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
 
 
 # -- draw ----------------------------------------------------------------------------------
@@ -151,7 +154,7 @@ def _rules(format_id: str) -> Any:
     return TurnRules(hand_size=resolve_format(format_id).hand_size)
 
 
-def _compile(pf: Any, source: str, deck_path: str, pool: Any, rules: Any,
+def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
              strict: bool = True, refine: dict[str, int] | None = None) -> Any:
     from deckcheck.decks.io import read_deck
     from deckcheck.sim.goldfish.compiled import compile_profile

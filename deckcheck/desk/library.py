@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from deckcheck.decks.diff import DeckDiff
     from deckcheck.decks.model import Deck as Deck
     from deckcheck.event.models import EventReport
+    from deckcheck.event.run import CachingPool
     from deckcheck.formats.model import Format
     from deckcheck.reports.model import Report
 
@@ -67,7 +68,7 @@ class Library:
             from deckcheck.cards.load import open_pool
 
             pool = open_pool(db)
-        self.pool: Any = CachingPool(pool)
+        self.pool: CachingPool = CachingPool(pool)
         self.format = resolve_format(format)
         self.checker = Checker(self.format, date, pool=self.pool)
         self.date: dt.date = self.checker.date

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.errors import FormatError
 from deckcheck.formats.model import Banlist, BanlistEntry
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
 
 
 class UnmappedCards(FormatError):
@@ -49,7 +52,7 @@ def parse_vector(data: Any, source: str | None = None) -> tuple[dt.date | None, 
     return day, regulation
 
 
-def from_vector(regulation: Mapping[int, int], pool: Any, *, name: str, format: str,
+def from_vector(regulation: Mapping[int, int], pool: CardPool, *, name: str, format: str,
                 effective: dt.date, points: bool = False, source: str | None = None) -> Banlist:
     """{konami_id: limit or points} -> `Banlist`, mapped through `pool.by_konami_id`."""
     mapped: list[tuple[Any, int]] = []
@@ -64,7 +67,7 @@ def from_vector(regulation: Mapping[int, int], pool: Any, *, name: str, format: 
                     points=points, source=source)
 
 
-def from_names(table: Mapping[str, Any], pool: Any, *, name: str, format: str,
+def from_names(table: Mapping[str, Any], pool: CardPool, *, name: str, format: str,
                effective: dt.date, points: bool = False, source: str | None = None,
                tolerate: int = 0) -> Banlist:
     """{English card name: limit or points} -> `Banlist`, mapped through `pool.find_name`.
@@ -106,7 +109,7 @@ def _banlist(mapped: list[tuple[Any, int]], missing: list[str], *, name: str, fo
                    entries=sorted(entries.values(), key=lambda e: e.passcode))
 
 
-def to_vector(bl: Banlist, pool: Any) -> dict[str, Any]:
+def to_vector(bl: Banlist, pool: CardPool) -> dict[str, Any]:
     """`Banlist` -> a Konami-id vector (cards without a Konami id in the pool are left out)."""
     regulation: dict[str, int] = {}
     for e in bl.entries:

@@ -19,10 +19,13 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from deckcheck.errors import FormatError
 from deckcheck.formats.model import Banlist, BanlistEntry, LimitGroup
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
 
 _ENTRY = re.compile(r"^(\d+)\s+(-?\d+)\s*(?:--\s*(.*))?$")
 
@@ -103,7 +106,7 @@ def _kind_group(header: str, kind: str) -> str:
 
 
 def to_banlist(raw: RawList, *, format: str, effective: dt.date, source: str | None = None,
-               pool: Any = None, group_headers: Mapping[str, int] | None = None,
+               pool: CardPool | None = None, group_headers: Mapping[str, int] | None = None,
                kind_headers: Mapping[str, int] | None = None) -> Banlist:
     """A parsed block as a `Banlist`. `group_headers` ({"Limited 1": 1, …}) turns the cards
     under those comment headers into limit groups. `kind_headers` ({"Legends": 1}) does the
@@ -148,7 +151,7 @@ def to_banlist(raw: RawList, *, format: str, effective: dt.date, source: str | N
                    whitelist=raw.whitelist, entries=list(entries.values()), groups=groups)
 
 
-def read(text: str, *, source: str | None = None, pool: Any = None,
+def read(text: str, *, source: str | None = None, pool: CardPool | None = None,
          classify: Callable[[str], tuple[str, dt.date | None, Mapping[str, int]]]
          ) -> list[Banlist]:
     """Every list in a text as `Banlist`s; `classify(name)` gives (format id, date, group

@@ -17,12 +17,15 @@ import os
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
 from deckcheck.formats import native
 from deckcheck.formats.listnames import classify, label_key
 from deckcheck.formats.model import Banlist, Format
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
 
 FORMAT_FILE = "format.toml"
 
@@ -201,7 +204,7 @@ def list_infos() -> tuple[ListInfo, ...]:
     return _headers(search_dirs(), user_dir())
 
 
-def load_banlist_file(path: str | Path, pool: Any = None) -> list[Banlist]:
+def load_banlist_file(path: str | Path, pool: CardPool | None = None) -> list[Banlist]:
     """Every list in a file: deckcheck's own TOML or an EDOPro `.lflist.conf` (told apart by
     content). A `.lflist.conf` list whose name carries no date is dated by the file's
     modification day."""
@@ -236,7 +239,7 @@ def load_banlist_file(path: str | Path, pool: Any = None) -> list[Banlist]:
                       "or an EDOPro .lflist.conf.")
 
 
-def find_banlist(name: str, date: dt.date | None = None, pool: Any = None) -> Banlist:
+def find_banlist(name: str, date: dt.date | None = None, pool: CardPool | None = None) -> Banlist:
     """A list by format id (the one in force on `date`, today when None), list name, or file."""
     path = Path(name)
     if path.is_file():

@@ -37,7 +37,7 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload, FormatError, UnknownFormat
@@ -45,6 +45,9 @@ from deckcheck.formats import conflicts, konami, lflist, native, ygoprodeck
 from deckcheck.formats.listnames import classify
 from deckcheck.formats.loader import all_formats, clear_cache, user_dir
 from deckcheck.formats.model import Banlist, Format
+
+if TYPE_CHECKING:
+    from deckcheck.cards.pool import CardPool
 
 EDOPRO_RAW = "https://raw.githubusercontent.com/ProjectIgnis/LFLists/master/"
 #: What `deckcheck banlist update` downloads: EDOPro's LFLists repository (file name -> URL).
@@ -160,7 +163,7 @@ def _known_dates(official: dict[str, list[dt.date]], formats: tuple[Format, ...]
 
 
 def _konami_list(path: Path, folder: str, fmt: Format | None, name: str, day: dt.date,
-                 pool: Any) -> Banlist | None:
+                 pool: CardPool) -> Banlist | None:
     """One Konami-id file as a list of `fmt` (None: a folder no format claims); None when
     it holds no cards."""
     fid = fmt.id if fmt else folder
@@ -190,7 +193,7 @@ def _konami_list(path: Path, folder: str, fmt: Format | None, name: str, day: dt
     return bl
 
 
-def _konami_lists(files: list[Path], pool: Any, formats: tuple[Format, ...],
+def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Format, ...],
                   found: _Found) -> None:
     by_folder: dict[str, dict[dt.date, Path]] = {}
     for path in sorted(files):
@@ -228,7 +231,7 @@ def _konami_lists(files: list[Path], pool: Any, formats: tuple[Format, ...],
 
 
 def _lflist_lists(files: list[Path], index: Mapping[str, str],
-                  official: Mapping[str, list[dt.date]], pool: Any,
+                  official: Mapping[str, list[dt.date]], pool: CardPool | None,
                   formats: tuple[Format, ...], found: _Found) -> None:
     groups = {f.id: dict(f.imports.lflist_groups) for f in formats}
     kind_groups = {f.id: dict(f.imports.lflist_kind_groups) for f in formats}
@@ -336,7 +339,7 @@ def _paths(src: Sources) -> list[Path]:
     return [Path(src)] if isinstance(src, (str, Path)) else [Path(p) for p in src]
 
 
-def collect(src: Sources, *, pool: Any = None, date: dt.date | None = None,
+def collect(src: Sources, *, pool: CardPool | None = None, date: dt.date | None = None,
             formats: tuple[Format, ...] | None = None
             ) -> tuple[list[Banlist], dict[str, list[str]]]:
     """Every list under `src` (folders or files, one or several), in precedence order (later
@@ -345,7 +348,7 @@ def collect(src: Sources, *, pool: Any = None, date: dt.date | None = None,
     return lists, skipped
 
 
-def _collect(srcs: list[Path], *, pool: Any, date: dt.date | None,
+def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
              formats: tuple[Format, ...] | None
              ) -> tuple[list[Banlist], dict[str, list[str]], dict[int, int]]:
     formats = formats if formats is not None else all_formats()
@@ -397,7 +400,7 @@ def _write(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
-def import_lists(src: Sources, *, pool: Any = None, dest: str | Path | None = None,
+def import_lists(src: Sources, *, pool: CardPool | None = None, dest: str | Path | None = None,
                  date: dt.date | None = None, clean: bool = False) -> ImportReport:
     """Import every list under `src` (one or several folders or files) into `dest` (default:
     the user's banlist directory). `clean`: list files of the imported formats that this
@@ -599,7 +602,7 @@ def _current(fid: str, day: dt.date) -> Banlist | None:
     return fmt.banlist_at(day) or fmt.newest_list()
 
 
-def fetch(urls: Mapping[str, str] | None = None, *, pool: Any = None,
+def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None,
           dest: str | Path | None = None, http: Any = None,
           date: dt.date | None = None, allow_smaller: bool = False,
           probe: bool = True) -> ImportReport:

@@ -1,7 +1,8 @@
 """Upstream card-data sources: one module each, one shared HTTP helper (`http`).
 
-Each source turns what its project publishes into *source records*: plain dicts keyed like
-`deckcheck.cards.model.Card` fields (only what the source knows), plus
+Each source turns what its project publishes into *source records* (`SourceRecord`: plain
+dicts, typed, keyed like `deckcheck.cards.model.Card` fields, holding only what the source
+knows), plus
 
 - ``alias`` (cdb): the id this record points at (alternate artwork or rule name),
 - ``extra_ids``: more ids for the same card (prerelease ids),
@@ -30,11 +31,50 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from deckcheck.errors import ImportFailed
 
-Record = dict[str, Any]
+#: same-name rule evidence: [evidence key, "name" | "id", the name or passcode, language or None]
+Hint = list[Any]
+
+
+class SourceRecord(TypedDict, total=False):
+    """What one source says about one card (see the module docstring). Plain data: records
+    are built, merged and stored by the ten thousand, and the merged card is validated once
+    as a `deckcheck.cards.model.Card` by the store."""
+
+    passcode: Required[int]
+    name: str
+    names: dict[str, str]
+    kind: str
+    frame: str
+    text: str | None
+    konami_id: int
+    monster_types: list[str]
+    level: int | None
+    rank: int | None
+    link_rating: int | None
+    link_arrows: list[str]
+    scale: int
+    attribute: str | None
+    race: str | None
+    atk: int | None
+    defense: int | None
+    archetypes: list[str]
+    scopes: list[str]
+    cannot_normal_summon: bool
+    alt_passcodes: list[int]
+    alias: int
+    extra_ids: list[int]
+    hints: list[Hint]
+    spoke: list[str]
+    enrich_only: bool
+    released: dict[str, str]
+    printed: bool
+    tcg_printed: bool
+    master_duel: bool
+
 
 #: merge priority: earlier sources win for card facts and names.
 PRIORITY = ("ygoprodeck", "yaml-yugi", "edopro", "ygocdb", "ygojson", "edopro-mappings")
@@ -72,7 +112,7 @@ class SourceData:
     """One source's records, ready for the store."""
 
     name: str
-    records: list[Record]
+    records: list[SourceRecord]
     version: str | None = None
     origin: str | None = None
 

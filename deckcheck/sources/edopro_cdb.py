@@ -18,6 +18,7 @@ from typing import Any
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
+from deckcheck.sources import SourceRecord
 
 NAME = "edopro"
 MAPPINGS = "edopro-mappings"
@@ -56,70 +57,91 @@ def _bit_name(value: int, names: list[str]) -> str | None:
 
 
 def decode(passcode: int, ot: int, ctype: int, atk: int, dfn: int, level: int, race: int,
-           attribute: int) -> dict[str, Any]:
+           attribute: int) -> SourceRecord:
     """The card facts packed into one `datas` row (shared with ygocdb)."""
-    rec: dict[str, Any] = {"passcode": passcode}
-    if ctype & SKILL:
-        kind, frame = "skill", "skill"
-    elif ctype & TOKEN:
-        kind, frame = "token", "token"
-    elif ctype & SPELL:
-        kind, frame = "spell", "spell"
-    elif ctype & TRAP and not ctype & MONSTER:
-        kind, frame = "trap", "trap"
-    else:
-        kind = "monster"
-        base = ("link" if ctype & LINK else "xyz" if ctype & XYZ else "synchro" if ctype & SYNCHRO
-                else "fusion" if ctype & FUSION else "ritual" if ctype & RITUAL
-                else "normal" if ctype & NORMAL and not ctype & EFFECT else "effect")
-        frame = base + ("_pendulum" if ctype & PENDULUM and base != "link" else "")
+    rec: SourceRecord = {"passcode": passcode}
+    kind, frame = _kind_frame(ctype)
     rec["kind"], rec["frame"] = kind, frame
     if kind in ("monster", "token"):
-        types = [n for bit, n in ((FUSION, "Fusion"), (RITUAL, "Ritual"), (SYNCHRO, "Synchro"),
-                                  (XYZ, "Xyz"), (LINK, "Link"), (PENDULUM, "Pendulum"),
-                                  (FLIP, "Flip"), (GEMINI, "Gemini"), (SPIRIT, "Spirit"),
-                                  (TOON, "Toon"), (UNION, "Union"), (TUNER, "Tuner"),
-                                  (NORMAL, "Normal"), (EFFECT, "Effect")) if ctype & bit]
-        rec["monster_types"] = types
-        rec["race"] = _bit_name(race, RACES)
-        rec["attribute"] = _bit_name(attribute, ATTRIBUTES)
-        stars = level & 0xFF
-        if ctype & LINK:
-            rec["link_rating"] = stars
-            rec["link_arrows"] = [n for bit, n in ARROWS if dfn & bit]
-            rec["defense"] = None
-        else:
-            rec["defense"] = dfn if dfn >= 0 else None
-            if ctype & XYZ:
-                rec["rank"] = stars
-            else:
-                rec["level"] = stars
-        rec["atk"] = atk if atk >= 0 else None
-        if ctype & PENDULUM:
-            rec["scale"] = (level >> 24) & 0xFF
-        if ctype & SPSUMMON:
-            rec["cannot_normal_summon"] = True
+        _monster(rec, ctype, atk, dfn, level, race, attribute)
     elif kind in ("spell", "trap"):
         rec["race"] = ("Quick-Play" if ctype & QUICKPLAY else "Continuous" if ctype & CONTINUOUS
                        else "Equip" if ctype & EQUIP else "Field" if ctype & FIELD
                        else "Counter" if ctype & COUNTER
                        else "Ritual" if ctype & RITUAL else "Normal")
-    scopes: set[str] = set()
-    if ot & 0x3 == OT_OCG:
-        scopes.add("ocg_only")
-    elif ot & 0x3 == OT_TCG:
-        scopes.add("tcg_only")
-    for bit, scope in ((OT_ANIME, "anime"), (OT_PRERELEASE, "prerelease"), (OT_RUSH, "rush"),
-                       (OT_SPEED, "speed"), (OT_CUSTOM, "unofficial"), (OT_CUSTOM, "custom"),
-                       (OT_ILLEGAL, "unofficial"), (OT_VIDEO_GAME, "unofficial")):
-        if ot & bit:
-            scopes.add(scope)
+    scopes = _scopes(ot)
     if ot & 0x3 and not ot & _NOT_PRINTED:
         rec["printed"] = True  # an OCG or TCG card, not a prerelease: it has a printing
     if kind == "skill":
         scopes.add("skill")
     rec["scopes"] = sorted(scopes)
     return rec
+
+
+def _kind_frame(ctype: int) -> tuple[str, str]:
+    """The card's kind and frame from its type bits."""
+    if ctype & SKILL:
+        return "skill", "skill"
+    if ctype & TOKEN:
+        return "token", "token"
+    if ctype & SPELL:
+        return "spell", "spell"
+    if ctype & TRAP and not ctype & MONSTER:
+        return "trap", "trap"
+    base = ("link" if ctype & LINK else "xyz" if ctype & XYZ else "synchro" if ctype & SYNCHRO
+            else "fusion" if ctype & FUSION else "ritual" if ctype & RITUAL
+            else "normal" if ctype & NORMAL and not ctype & EFFECT else "effect")
+    return "monster", base + ("_pendulum" if ctype & PENDULUM and base != "link" else "")
+
+
+#: monster type bits -> the names YGOPRODeck's typeline uses, in its order
+_MONSTER_TYPES = ((FUSION, "Fusion"), (RITUAL, "Ritual"), (SYNCHRO, "Synchro"), (XYZ, "Xyz"),
+                  (LINK, "Link"), (PENDULUM, "Pendulum"), (FLIP, "Flip"), (GEMINI, "Gemini"),
+                  (SPIRIT, "Spirit"), (TOON, "Toon"), (UNION, "Union"), (TUNER, "Tuner"),
+                  (NORMAL, "Normal"), (EFFECT, "Effect"))
+
+
+def _monster(rec: SourceRecord, ctype: int, atk: int, dfn: int, level: int, race: int,
+             attribute: int) -> None:
+    """A monster's (or token's) types, race, attribute, stats, stars and scale."""
+    rec["monster_types"] = [n for bit, n in _MONSTER_TYPES if ctype & bit]
+    rec["race"] = _bit_name(race, RACES)
+    rec["attribute"] = _bit_name(attribute, ATTRIBUTES)
+    stars = level & 0xFF
+    if ctype & LINK:
+        rec["link_rating"] = stars
+        rec["link_arrows"] = [n for bit, n in ARROWS if dfn & bit]
+        rec["defense"] = None
+    else:
+        rec["defense"] = dfn if dfn >= 0 else None
+        if ctype & XYZ:
+            rec["rank"] = stars
+        else:
+            rec["level"] = stars
+    rec["atk"] = atk if atk >= 0 else None
+    if ctype & PENDULUM:
+        rec["scale"] = (level >> 24) & 0xFF
+    if ctype & SPSUMMON:
+        rec["cannot_normal_summon"] = True
+
+
+#: ot bits -> scopes
+_OT_SCOPES = ((OT_ANIME, "anime"), (OT_PRERELEASE, "prerelease"), (OT_RUSH, "rush"),
+              (OT_SPEED, "speed"), (OT_CUSTOM, "unofficial"), (OT_CUSTOM, "custom"),
+              (OT_ILLEGAL, "unofficial"), (OT_VIDEO_GAME, "unofficial"))
+
+
+def _scopes(ot: int) -> set[str]:
+    """Where the card exists, from its `ot` bits."""
+    scopes: set[str] = set()
+    if ot & 0x3 == OT_OCG:
+        scopes.add("ocg_only")
+    elif ot & 0x3 == OT_TCG:
+        scopes.add("tcg_only")
+    for bit, scope in _OT_SCOPES:
+        if ot & bit:
+            scopes.add(scope)
+    return scopes
 
 
 def is_cdb(path: Path) -> bool:
@@ -138,7 +160,7 @@ def is_cdb(path: Path) -> bool:
     return {"datas", "texts"} <= tables
 
 
-def parse(path: str | Path, source: str = NAME) -> Iterator[dict[str, Any]]:
+def parse(path: str | Path, source: str = NAME) -> Iterator[SourceRecord]:
     """Source records for every card of a cdb file."""
     path = Path(path)
     try:
@@ -173,7 +195,7 @@ def looks_like_mappings(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("mappings"), list)
 
 
-def parse_mappings(data: Any) -> Iterator[dict[str, Any]]:
+def parse_mappings(data: Any) -> Iterator[SourceRecord]:
     """EDOPro `mappings.json`: records that only add prerelease ids to official cards."""
     by_official: dict[int, list[int]] = {}
     for pair in data.get("mappings") or ():

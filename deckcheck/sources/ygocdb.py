@@ -11,6 +11,7 @@ from typing import Any
 from deckcheck.cards.model import COMMUNITY_NAME_KEYS
 from deckcheck.cards.rulename import rule_name_from_chinese
 from deckcheck.errors import ImportFailed
+from deckcheck.sources import SourceRecord
 from deckcheck.sources.edopro_cdb import decode
 
 NAME = "ygocdb"
@@ -24,7 +25,7 @@ def looks_like(data: Any) -> bool:
         and any(k in first for k in COMMUNITY_NAME_KEYS)
 
 
-def parse(data: Any) -> Iterator[dict[str, Any]]:
+def parse(data: Any) -> Iterator[SourceRecord]:
     if not looks_like(data):
         raise ImportFailed("The file is not a ygocdb cards.json (an object of cards keyed by "
                            "id with cn_name/jp_name); nothing was changed — check the file.")
@@ -43,34 +44,28 @@ def _int(v: Any) -> int | None:
         return None
 
 
-def card_record(raw: Any) -> dict[str, Any] | None:
+def card_record(raw: Any) -> SourceRecord | None:
+    """One card of `cards.json` as a source record; None without an id or any name."""
     if not isinstance(raw, dict):
         return None
     passcode = _int(raw.get("id"))
     if passcode is None:
         return None
-    names: dict[str, str] = {}
-    for key in COMMUNITY_NAME_KEYS:
-        if isinstance(raw.get(key), str) and raw[key].strip():
-            names[key] = raw[key].strip()
-    if isinstance(raw.get("en_name"), str) and raw["en_name"].strip():
-        names["en"] = raw["en_name"].strip()
-    if isinstance(raw.get("jp_name"), str) and raw["jp_name"].strip():
-        names["ja"] = raw["jp_name"].strip()
-    if "sc_name" in names:
-        names["zh-CN"] = names["sc_name"]
+    names = _names(raw)
     if not names:
         return None
     name = (names.get("en") or names.get("sc_name") or names.get("cn_name")
             or next(iter(names.values())))
     data = raw.get("data") if isinstance(raw.get("data"), dict) else {}
-    rec: dict[str, Any] = {}
     if data and _int(data.get("type")):
         rec = decode(passcode, _int(data.get("ot")) or 0, _int(data.get("type")) or 0,
                      _int(data.get("atk")) or 0, _int(data.get("def")) or 0,
                      _int(data.get("level")) or 0, _int(data.get("race")) or 0,
                      _int(data.get("attribute")) or 0)
-    rec.update(passcode=passcode, name=name, names=names)
+    else:
+        rec = {"passcode": passcode}
+    rec["name"] = name
+    rec["names"] = names
     if (cid := _int(raw.get("cid"))) is not None and cid > 0:
         rec["konami_id"] = cid
     text: dict[str, Any] = raw["text"] if isinstance(raw.get("text"), dict) else {}
@@ -81,3 +76,19 @@ def card_record(raw: Any) -> dict[str, Any] | None:
         if said and said not in names.values():
             rec["hints"] = [[f"{NAME}-text", "name", said, "zh-CN"]]
     return rec
+
+
+def _names(raw: dict[str, Any]) -> dict[str, str]:
+    """The community Chinese names under their own keys, English, Japanese, and the
+    simplified-Chinese name as "zh-CN"."""
+    names: dict[str, str] = {}
+    for key in COMMUNITY_NAME_KEYS:
+        if isinstance(raw.get(key), str) and raw[key].strip():
+            names[key] = raw[key].strip()
+    if isinstance(raw.get("en_name"), str) and raw["en_name"].strip():
+        names["en"] = raw["en_name"].strip()
+    if isinstance(raw.get("jp_name"), str) and raw["jp_name"].strip():
+        names["ja"] = raw["jp_name"].strip()
+    if "sc_name" in names:
+        names["zh-CN"] = names["sc_name"]
+    return names

@@ -30,7 +30,7 @@ from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.errors import ImportFailed
 
 if TYPE_CHECKING:
-    from deckcheck.sources import SourceData
+    from deckcheck.sources import SourceData, SourceRecord
 
 NAME = "ygojson"
 
@@ -119,35 +119,46 @@ def read_zip(zf: zipfile.ZipFile, *, origin: str, version: str | None) -> Source
 
 def _read_set(s: Any, released: dict[str, dict[str, str]], printed: dict[str, bool],
               in_md: set[str]) -> None:
+    """What one set says about its cards: a physical set (with `locales`) their printings and
+    first days per region; a Master Duel set that they are in Master Duel, and from when."""
     if not isinstance(s, dict):
         return
     contents = [c for c in s.get("contents") or () if isinstance(c, dict)]
     locales = s.get("locales")
-    if isinstance(locales, dict):  # a physical set
+    if isinstance(locales, dict):
         dates = {loc: _day(v.get("date")) for loc, v in locales.items() if isinstance(v, dict)}
         for c in contents:
-            uuids = [p["card"] for p in c.get("cards") or ()
-                     if isinstance(p, dict) and isinstance(p.get("card"), str)]
-            first: dict[str, str] = {}  # region -> earliest day of this entry's locales
-            tcg = False
-            for loc in c.get("locales") or ():
-                region = REGION_OF.get(loc) if isinstance(loc, str) else None
-                if region is None:
-                    continue
-                tcg = tcg or region == "tcg"
-                day = dates.get(loc)
-                if day is not None and (region not in first or day < first[region]):
-                    first[region] = day
-            for u in uuids:
-                if tcg or u not in printed:
-                    printed[u] = tcg or printed.get(u, False)
-                if first:
-                    have = released.setdefault(u, {})
-                    for region, day in first.items():
-                        old = have.get(region)
-                        if old is None or day < old:
-                            have[region] = day
-        return
+            _read_printing(c, dates, released, printed)
+    else:
+        _read_master_duel_set(s, contents, released, in_md)
+
+
+def _read_printing(c: dict[str, Any], dates: dict[str, str | None],
+                   released: dict[str, dict[str, str]], printed: dict[str, bool]) -> None:
+    """One `contents[]` entry of a physical set: its cards are printed (in the TCG when a
+    TCG locale prints them) and released in each region from the earliest of its days."""
+    uuids = [p["card"] for p in c.get("cards") or ()
+             if isinstance(p, dict) and isinstance(p.get("card"), str)]
+    first: dict[str, str] = {}  # region -> earliest day of this entry's locales
+    tcg = False
+    for loc in c.get("locales") or ():
+        region = REGION_OF.get(loc) if isinstance(loc, str) else None
+        if region is None:
+            continue
+        tcg = tcg or region == "tcg"
+        day = dates.get(loc)
+        if day is not None and (region not in first or day < first[region]):
+            first[region] = day
+    for u in uuids:
+        if tcg or u not in printed:
+            printed[u] = tcg or printed.get(u, False)
+        for region, day in first.items():
+            _earliest(released, u, region, day)
+
+
+def _read_master_duel_set(s: dict[str, Any], contents: list[dict[str, Any]],
+                          released: dict[str, dict[str, str]], in_md: set[str]) -> None:
+    """A virtual set: its Master Duel cards are in Master Duel, from the set's day if dated."""
     day = _day(s.get("date"))
     for c in contents:
         if "masterduel" not in (c.get("formats") or ()):
@@ -172,7 +183,7 @@ def _passcode(v: Any) -> int | None:
 
 def _records(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], origin: str,
              released: dict[str, dict[str, str]], printed: dict[str, bool],
-             in_md: set[str]) -> Iterator[dict[str, Any]]:
+             in_md: set[str]) -> Iterator[SourceRecord]:
     for info in infos:
         card = _load(zf, info, origin)
         if not isinstance(card, dict):
@@ -199,19 +210,13 @@ def master_duel_day(days: dict[str, str], in_md: bool) -> str | None:
 
 
 def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],
-                printed: dict[str, bool], in_md: set[str]) -> dict[str, Any] | None:
+                printed: dict[str, bool], in_md: set[str]) -> SourceRecord | None:
     """One card's record: its first passcode, the others (and artwork ids) as alternates."""
     uuid = card.get("id")
-    codes = [pc for v in card.get("passwords") or () if (pc := _passcode(v)) is not None]
-    arts = [pc for img in card.get("images") or () if isinstance(img, dict)
-            and (pc := _passcode(img.get("password"))) is not None]
-    # an "artwork" id of 100,000,000 or more is the card's prerelease id, not an artwork
-    pre = sorted({pc for pc in (*codes, *arts) if pc >= UNOFFICIAL_IDS})
-    codes = [pc for pc in codes if pc < UNOFFICIAL_IDS]
-    codes += [pc for pc in arts if pc < UNOFFICIAL_IDS and pc not in codes]
+    codes, pre = _ids(card)
     if not codes:
         return None
-    rec: dict[str, Any] = {"passcode": codes[0], "enrich_only": True}
+    rec: SourceRecord = {"passcode": codes[0], "enrich_only": True}
     if len(codes) > 1:
         rec["alt_passcodes"] = sorted(set(codes[1:]))
     if pre:
@@ -222,17 +227,36 @@ def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],
         if isinstance(kid, int) and not isinstance(kid, bool) and 0 < kid < 2**31:
             rec["konami_id"] = kid
     if isinstance(uuid, str):
-        days = dict(released.get(uuid) or {})
-        md = uuid in in_md or isinstance(card.get("masterDuel"), dict)
-        md_day = master_duel_day(days, md)
-        days.pop("md", None)
-        if md_day is not None:
-            days["md"] = md_day
-        if days:
-            rec["released"] = dict(sorted(days.items()))
-        if uuid in printed:
-            rec["printed"] = True
-            if printed[uuid]:
-                rec["tcg_printed"] = True
-        rec["master_duel"] = md
+        _dates(rec, card, uuid, released, printed, in_md)
     return rec
+
+
+def _ids(card: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """The card's passcodes (its first one first, then artwork ids) and its prerelease ids."""
+    codes = [pc for v in card.get("passwords") or () if (pc := _passcode(v)) is not None]
+    arts = [pc for img in card.get("images") or () if isinstance(img, dict)
+            and (pc := _passcode(img.get("password"))) is not None]
+    # an "artwork" id of 100,000,000 or more is the card's prerelease id, not an artwork
+    pre = sorted({pc for pc in (*codes, *arts) if pc >= UNOFFICIAL_IDS})
+    codes = [pc for pc in codes if pc < UNOFFICIAL_IDS]
+    codes += [pc for pc in arts if pc < UNOFFICIAL_IDS and pc not in codes]
+    return codes, pre
+
+
+def _dates(rec: SourceRecord, card: dict[str, Any], uuid: str,
+           released: dict[str, dict[str, str]], printed: dict[str, bool],
+           in_md: set[str]) -> None:
+    """First release per region, printings and Master Duel, from what the sets said."""
+    days = dict(released.get(uuid) or {})
+    md = uuid in in_md or isinstance(card.get("masterDuel"), dict)
+    md_day = master_duel_day(days, md)
+    days.pop("md", None)
+    if md_day is not None:
+        days["md"] = md_day
+    if days:
+        rec["released"] = dict(sorted(days.items()))
+    if uuid in printed:
+        rec["printed"] = True
+        if printed[uuid]:
+            rec["tcg_printed"] = True
+    rec["master_duel"] = md

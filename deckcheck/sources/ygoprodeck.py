@@ -18,6 +18,7 @@ from typing import Any
 
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
+from deckcheck.sources import SourceRecord
 from deckcheck.sources.http import Http, Progress
 
 NAME = "ygoprodeck"
@@ -44,7 +45,7 @@ def looks_like(data: Any) -> bool:
     return isinstance(first, dict) and "frameType" in first and "id" in first
 
 
-def parse(data: Any) -> Iterator[dict[str, Any]]:
+def parse(data: Any) -> Iterator[SourceRecord]:
     """Source records for every card of a `cardinfo.php` answer."""
     if not looks_like(data):
         raise ImportFailed("The file is not a YGOPRODeck cardinfo.php answer (no \"data\" list "
@@ -118,7 +119,9 @@ def _text(raw: dict[str, Any], key: str) -> str | None:
     raise BadRecord(f"\"{key}\" is {json.dumps(v)[:40]}, not text")
 
 
-def card_record(raw: Any) -> dict[str, Any] | None:
+def card_record(raw: Any) -> SourceRecord | None:
+    """One card object of the answer as a source record; None for an entry without an id or
+    a name (the API lists a few)."""
     if not isinstance(raw, dict):
         raise BadRecord("it is not a card object")
     if raw.get("id") is None:
@@ -132,19 +135,10 @@ def card_record(raw: Any) -> dict[str, Any] | None:
         return None
     for key in ("type", "frameType", "desc", "race", "attribute", "archetype"):
         _text(raw, key)
-    ctype = raw.get("type") or ""
-    frame = (raw.get("frameType") or "").lower()
-    if ctype == "Skill Card":
-        frame = "skill"
-    elif ctype == "Token":
-        frame = "token"
-    if frame not in _FRAMES:
-        frame = "effect" if "Monster" in ctype else "spell" if "Spell" in ctype else \
-            "trap" if "Trap" in ctype else "effect"
-    kind = frame if frame in ("spell", "trap", "token", "skill") else "monster"
+    kind, frame = _kind_frame(raw)
     desc = raw.get("desc") or ""
-    rec: dict[str, Any] = {"passcode": passcode, "name": name, "names": {"en": name},
-                           "kind": kind, "frame": frame, "text": desc or None}
+    rec: SourceRecord = {"passcode": passcode, "name": name, "names": {"en": name},
+                         "kind": kind, "frame": frame, "text": desc or None}
     alts = sorted({i for img in raw.get("card_images") or () if isinstance(img, dict)
                    for i in [_int(img.get("id"), MAX_PASSCODE)] if i is not None and i > 0
                    and i != passcode})
@@ -152,59 +146,15 @@ def card_record(raw: Any) -> dict[str, Any] | None:
         rec["alt_passcodes"] = alts
     race = raw.get("race") or None
     if kind == "monster" or kind == "token":
-        typeline = [t for t in raw.get("typeline") or () if isinstance(t, str)]
-        if typeline and race and typeline[0] == race:
-            typeline = typeline[1:]
-        rec["monster_types"] = typeline
-        rec["attribute"] = raw.get("attribute") or None
-        rec["race"] = race
-        atk, dfn = _int(raw.get("atk")), _int(raw.get("def"))
-        rec["atk"] = None if atk is None or atk < 0 else atk
-        rec["defense"] = None if dfn is None or dfn < 0 else dfn
-        level = _int(raw.get("level"))
-        if frame.startswith("xyz"):
-            rec["rank"] = level
-        elif frame == "link":
-            rec["link_rating"] = _int(raw.get("linkval"))
-            rec["link_arrows"] = [a for a in raw.get("linkmarkers") or () if isinstance(a, str)]
-        else:
-            rec["level"] = level
-        scale = _int(raw.get("scale"))
-        if scale is not None:
-            rec["scale"] = scale
-        if kind == "monster" and _NO_NS.search(desc):
-            rec["cannot_normal_summon"] = True
+        _monster(rec, raw, race, desc)
     elif kind in ("spell", "trap"):
         rec["race"] = race
     if raw.get("archetype"):
         rec["archetypes"] = [raw["archetype"]]
-    scopes: set[str] = set()
-    if kind == "skill":
-        scopes.add("skill")
+    scopes: set[str] = {"skill"} if kind == "skill" else set()
     misc = raw.get("misc_info")
     if isinstance(misc, list) and misc and isinstance(misc[0], dict):
-        m = misc[0]
-        kid = _int(m.get("konami_id"), 2**31 - 1)
-        if kid is not None and kid > 0:
-            rec["konami_id"] = kid
-        released = {r: day for r in ("tcg", "ocg") if (day := _day(m.get(f"{r}_date")))}
-        if released:
-            rec["released"] = released
-        formats = {str(f).lower() for f in m.get("formats") or ()}
-        if "master duel" in formats or m.get("md_rarity"):
-            rec["master_duel"] = True
-        if "ocg" in formats and "tcg" not in formats and not released.get("tcg"):
-            scopes.add("ocg_only")
-        elif "tcg" in formats and "ocg" not in formats and not released.get("ocg"):
-            scopes.add("tcg_only")
-        elif formats and not formats & {"tcg", "ocg"} and "speed duel" in formats:
-            scopes.add("speed")
-        treated = m.get("treated_as")
-        if isinstance(treated, list):
-            treated = next((t for t in treated if isinstance(t, str)), None)
-        if isinstance(treated, str) and treated.strip() and treated.strip() != name:
-            rec.setdefault("hints", []).append(
-                ["ygoprodeck-treated_as", "name", treated.strip(), "en"])
+        scopes |= _misc(rec, misc[0], name)
     if scopes or isinstance(misc, list):
         rec["scopes"] = sorted(scopes)
     if raw.get("card_sets"):
@@ -216,6 +166,76 @@ def card_record(raw: Any) -> dict[str, Any] | None:
     if said and said != name:
         rec.setdefault("hints", []).append(["ygoprodeck-text", "name", said, "en"])
     return rec
+
+
+def _kind_frame(raw: dict[str, Any]) -> tuple[str, str]:
+    """The card's kind and frame from "type" and "frameType" (guessed from "type" when the
+    frame is one deckcheck does not know)."""
+    ctype = raw.get("type") or ""
+    frame = (raw.get("frameType") or "").lower()
+    if ctype == "Skill Card":
+        frame = "skill"
+    elif ctype == "Token":
+        frame = "token"
+    if frame not in _FRAMES:
+        frame = "effect" if "Monster" in ctype else "spell" if "Spell" in ctype else \
+            "trap" if "Trap" in ctype else "effect"
+    return (frame if frame in ("spell", "trap", "token", "skill") else "monster"), frame
+
+
+def _monster(rec: SourceRecord, raw: dict[str, Any], race: str | None, desc: str) -> None:
+    """The facts of a monster (or token): types, attribute, stats, level/rank/link, scale."""
+    frame = rec["frame"]
+    typeline = [t for t in raw.get("typeline") or () if isinstance(t, str)]
+    if typeline and race and typeline[0] == race:
+        typeline = typeline[1:]
+    rec["monster_types"] = typeline
+    rec["attribute"] = raw.get("attribute") or None
+    rec["race"] = race
+    atk, dfn = _int(raw.get("atk")), _int(raw.get("def"))
+    rec["atk"] = None if atk is None or atk < 0 else atk
+    rec["defense"] = None if dfn is None or dfn < 0 else dfn
+    level = _int(raw.get("level"))
+    if frame.startswith("xyz"):
+        rec["rank"] = level
+    elif frame == "link":
+        rec["link_rating"] = _int(raw.get("linkval"))
+        rec["link_arrows"] = [a for a in raw.get("linkmarkers") or () if isinstance(a, str)]
+    else:
+        rec["level"] = level
+    scale = _int(raw.get("scale"))
+    if scale is not None:
+        rec["scale"] = scale
+    if rec["kind"] == "monster" and _NO_NS.search(desc):
+        rec["cannot_normal_summon"] = True
+
+
+def _misc(rec: SourceRecord, m: dict[str, Any], name: str) -> set[str]:
+    """What `misc_info` adds (Konami id, release dates, Master Duel, treated-as name); returns
+    the scopes its formats imply."""
+    scopes: set[str] = set()
+    kid = _int(m.get("konami_id"), 2**31 - 1)
+    if kid is not None and kid > 0:
+        rec["konami_id"] = kid
+    released = {r: day for r in ("tcg", "ocg") if (day := _day(m.get(f"{r}_date")))}
+    if released:
+        rec["released"] = released
+    formats = {str(f).lower() for f in m.get("formats") or ()}
+    if "master duel" in formats or m.get("md_rarity"):
+        rec["master_duel"] = True
+    if "ocg" in formats and "tcg" not in formats and not released.get("tcg"):
+        scopes.add("ocg_only")
+    elif "tcg" in formats and "ocg" not in formats and not released.get("ocg"):
+        scopes.add("tcg_only")
+    elif formats and not formats & {"tcg", "ocg"} and "speed duel" in formats:
+        scopes.add("speed")
+    treated = m.get("treated_as")
+    if isinstance(treated, list):
+        treated = next((t for t in treated if isinstance(t, str)), None)
+    if isinstance(treated, str) and treated.strip() and treated.strip() != name:
+        rec.setdefault("hints", []).append(
+            ["ygoprodeck-treated_as", "name", treated.strip(), "en"])
+    return scopes
 
 
 # -- online update ----------------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""Importing one more source keeps the others' stored records exactly as they were (copied
+from the previous store, not written again), and gives the same store as importing all the
+sources into a new one."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from deckcheck.cards import store
+from deckcheck.cards.store import import_sources, read_sources
+from deckcheck.sources import read_source
+
+FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
+
+
+def _rows(path: Path, table: str) -> list[tuple[object, ...]]:
+    con = sqlite3.connect(path)
+    try:
+        order = " ORDER BY rowid" if table == "source_records" else ""
+        return con.execute(f"SELECT * FROM {table}{order}").fetchall()
+    finally:
+        con.close()
+
+
+def test_adding_a_source_copies_the_others_rows(tmp_path: Path) -> None:
+    db = tmp_path / "one" / "cards.sqlite"
+    import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])
+    before = _rows(db, "source_records")
+    assert read_sources(db)["ygoprodeck"].stored_in == db
+    import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
+    after = _rows(db, "source_records")
+    # the YGOPRODeck rows first, unchanged and in their order; then YAML Yugi's
+    assert after[:len(before)] == before
+    assert {r[0] for r in after[len(before):]} == {"yaml-yugi"}
+    import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    assert _rows(db, "source_records")[:len(after)] == after
+    # copied, not written again: a row's own spelling of the same JSON survives an import
+    con = sqlite3.connect(db)
+    con.execute("UPDATE source_records SET data = ' ' || data WHERE source = 'ygoprodeck'")
+    con.commit()
+    con.close()
+    import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
+    kept = [r for r in _rows(db, "source_records") if r[0] == "ygoprodeck"]
+    assert kept and all(str(r[2]).startswith(" ") for r in kept)
+
+    # the same store as both sources written at once into a new file
+    db = tmp_path / "three" / "cards.sqlite"
+    for name in ("ygoprodeck_small.json", "yamlyugi_small.json", "ygocdb_small.json"):
+        import_sources(db, [read_source(FIX / name)])
+    fresh = tmp_path / "two" / "cards.sqlite"
+    import_sources(fresh, [read_source(FIX / "ygoprodeck_small.json"),
+                           read_source(FIX / "yamlyugi_small.json"),
+                           read_source(FIX / "ygocdb_small.json")])
+    for table in ("source_records", "cards", "ids", "names"):
+        assert sorted(_rows(db, table), key=repr) == sorted(_rows(fresh, table), key=repr), table
+
+
+def test_an_older_schema_is_written_again(tmp_path: Path) -> None:
+    """Rows of a store of an older schema are not copied as they are: they are written anew
+    from the records (the old JSON may differ)."""
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])
+    con = sqlite3.connect(db)
+    con.execute("UPDATE source_records SET data = ' ' || data")  # still the same JSON
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    assert read_sources(db)["ygoprodeck"].stored_in is None
+    import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
+    rows = [r for r in _rows(db, "source_records") if r[0] == "ygoprodeck"]
+    assert rows and not any(str(r[2]).startswith(" ") for r in rows)
+    assert store.connect(db).execute("PRAGMA user_version").fetchone() == (store.SCHEMA,)
