@@ -109,7 +109,24 @@ def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[
     for mod in rules:
         code, name, severity = mod.CODE, mod.NAME, mod.SEVERITY
         for f in mod.check(deck, ctx):
-            yield Violation(code=code, name=name, severity=severity, message=f.message,
-                            card=f.card, passcode=f.passcode, section=f.section,
-                            location=f.location, count=f.count, limit=f.limit,
-                            points=f.points, cap=f.cap, suggestions=list(f.suggestions))
+            # The values are this package's own (a rule module's identity, a `Found`), so
+            # they are set without re-validation: the same object `Violation(...)` builds.
+            yield _violation({
+                "code": code, "name": name, "severity": severity, "message": f.message,
+                "card": f.card, "passcode": f.passcode, "section": f.section,
+                "location": f.location, "count": f.count, "limit": f.limit,
+                "points": f.points, "cap": f.cap, "suggestions": list(f.suggestions)})
+
+
+_VIOLATION_FIELDS = frozenset(Violation.model_fields)
+_setattr = object.__setattr__
+
+
+def _violation(values: dict[str, object]) -> Violation:
+    """`Violation(**values)` for values known valid, without validating them again."""
+    obj = Violation.__new__(Violation)
+    _setattr(obj, "__dict__", values)
+    _setattr(obj, "__pydantic_fields_set__", set(_VIOLATION_FIELDS))
+    _setattr(obj, "__pydantic_extra__", None)
+    _setattr(obj, "__pydantic_private__", None)
+    return obj
