@@ -368,7 +368,7 @@ class Checker:
             report = self.check(deck, label=name)
             checked = Checked(report=report, deck=deck if keep_decks else None)
             if hands:
-                _deal(checked, deck, self.pool, hands, seed)
+                _deal(checked, deck, self.pool, hands, seed, self.format.hand_size)
             outcome.decks.append(checked)
         return outcome
 
@@ -400,11 +400,13 @@ def _read(source: Input, pool: CardPool) -> list[Deck]:
     return decks
 
 
-def _deal(checked: Checked, deck: Deck, pool: CardPool, n: int, seed: int | None) -> None:
+def _deal(checked: Checked, deck: Deck, pool: CardPool, n: int, seed: int | None,
+          hand_size: int) -> None:
+    """`n` sample opening hands of the format's size (Speed Duel: 4) for `--hands`."""
     from deckcheck.sim.draws import opening_hands
 
     try:
-        drawn = opening_hands(deck, pool, n, seed=seed)
+        drawn = opening_hands(deck, pool, n, seed=seed, hand_size=hand_size)
     except DeckcheckError as exc:
         checked.hands_note = exc.message
         return

@@ -31,6 +31,7 @@ class DrawOptions:
     seed: int | None = None
     turns: int = 1
     as_json: bool = False
+    format: str = "tcg"
 
 
 def _names(cards: list[Any]) -> list[str]:
@@ -46,7 +47,7 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
     echo_read_problems(deck, "left out of the hands")
     seed = opts.seed if opts.seed is not None else new_seed()
     draws = test_draws(deck, pool, opts.hands, seed=seed, going_second=opts.second,
-                       turns=opts.turns)
+                       turns=opts.turns, rules=_rules(opts.format))
     going = "second" if opts.second else "first"
     if opts.as_json:
         echo_json({
@@ -83,13 +84,15 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
 @click.option("--turns", type=click.IntRange(1, 30), default=1, show_default=True,
               help="Also show the cards drawn up to this turn.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("-f", "--format", "format_", default="tcg", show_default=True,
+              help="Format whose hand size is dealt (Speed Duel: 4).")
 @click.pass_obj
 @handle_errors
 def draw(obj: Ctx, deck: str, second: bool, hands: int, seed: int | None, turns: int,
-         as_json: bool) -> None:
+         as_json: bool, format_: str) -> None:
     """Deal test hands from DECK: the opening hand grouped by Monster/Spell/Trap, and the
     cards drawn by turn T."""
-    code = execute_draw(obj, DrawOptions(deck, second, hands, seed, turns, as_json))
+    code = execute_draw(obj, DrawOptions(deck, second, hands, seed, turns, as_json, format_))
     if code:
         raise SystemExit(code)
 
@@ -112,6 +115,7 @@ class OddsOptions:
     compare: str | None = None
     compare_profile: str | None = None
     sensitivity: bool = True
+    format: str = "tcg"
 
 
 def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[Any, str]:
@@ -140,20 +144,29 @@ def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[
     return pf, path
 
 
-def _compile(pf: Any, source: str, deck_path: str, pool: Any) -> Any:
+def _rules(format_id: str) -> Any:
+    from deckcheck.checker import resolve_format
+    from deckcheck.sim.rules import TurnRules
+
+    return TurnRules(hand_size=resolve_format(format_id).hand_size)
+
+
+def _compile(pf: Any, source: str, deck_path: str, pool: Any, rules: Any,
+             strict: bool = True, refine: dict[str, int] | None = None) -> Any:
     from deckcheck.decks.io import read_deck
-    from deckcheck.sim.goldfish.profile import compile_profile
+    from deckcheck.sim.goldfish.compiled import compile_profile
     from deckcheck.sim.state import deal_cards
 
     deck = read_deck(deck_path, pool)
     echo_read_problems(deck, "left out of the odds")
-    main, _ = deal_cards(deck, pool)
-    return compile_profile(pf, main, pool, source)
+    main, extra = deal_cards(deck, pool)
+    return compile_profile(pf, main, pool, source, extra=len(extra), rules=rules,
+                           strict=strict, refine=refine)
 
 
 def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     from deckcheck.sim.draws import new_seed
-    from deckcheck.sim.goldfish.report import compare, render_text
+    from deckcheck.sim.goldfish.report import compare, render_text, require_deck_size
     from deckcheck.sim.goldfish.report import odds as goldfish_odds
 
     if opts.exact and opts.hands is not None:
@@ -163,8 +176,9 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     if opts.chart:
         check_output_folder(opts.chart, "chart")
     pool = ctx.pool()
+    rules = _rules(opts.format)
     pf, source = _profile_file(opts, opts.profile, opts.deck)
-    cp = _compile(pf, source, opts.deck, pool)
+    cp = _compile(pf, source, opts.deck, pool, rules)
     seed = opts.seed if opts.seed is not None else new_seed()
     mode = "exact" if opts.exact else "mc" if opts.hands is not None else "auto"
     seats = (False, True) if opts.first == opts.second else (opts.second,)
@@ -173,17 +187,23 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity, **kw)
     if opts.compare or opts.compare_profile:
         if opts.compare:
-            cp_b = _compile(pf, source, opts.compare, pool)
-            label_a, label_b, deck_b = opts.deck, opts.compare, opts.compare
+            cp_a = cp
+            cp_b = _compile(pf, source, opts.compare, pool, rules, strict=False)
+            require_deck_size(cp_b, opts.compare, seats)
+            label_a, label_b = opts.deck, opts.compare
         else:
             from deckcheck.sim.goldfish.profile import load_profile_file
 
             assert opts.compare_profile is not None
-            cp_b = _compile(load_profile_file(opts.compare_profile), opts.compare_profile,
-                            opts.deck, pool)
-            label_a, label_b, deck_b = source, opts.compare_profile, opts.deck
-        other = goldfish_odds(cp_b, deck=deck_b, with_sensitivity=False, **kw)
-        report.compare = compare(report, other, label_a, label_b)
+            pf_b = load_profile_file(opts.compare_profile)
+            cp_b = _compile(pf_b, opts.compare_profile, opts.deck, pool, rules)
+            # both profiles on the same classes: the very same Monte Carlo hands
+            cp_a = _compile(pf, source, opts.deck, pool, rules,
+                            refine=dict(cp_b.class_of_name))
+            cp_b = _compile(pf_b, opts.compare_profile, opts.deck, pool, rules,
+                            refine=dict(cp.class_of_name))
+            label_a, label_b = source, opts.compare_profile
+        report.compare = compare(cp_a, cp_b, label_a, label_b, **kw)
     if opts.chart:
         from deckcheck.sim.goldfish.chart import write_chart
 
@@ -194,6 +214,10 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
         echo_json(report)
     else:
         click.echo(render_text(report), nl=False)
+    if opts.chart:
+        from pathlib import Path
+
+        click.echo(f"Chart written to {Path(opts.chart).resolve()}", err=opts.as_json)
     return EXIT_OK
 
 
@@ -202,7 +226,8 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
 @click.option("--profile", "profile", default=None, metavar="FILE",
               help="Profile TOML (default: DECK's .profile.toml or .toml next to it).")
 @click.option("--role", "roles", multiple=True, metavar='NAME="CARD,CARD"',
-              help="Tag cards with a role (repeatable; adds to the profile).")
+              help="Tag cards with a role (repeatable; adds to the profile). A name with a "
+                   "comma: separate the cards with ';' instead.")
 @click.option("--need", "needs", multiple=True, metavar='"ROLE>=N"',
               help="A condition every good hand meets (repeatable; adds to the profile).")
 @click.option("--exact", is_flag=True, help="Exact maths only (error if it cannot be done).")
@@ -223,12 +248,14 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
               help="A/B: another profile on the same deck (same seed).")
 @click.option("--no-sensitivity", "sensitivity", is_flag=True, flag_value=False, default=True,
               help="Skip the +-1 copy table.")
+@click.option("-f", "--format", "format_", default="tcg", show_default=True,
+              help="Format whose hand size is dealt (Speed Duel: 4).")
 @click.pass_obj
 @handle_errors
 def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
          needs: tuple[str, ...], exact: bool, hands: int | None, first: bool, second: bool,
          turns: int, seed: int | None, as_json: bool, chart: str | None, compare: str | None,
-         compare_profile: str | None, sensitivity: bool) -> None:
+         compare_profile: str | None, sensitivity: bool, format_: str) -> None:
     """How often DECK opens with what its profile needs: exact where the maths allows,
     Monte Carlo (with a 95% interval) otherwise; going first and second, by turn, failing
     hands, +-1 copy of each card, and A/B comparisons."""
@@ -236,6 +263,6 @@ def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
         deck=deck, profile=profile, roles=list(roles), needs=list(needs), exact=exact,
         hands=hands, first=first, second=second, turns=turns, seed=seed, as_json=as_json,
         chart=chart, compare=compare, compare_profile=compare_profile,
-        sensitivity=sensitivity))
+        sensitivity=sensitivity, format=format_))
     if code:
         raise SystemExit(code)

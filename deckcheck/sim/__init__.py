@@ -1,3 +1,5 @@
-"""The simulation core: one player's duel state (`state`: zones, turn flow, draws, Normal
-Summons; `summon`: the summoning rules), test draws (`draws.opening_hands`, used by
-`deckcheck check --hands N`), and goldfishing (`goldfish`: exact and Monte Carlo odds)."""
+"""The simulation core: the rules of a turn, written once (`rules`: hand size, draws, the
+hand limit, deck-out, the Normal Summon), one player's duel state that applies them card by
+card (`state`), test draws (`draws.opening_hands`, used by `deckcheck check --hands N`,
+and `deckcheck draw`), and goldfishing (`goldfish`: exact and Monte Carlo odds, which apply
+the same rules to count vectors)."""

@@ -14,6 +14,7 @@ from deckcheck.cards.model import Card, Kind
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
 from deckcheck.errors import SimError
+from deckcheck.sim.rules import DEFAULT_RULES, TurnRules
 from deckcheck.sim.state import DuelState, deal_cards
 
 GROUPS = ("Monster", "Spell", "Trap")
@@ -32,7 +33,7 @@ def new_seed() -> int:
 
 @dataclass
 class TestDraw:
-    """One dealt hand: the 5-card opening hand and the cards drawn on each later turn."""
+    """One dealt hand: the opening hand and the cards drawn on each later turn."""
 
     __test__ = False  # not a pytest test class
 
@@ -52,8 +53,8 @@ class TestDraw:
 
 
 def _deal(main: list[Card], extra: list[Card], seed: int, going_second: bool,
-          turns: int) -> TestDraw:
-    state = DuelState(main, extra, seed=seed, going_second=going_second)
+          turns: int, rules: TurnRules) -> TestDraw:
+    state = DuelState(main, extra, seed=seed, going_second=going_second, rules=rules)
     result = TestDraw(opening=list(state.opening_hand))
     for _ in range(turns):
         drawn = state.start_turn()
@@ -67,14 +68,15 @@ def _deal(main: list[Card], extra: list[Card], seed: int, going_second: bool,
 
 
 def test_draws(deck: Deck, pool: CardPool, n: int = 1, *, seed: int | None = None,
-               going_second: bool = False, turns: int = 1) -> list[TestDraw]:
+               going_second: bool = False, turns: int = 1,
+               rules: TurnRules = DEFAULT_RULES) -> list[TestDraw]:
     """Deal `n` hands and play `turns` turns of draws (nothing is played)."""
     if n < 1:
         raise SimError(f"The number of hands must be at least 1, not {n}.")
     if turns < 1:
         raise SimError(f"The number of turns must be at least 1, not {turns}.")
     main, extra = deal_cards(deck, pool)
-    return [_deal(main, extra, s, going_second, turns) for s in hand_seeds(seed, n)]
+    return [_deal(main, extra, s, going_second, turns, rules) for s in hand_seeds(seed, n)]
 
 
 # not a test, despite its name: pytest must not collect it (mypy knows no function attributes)
@@ -82,9 +84,12 @@ test_draws.__test__ = False  # type: ignore[attr-defined]
 
 
 def opening_hands(deck: Deck, pool: CardPool, n: int, *, seed: int | None = None,
-                  going_second: bool = False) -> list[list[Card]]:
-    """`n` opening hands: 5 cards, or 6 going second (the first turn's draw included)."""
-    draws = test_draws(deck, pool, n, seed=seed, going_second=going_second, turns=1)
+                  going_second: bool = False, hand_size: int = DEFAULT_RULES.hand_size
+                  ) -> list[list[Card]]:
+    """`n` opening hands of `hand_size` cards (the format's: 5, Speed Duel 4), one more going
+    second (the first turn's draw included)."""
+    draws = test_draws(deck, pool, n, seed=seed, going_second=going_second, turns=1,
+                       rules=TurnRules(hand_size=hand_size))
     return [d.hand_at(1) for d in draws]
 
 

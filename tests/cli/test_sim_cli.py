@@ -29,7 +29,9 @@ WALL = Card(passcode=300, name="Wall", kind=Kind.TRAP, frame=Frame.TRAP, race="N
 FUSION = Card(passcode=400, name="Fusion", kind=Kind.MONSTER, frame=Frame.FUSION, level=8,
               rule_name="Fusion")
 FILL = [_monster(1000 + i, f"Filler {i}") for i in range(37)]
-POOL = MemoryPool([X, POT, WALL, FUSION, *FILL])
+SKILL = Card(passcode=500, name="Skill Card", kind=Kind.SKILL, frame=Frame.SKILL,
+             rule_name="Skill Card")
+POOL = MemoryPool([X, POT, WALL, FUSION, SKILL, *FILL])
 NEED_X = 1 - Fraction(comb(37, 5), comb(40, 5))
 NEED_X2 = 1 - Fraction(comb(37, 6), comb(40, 6))
 
@@ -113,8 +115,8 @@ def test_odds_exact_output(x_deck: str) -> None:
         "Profile: command line\n"
         "Engine: exact\n"
         "Policy: no overlap: each card fills at most one 'at least' requirement (exact "
-        "matching); hand limit: at the End Phase cards without roles, then 'at most' cards, "
-        "are discarded first.\n"
+        "matching); hand limit: at the End Phase cards that only 'at most' limits count go "
+        "first, then cards without roles, then the least needed.\n"
         "\n"
         f"{'':{w}}{'going first':>22}{'going second':>22}\n"
         f"{'success':{w}}{f'{p1:6.2f}% ({NEED_X})':>22}{f'{p2:6.2f}% ({NEED_X2})':>22}\n"
@@ -150,9 +152,10 @@ def test_odds_monte_carlo_chart_and_profile_next_to_deck(tmp_path: Path) -> None
     assert f"Profile: {tmp_path / 'd.profile.toml'}" in res.output
     assert "Engine: Monte Carlo (20,000 hands, seed 3, ± is the 95% Wilson interval)" in \
         res.output
-    assert "draw/excavate cards: played" in res.output
+    assert "draw cards: while the hand does not yet succeed" in res.output
     assert "Success by turn:" in res.output
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert res.output.endswith(f"Chart written to {chart.resolve()}\n")
 
 
 def test_odds_compare_decks(x_deck: str, tmp_path: Path) -> None:
@@ -166,7 +169,8 @@ def test_odds_compare_decks(x_deck: str, tmp_path: Path) -> None:
     assert rows[0]["a"] == pytest.approx(float(NEED_X))
     assert rows[0]["b"] == pytest.approx(1 - comb(39, 5) / comb(40, 5))
     text = run("odds", x_deck, "--need", "Card X", "--compare", other, "--no-sensitivity")
-    assert f"A/B: A = {x_deck}, B = {other} (same seed)" in text.output
+    assert f"A/B: A = {x_deck}, B = {other} (Monte Carlo rows: the same hands" in text.output
+    assert rows[0]["low"] == rows[0]["high"] == rows[0]["difference"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -185,9 +189,10 @@ def test_odds_exact_refuses_draw_cards(tmp_path: Path) -> None:
     deck = ydk(tmp_path / "d.ydk", [X.passcode] * 3 + [POT.passcode] * 2
                + [c.passcode for c in FILL[:35]])
     prof = tmp_path / "p.toml"
-    prof.write_text('success = "Card X"\n[cards.Pot]\ndraw = 2\n')
+    prof.write_text('success = "Card X"\n[cards.Pot]\nexcavate = 3\n'
+                    '[cards."Filler 0"]\ndraw = 1\n')
     res = run("odds", deck, "--profile", str(prof), "--exact")
-    assert res.exit_code == 2 and "need the Monte Carlo engine" in res.output
+    assert res.exit_code == 2 and "needs the Monte Carlo engine" in res.output
 
 
 def test_odds_compare_profile_and_role_options(x_deck: str, tmp_path: Path) -> None:
@@ -215,3 +220,19 @@ def test_odds_compare_profile_and_role_options(x_deck: str, tmp_path: Path) -> N
     none_x = comb(37, 5) / comb(40, 5)
     neither = comb(35, 5) / comb(40, 5)
     assert both == pytest.approx(1 - none_f - none_x + neither)
+
+
+def test_speed_duel_decks_goldfish_with_four_cards(tmp_path: Path) -> None:
+    deck = ydk(tmp_path / "speed.ydk", [SKILL.passcode, X.passcode, X.passcode, X.passcode]
+               + [c.passcode for c in FILL[:17]])
+    res = run("draw", deck, "-f", "speed", "--seed", "1", "--json")
+    assert res.exit_code == 0, res.output
+    (hand,) = json.loads(res.output)["hands"]
+    assert len(hand["opening"]) == 4 and "Skill Card" not in hand["opening"]
+    res = run("odds", deck, "-f", "speed", "--need", "Card X", "--no-sensitivity", "--json")
+    assert res.exit_code == 0, res.output
+    first, second = json.loads(res.output)["results"]
+    assert first["goals"][0]["by_turn"][0]["fraction"] == str(
+        1 - Fraction(comb(17, 4), comb(20, 4)))
+    assert second["goals"][0]["by_turn"][0]["fraction"] == str(
+        1 - Fraction(comb(17, 5), comb(20, 5)))

@@ -9,8 +9,9 @@ import pytest
 from simkit import expand, fillers, monster, spell
 
 from deckcheck.errors import ExactTooLarge, SimError
+from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.exact import Evaluator, count_vectors, exact_odds, hand_vectors
-from deckcheck.sim.goldfish.profile import compile_profile, parse_profile
+from deckcheck.sim.goldfish.profile import parse_profile
 
 X = monster(1, "Card X")
 Y = monster(2, "Card Y")
@@ -127,8 +128,11 @@ def test_budget_and_draw_cards_need_monte_carlo() -> None:
     with pytest.raises(SimError, match="more than|cannot be dealt"):
         exact_odds(cp, 41)
     spec2 = [(POT, 3), *spec]
+    # an excavation to the bottom that other draw cards may follow: Monte Carlo only
     cp2 = compile_profile(parse_profile({"conditions": {"c": "Card X"},
-                                         "cards": {"Pot": {"draw": 2}}}), expand(spec2), None)
+                                         "cards": {"Pot": {"excavate": 3},
+                                                   "Filler 0": {"draw": 1}}}),
+                          expand(spec2), None)
     with pytest.raises(SimError, match="Monte Carlo"):
         exact_odds(cp2, 5)
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from deckcheck.cards.builtin import builtin_pool
 from deckcheck.decks.io import read_deck
-from deckcheck.sim.goldfish.profile import compile_profile, find_profile, load_profile_file
+from deckcheck.sim.goldfish.compiled import compile_profile
+from deckcheck.sim.goldfish.profile import find_profile, load_profile_file
 from deckcheck.sim.goldfish.report import odds
 from deckcheck.sim.state import DuelState, deal_cards
 
@@ -19,14 +20,14 @@ def test_example_profile_compiles_and_runs() -> None:
     deck = read_deck(str(deck_path), pool)
     main, extra = deal_cards(deck, pool)
     assert (len(main), len(extra)) == (40, 15)
-    state = DuelState.from_deck(deck, pool, seed=1, going_second=True)
-    assert len(state.zones.extra) == 15 and len(state.hand) == 5
+    state = DuelState(main, extra, seed=1, going_second=True)
+    assert len(state.extra) == 15 and len(state.hand) == 5
     found = find_profile(deck_path)
     assert found == EXAMPLES / "tcg-legal.profile.toml"
-    cp = compile_profile(load_profile_file(found), main, pool, str(found))
+    cp = compile_profile(load_profile_file(found), main, pool, str(found), extra=len(extra))
     assert cp.notes == []
     assert {b.kind for b in cp.behaviours.values()} == {"search", "draw", "excavate"}
     rep = odds(cp, hands=5000, seed=1, turns=2, with_sensitivity=False)
     rates = [r.probability for r in rep.results[0].goal().by_turn]
     assert 0 < rates[0] <= rates[1] < 1
-    assert rep.engine == "monte-carlo"
+    assert rep.engine == "monte-carlo"  # draw cards on a deck this size: Monte Carlo

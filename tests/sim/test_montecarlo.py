@@ -11,9 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from simkit import expand, fillers, make_pool, monster, spell
 
+from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.exact import exact_odds
-from deckcheck.sim.goldfish.montecarlo import _discard_order, simulate, wilson
-from deckcheck.sim.goldfish.profile import compile_profile, parse_profile
+from deckcheck.sim.goldfish.montecarlo import simulate, wilson
+from deckcheck.sim.goldfish.play import discard_order as _discard_order
+from deckcheck.sim.goldfish.profile import parse_profile
 
 X = monster(1, "Card X")
 S = monster(2, "Searcher")
@@ -22,8 +24,8 @@ NAMED = [monster(10 + i, f"Named {i}") for i in range(4)]
 POOL = make_pool(X, S, POT, NAMED)
 
 
-def compiled(data: dict, spec: list):  # type: ignore[no-untyped-def]
-    return compile_profile(parse_profile(data), expand(spec), POOL, "t")
+def compiled(data: dict, spec: list, strict: bool = True):  # type: ignore[no-untyped-def]
+    return compile_profile(parse_profile(data), expand(spec), POOL, "t", strict=strict)
 
 
 def inside(k: int, n: int, p: float, z: float = 3.3) -> bool:
@@ -106,7 +108,8 @@ def test_draw_cost_that_cannot_be_paid_is_never_played() -> None:
     spec = [(X, 3), (POT, 3), *[(c, 1) for c in fillers(34)]]
     base = compiled({"conditions": {"c": "Card X"}}, spec)
     with_cost = compiled({"roles": {"eight": ["Named 0"]}, "conditions": {"c": "Card X"},
-                          "cards": {"Pot": {"draw": 2, "discard_cost": "eight"}}}, spec)
+                          "cards": {"Pot": {"draw": 2, "discard_cost": "eight"}}}, spec,
+                         strict=False)
     exact = float(exact_odds(base, 5).probabilities["success"])
     mc = simulate(with_cost, 100_000, seed=2)
     assert inside(mc.by_turn["success"][0], mc.hands, exact, z=3.3)
@@ -120,7 +123,7 @@ def test_then_banish_without_a_target_discards_the_hand() -> None:
     # there is none, so a hand that plays it never holds Card X afterwards.
     spec = [(X, 3), (POT, 3), *[(c, 1) for c in fillers(34)]]
     cp = compiled({"roles": {"dark": ["Named 0"]}, "conditions": {"c": "Card X"},
-                   "cards": {"Pot": {"draw": 2, "then_banish": "dark"}}}, spec)
+                   "cards": {"Pot": {"draw": 2, "then_banish": "dark"}}}, spec, strict=False)
     exact = float(exact_odds(compiled({"conditions": {"c": "Card X"}}, spec), 5)
                   .probabilities["success"])
     mc = simulate(cp, 100_000, seed=8)
@@ -134,13 +137,13 @@ def test_deck_out_loses() -> None:
     assert mc.by_turn["success"] == [0, 0, 0, 0]
 
 
-def test_hand_limit_discards_roleless_cards_first() -> None:
+def test_hand_limit_discards_at_most_cards_first() -> None:
     spec = [(X, 3), (POT, 2), *[(c, 1) for c in fillers(35)]]
     cp = compiled({"roles": {"brick": ["Pot"]},
                    "conditions": {"c": {"all": ["Card X >= 3", "brick <= 2"]}}}, spec)
     order = _discard_order(cp, {"success": cp.success})
     labels = [cp.classes[i].label for i in order]
-    assert labels == ["other", "Pot", "Card X"]
+    assert labels == ["Pot", "other", "Card X"]  # a brick is discarded before a blank
     # X is never discarded, so "3 copies of X by turn T" is the hypergeometric of all cards
     # seen, even after the hand size limit bites (turn 5 going second: 10 cards seen)
     mc = simulate(cp, 100_000, seed=4, going_second=True, turns=5)
@@ -205,3 +208,40 @@ def test_two_profiles_of_one_deck_see_the_same_hands() -> None:
     # from the same distribution (which would only agree within the interval)
     assert rb.hands - rb.by_turn["success"][0] == rc.by_turn["success"][0]
     assert sum(n for _, n in rb.failing) == rc.by_turn["success"][0]
+
+
+def test_end_phase_discard_keeps_what_serves_the_goal(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "a starter and no brick" by turn 6 going first: the hand limit lets the player throw
+    # bricks away; keeping bricks (discarding blanks first) fails far more often
+    brick = monster(40, "Brick Card", 8)
+    spec = [(X, 4), (brick, 8), *[(c, 1) for c in fillers(28)]]
+    pool = make_pool(X, brick, fillers(28))
+    cp = compile_profile(parse_profile({"roles": {"brick": ["Brick Card"]},
+                                        "conditions": {"c": {"all": ["Card X", "brick <= 0"]}}}),
+                         expand(spec), pool, "t")
+    order = _discard_order(cp, {"success": cp.success})
+    assert cp.classes[order[0]].label == "Brick Card"
+    good = simulate(cp, 50_000, seed=9, turns=6).by_turn["success"][5]
+    from deckcheck.sim.goldfish import play
+
+    by_label = {cp.classes[i].label: i for i in order}
+    blanks_first = [by_label["other"], by_label["Brick Card"], by_label["Card X"]]
+    monkeypatch.setattr(play, "discard_order", lambda cp, goals: blanks_first)
+    kept = simulate(cp, 50_000, seed=9, turns=6).by_turn["success"][5]
+    assert good > kept + 2_500
+
+
+def test_turn_loop_opening_sampler_is_hypergeometric() -> None:
+    from math import comb
+
+    import numpy as np
+
+    from deckcheck.sim.goldfish.turnloop import _sample_opening
+
+    K = np.array([3, 5, 32])
+    H = _sample_opening(np.random.default_rng(4), K, 5, 200_000)
+    assert H.dtype == np.int8 and (H.sum(axis=1) == 5).all() and (H <= K).all()
+    for c, size in enumerate(K.tolist()):
+        for j in range(4):
+            p = comb(size, j) * comb(40 - size, 5 - j) / comb(40, 5)
+            assert inside(int((H[:, c] == j).sum()), len(H), p, z=4.0), (c, j)

@@ -8,10 +8,11 @@ import pytest
 from simkit import expand, fillers, make_pool, monster, spell, trap
 
 from deckcheck.errors import ProfileError
+from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.profile import (
-    compile_profile,
     find_profile,
     inline_profile,
+    inline_roles,
     key_path,
     load_profile_file,
     parse_profile,
@@ -72,21 +73,38 @@ def test_attribute_target_for_then_banish() -> None:
                    "cards": {"Draw Pot": {"draw": 2, "then_banish": "dark"}}})
     pot = cp.class_of_name["Draw Pot"]
     feat = cp.features[cp.targets[pot]]
-    assert (feat.kind, feat.name, feat.members) == ("attr", "DARK", {"Snake Head"})
+    assert (feat.kind, feat.name, feat.members) == ("prop", "DARK", {"Snake Head"})
 
 
-def test_card_in_pool_but_not_in_deck_is_a_note() -> None:
-    cp = compiled({"roles": {"t": ["Elsewhere Trap", "Trap Hand"]},
-                   "conditions": {"x": "t >= 1"}})
+def test_card_in_pool_but_not_in_deck_is_an_error_or_a_note_for_a_b() -> None:
+    data = {"roles": {"t": ["Elsewhere Trap", "Trap Hand"]}, "conditions": {"x": "t >= 1"}}
+    with pytest.raises(ProfileError) as exc:
+        compiled(data)
+    assert str(exc.value) == ("p.toml: roles.t[0]: Elsewhere Trap is not in this deck; remove "
+                              "it from the profile or add it to the deck.")
+    cp = compile_profile(parse_profile(data), CARDS, POOL, "p.toml", strict=False)
     assert cp.notes == ["Elsewhere Trap (roles.t[0]) is not in this deck."]
+
+
+def test_unknown_archetype_is_an_error() -> None:
+    with pytest.raises(ProfileError, match=r"roles.s.archetypes\[0\]: no card of archetype "
+                                           r"'Snaek' is in this deck"):
+        compiled({"roles": {"s": {"archetypes": ["Snaek"]}}, "conditions": {"x": "s >= 1"}})
+
+
+def test_a_wrong_operator_is_not_read_as_a_card_name() -> None:
+    with pytest.raises(ProfileError) as exc:
+        compiled({"conditions": {"x": "Starter A => 1"}})
+    assert "'Starter A =' is not a condition" not in str(exc.value)
+    assert "is not a condition: the comparison is one of >=" in str(exc.value)
 
 
 def test_unknown_name_suggests() -> None:
     with pytest.raises(ProfileError) as exc:
         compiled({"roles": {"starter": ["Starter A"]}, "conditions": {"x": "startr >= 1"}})
     msg = str(exc.value)
-    assert msg == ("p.toml: conditions.x: 'startr' is neither a role nor a known card "
-                   "(did you mean 'starter', 'Starter B', 'Starter A'?); fix the name.")
+    assert msg == ("p.toml: conditions.x: 'startr' is neither a role nor a known card or card "
+                   "property (did you mean 'starter', 'Starter B', 'Starter A'?); fix the name.")
 
 
 def test_unknown_key_error_has_the_toml_path() -> None:
@@ -105,7 +123,6 @@ def test_bad_condition_table_error_has_the_toml_path() -> None:
 
 
 @pytest.mark.parametrize("data, fragment", [
-    ({"cards": {"Draw Pot": {"draw": 2, "search": "x"}}}, "exactly one of search, draw"),
     ({"cards": {"Draw Pot": {"draw": -1}}}, 'cards."Draw Pot".draw: Input should be greater'),
     ({"options": {"overlapp": True}}, "options.overlapp: unknown key"),
     ({"roles": {"s": 3}}, "roles.s"),
@@ -114,6 +131,14 @@ def test_pydantic_errors_are_one_sentence(data: dict, fragment: str) -> None:
     with pytest.raises(ProfileError) as exc:
         parse_profile(data, "p.toml")
     assert fragment in str(exc.value) and str(exc.value).startswith("p.toml: ")
+
+
+def test_a_card_entry_needs_one_kind() -> None:
+    with pytest.raises(ProfileError) as exc:
+        compiled({"conditions": {"x": "Starter A"},
+                  "cards": {"Draw Pot": {"draw": 2, "search": "Starter A"}}})
+    assert str(exc.value).startswith('p.toml: cards."Draw Pot": a card needs exactly one of '
+                                     'search, draw')
 
 
 @pytest.mark.parametrize("cond, fragment", [
@@ -140,10 +165,15 @@ def test_success_may_name_conditions_but_not_loop() -> None:
         compiled({"conditions": {"a": {"all": ["b"]}, "b": {"any": ["a"]}}})
 
 
+def _plain(terms: list) -> list:  # type: ignore[type-arg]
+    return [(t.lows, t.highs) if not t.nots else (t.lows, t.highs, [_plain(n) for n in t.nots])
+            for t in terms]
+
+
 def test_operators_become_bounds() -> None:
-    def term(text: str) -> list[tuple[dict, dict]]:
+    def term(text: str) -> list:  # type: ignore[type-arg]
         cp = compiled({"conditions": {"c": text}})
-        return [(t.lows, t.highs) for t in cp.conditions["c"]]
+        return _plain(cp.conditions["c"])
 
     assert term("Brick >= 2") == [({0: 2}, {})]
     assert term("Brick > 1") == [({0: 2}, {})]
@@ -152,7 +182,7 @@ def test_operators_become_bounds() -> None:
     assert term("Brick == 1") == [({0: 1}, {0: 1})]
     assert term("Brick = 0") == [({}, {0: 0})]
     assert term("Brick") == [({0: 1}, {})]
-    assert term("Brick != 1") == [({}, {0: 0}), ({0: 2}, {})]
+    assert term("Brick != 1") == [({}, {}, [[({0: 1}, {0: 1})]])]  # not (== 1), whole
     assert term("Brick < 0") == []          # never
     assert term("Brick >= 0") == [({}, {})]  # always
 
@@ -161,8 +191,15 @@ def test_not_and_any_expand_to_dnf() -> None:
     cp = compiled({"roles": {"s": ["Starter A"], "b": ["Brick"]},
                    "conditions": {"c": {"not": {"any": ["s >= 1", "b == 1"]}}}})
     s, b = (next(i for i, f in enumerate(cp.features) if f.name == n) for n in ("s", "b"))
-    terms = [(t.lows, t.highs) for t in cp.conditions["c"]]
-    assert terms == [({}, {s: 0, b: 0}), ({b: 2}, {s: 0})]
+    # "b == 1" has an upper bound: its complement needs an "at least", so the negation of
+    # the whole "any" is kept whole (a complement under the matching)
+    assert _plain(cp.conditions["c"]) == [({}, {}, [[({s: 1}, {}), ({b: 1}, {b: 1})]])]
+    cp2 = compiled({"roles": {"s": ["Starter A"], "b": ["Brick"]},
+                    "conditions": {"c": {"not": {"any": ["s >= 1", "b >= 2"]}}}})
+    assert _plain(cp2.conditions["c"]) == [({}, {s: 0, b: 1})]  # pushed: copy counts only
+    cp3 = compiled({"roles": {"s": ["Starter A"], "b": ["Brick"]},
+                    "conditions": {"c": {"not": {"all": ["s >= 1", "b >= 2"]}}}})
+    assert _plain(cp3.conditions["c"]) == [({}, {}, [[({s: 1, b: 2}, {})]])]
 
 
 def test_contradictions_are_dropped() -> None:
@@ -183,6 +220,16 @@ def test_inline_profile() -> None:
         inline_profile(["starter"], ["starter>=1"])
     with pytest.raises(ProfileError, match="No condition given"):
         inline_profile([], [])
+
+
+@pytest.mark.parametrize("written, cards", [
+    ('x="A, with comma",B', ["A, with comma", "B"]),
+    ("x=A, with comma;B", ["A, with comma", "B"]),
+    ('x="A,B"', ["A", "B"]),
+    ("x=A,B", ["A", "B"]),
+])
+def test_role_option_takes_names_with_commas(written: str, cards: list[str]) -> None:
+    assert inline_roles([written]) == {"x": cards}
 
 
 def test_find_profile_next_to_the_deck(tmp_path: Path) -> None:
@@ -207,25 +254,3 @@ def test_toml_syntax_and_missing_file_errors(tmp_path: Path) -> None:
 def test_key_path() -> None:
     assert key_path(("cards", "Pot of Desires", "draw")) == 'cards."Pot of Desires".draw'
     assert key_path(("conditions", "x", "any", 1)) == "conditions.x.any[1]"
-
-
-def test_the_documented_example_is_valid() -> None:
-    import tomllib
-
-    from deckcheck.sim.goldfish import profile as module
-
-    doc = module.__doc__ or ""
-    block = doc.split("Example (``deck.profile.toml``)::\n", 1)[1].split("\nMeaning:", 1)[0]
-    text = "\n".join(line[4:] for line in block.splitlines())
-    pf = parse_profile(tomllib.loads(text), "doc")
-    names = ["Snake-Eye Ash", "Snake-Eye Oak", "Bonfire", "Ash Blossom & Joyous Spring",
-             "Effect Veiler", "WANTED: Seeker of Sinful Spoils", "Diabellstar the Black Witch",
-             "Called by the Grave", "Pot of Desires", "Allure of Darkness", "Trade-In",
-             "Pot of Prosperity"]
-    cards = [monster(500 + i, n, archetypes=("Snake-Eye",) if "Snake" in n else ())
-             for i, n in enumerate(names)]
-    deck = expand([(c, 2) for c in cards]) + fillers(16)
-    cp = compile_profile(pf, deck, make_pool(cards, fillers(16)), "doc")
-    assert set(cp.conditions) == {"a starter", "interaction", "few bricks", "one field spell"}
-    assert {b.kind for b in cp.behaviours.values()} == {"search", "draw", "excavate"}
-    assert cp.notes == []

@@ -12,10 +12,17 @@ from simkit import expand, fillers, make_pool, monster, spell
 
 from deckcheck.errors import ExactTooLarge, SimError
 from deckcheck.sim.goldfish.chart import SERIES, bar_chart
+from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.exact import exact_odds
 from deckcheck.sim.goldfish.montecarlo import wilson
-from deckcheck.sim.goldfish.profile import compile_profile, parse_profile
-from deckcheck.sim.goldfish.report import compare, exact_turn_ok, odds, render_text
+from deckcheck.sim.goldfish.profile import parse_profile
+from deckcheck.sim.goldfish.report import (
+    compare,
+    exact_turn_ok,
+    odds,
+    render_text,
+    sensitivity,
+)
 
 X = monster(1, "Card X")
 Y = monster(2, "Card Y")
@@ -57,7 +64,8 @@ def test_exact_mode_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     cp = compiled({"conditions": {"c": "Card X <= 1"}})
     with pytest.raises(SimError, match="Turn 2 cannot be computed exactly"):
         odds(cp, mode="exact", turns=2, seed=1, with_sensitivity=False)
-    draws = compiled({"conditions": {"c": "Card X"}, "cards": {"Pot": {"draw": 2}}},
+    draws = compiled({"conditions": {"c": "Card X"},
+                      "cards": {"Pot": {"excavate": 3}, "Filler 0": {"draw": 1}}},
                      [*SPEC[:-1], (POT, 1)])
     with pytest.raises(SimError, match="Monte Carlo"):
         odds(draws, mode="exact", seed=1, with_sensitivity=False)
@@ -112,27 +120,52 @@ def test_failing_hands_and_text() -> None:
 
 
 def test_compare_rows() -> None:
-    a = odds(compiled({"conditions": {"c": "Card X"}}), seed=1, with_sensitivity=False)
-    b = odds(compiled({"conditions": {"c": "Card Y"}}), seed=1, with_sensitivity=False)
-    c = compare(a, b, "A", "B")
+    c = compare(compiled({"conditions": {"c": "Card X"}}),
+                compiled({"conditions": {"c": "Card Y"}}), "A", "B", seed=1)
     assert len(c.rows) == 2
     row = c.rows[0]
-    assert row["going"] == "first" and row["turn"] == 1
-    assert row["difference"] == pytest.approx(float(row["b"]) - float(row["a"]))  # type: ignore
-    assert float(row["a"]) > float(row["b"])  # type: ignore[arg-type]
+    assert row.going == "first" and row.turn == 1 and row.method == "exact"
+    assert row.difference == pytest.approx(row.b - row.a) and row.a > row.b
+    assert row.low == row.high == row.difference
+
+
+def test_compare_by_monte_carlo_is_paired() -> None:
+    data = {"roles": {"x": ["Card X"]}, "conditions": {"c": "x >= 1"}}
+    same = compare(compiled(data), compiled(data), "A", "B", mode="mc", hands=20_000,
+                   seed=3, turns=3)
+    for row in same.rows:  # the very same hands: no difference at all, a tiny interval
+        assert row.difference == 0 and row.a == row.b and row.hands == 20_000
+        assert -0.0002 < row.low <= 0 <= row.high < 0.0002
+    a, b = compiled({"conditions": {"c": "Card X"}}), compiled({"conditions": {"c": "Card Y"}})
+    rows = compare(a, b, "A", "B", mode="mc", hands=40_000, seed=4).rows
+    truth = compare(a, b, "A", "B").rows
+    for row, exact in zip(rows, truth, strict=True):
+        assert row.method == "monte-carlo" and row.low <= exact.difference <= row.high
+        assert row.high - row.low < 0.015  # paired: narrower than two separate intervals
 
 
 def test_compare_text_rows_after_the_sensitivity_table() -> None:
     a = odds(compiled({"conditions": {"c": "Card X"}}), seed=1, seats=(False,))
-    b = odds(compiled({"conditions": {"c": "Card Y"}}), seed=1, seats=(False,),
-             with_sensitivity=False)
-    a.compare = compare(a, b, "A", "B")
+    a.compare = compare(compiled({"conditions": {"c": "Card X"}}),
+                        compiled({"conditions": {"c": "Card Y"}}), "A", "B", seats=(False,))
     text = render_text(a)
     pa, pb = 1 - comb(37, 5) / comb(40, 5), 1 - comb(38, 5) / comb(40, 5)
     assert "Effect of one copy more / fewer" in text
-    assert text.endswith("\nA/B: A = A, B = B (same seed)\n"
+    assert text.endswith("\nA/B: A = A, B = B (Monte Carlo rows: the same hands for A and B, "
+                         "[95% interval of B-A])\n"
                          f"  going first  turn 1:  A {pa * 100:6.2f}%  B {pb * 100:6.2f}%  "
-                         f"B-A {(pb - pa) * 100:+.2f} pp\n")
+                         f"B-A {(pb - pa) * 100:+.2f} pp (exact)\n")
+
+
+def test_sensitivity_by_monte_carlo_has_paired_intervals() -> None:
+    cp = compiled({"conditions": {"c": "Card X"}})
+    rows = {d.card: d for d in sensitivity(cp, False, "mc", 30_000, 2)}
+    exact = {d.card: d for d in sensitivity(cp, False, "auto", None, 2)}
+    x = rows["Card X"]
+    assert x.method == "monte-carlo" and x.hands == 30_000
+    assert x.minus_low is not None and x.minus_high is not None
+    truth = exact["Card X"].minus_one - exact["Card X"].base  # type: ignore[operator]
+    assert x.minus_low <= truth <= x.minus_high
 
 
 def _png_pixels(data: bytes) -> tuple[int, int, bytes]:
@@ -185,3 +218,15 @@ def test_chart_has_a_legend_swatch_per_series() -> None:
         top = raw[: 30 * (1 + 3 * w)]  # the band above the plot holds title and legend
         for color in SERIES[:2]:
             assert top.count(bytes(color)) == expected  # one 10x10 swatch per series
+
+
+def test_plus_minus_one_by_monte_carlo_deals_the_same_hands() -> None:
+    cp = compiled({"conditions": {"c": "Card X"}})
+    base = sensitivity(cp, False, "mc", 40_000, 5)
+    exact = {d.card: d for d in sensitivity(cp, False, "auto", None, 5)}
+    x = next(d for d in base if d.card == "Card X")
+    truth = exact["Card X"].minus_one - exact["Card X"].base  # type: ignore[operator]
+    assert x.minus_low is not None and x.minus_high is not None
+    assert x.minus_low <= truth <= x.minus_high
+    # only hands holding the removed copy can change: far narrower than two separate runs
+    assert x.minus_high - x.minus_low < 0.008

@@ -16,24 +16,39 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from math import comb
+from typing import Any
 
 from deckcheck.errors import ExactTooLarge, SimError
-from deckcheck.sim.goldfish.profile import CompiledProfile, Term
+from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.conditions import Term
 
 #: Hand vectors the exact engine enumerates at most (per hand size) before giving up.
 DEFAULT_BUDGET = 200_000
 
 Checks = tuple[tuple[tuple[int, ...], int], ...]
+#: (class indices, at least, at most) on the number of those classes present in the hand.
+Distinct = tuple[tuple[tuple[int, ...], int | None, int | None], ...]
+#: One term: (upper checks, lower checks, different-name checks, negated sub-goals).
+TermChecks = tuple[Checks, Checks, Distinct, tuple[tuple[Any, ...], ...]]
 
 
-def term_checks(cp: CompiledProfile, term: Term) -> tuple[Checks, Checks]:
-    """A term as (upper checks, lower checks): each check is (class indices, bound).
+def goal_checks(cp: CompiledProfile, terms: list[Term]) -> tuple[TermChecks, ...]:
+    return tuple(term_checks(cp, t) for t in terms)
+
+
+def term_checks(cp: CompiledProfile, term: Term) -> TermChecks:
+    """A term as (upper checks, lower checks, distinct checks, negated goals): each check is
+    (class indices, bound).
 
     Upper: the hand holds at most `bound` cards of those classes. Lower: at least `bound`.
     Without overlap the lower checks are Hall's condition for the matching of hand cards to
     the term's "at least" requirements: every set of requirements together needs no more
-    cards than the hand holds of the classes that can fill any of them."""
+    cards than the hand holds of the classes that can fill any of them. Distinct: how many
+    of those (one-name) classes are in the hand. Negated: goals that must not hold."""
     highs = tuple((tuple(cp.class_members(f)), hi) for f, hi in sorted(term.highs.items()))
+    distinct = tuple((tuple(cp.class_members(f)), lo, hi)
+                     for f, (lo, hi) in sorted(term.distinct.items()))
+    nots = tuple(goal_checks(cp, sub) for sub in term.nots)
     feats = sorted(term.lows)
     lows: dict[tuple[int, ...], int] = {}
     if cp.overlap:
@@ -46,7 +61,7 @@ def term_checks(cp: CompiledProfile, term: Term) -> tuple[Checks, Checks]:
                 key = tuple(sorted({c for f in subset for c in cp.class_members(f)}))
                 demand = sum(term.lows[f] for f in subset)
                 lows[key] = max(lows.get(key, 0), demand)
-    return highs, tuple(sorted(lows.items()))
+    return highs, tuple(sorted(lows.items())), distinct, nots
 
 
 class Evaluator:
@@ -54,34 +69,25 @@ class Evaluator:
 
     def __init__(self, cp: CompiledProfile, terms: list[Term]) -> None:
         self.cp = cp
-        self.terms = [term_checks(cp, t) for t in terms]
+        self.terms = goal_checks(cp, terms)
         # deliberately shadows the interpreted `ok` method below with its compiled twin
-        self.ok = _compile_checks(tuple(self.terms))  # type: ignore[assignment]
+        self.ok = _compile_checks(self.terms)  # type: ignore[assignment]
         self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
+        self.worlds = sorted(s for s, b in cp.behaviours.items() if b.kind == "small world")
         self.spent = {s: cp.behaviours[s].is_spent for s in self.searchers}
         self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
         self._memo: dict[tuple[tuple[int, ...], tuple[int, ...], frozenset[int]], bool] = {}
 
     def ok(self, k: tuple[int, ...]) -> bool:
         """Whether the hand meets one of the terms (replaced by a compiled version)."""
-        for highs, lows in self.terms:
-            for idx, hi in highs:
-                if sum(k[i] for i in idx) > hi:
-                    break
-            else:
-                for idx, lo in lows:
-                    if sum(k[i] for i in idx) < lo:
-                        break
-                else:
-                    return True
-        return False
+        return interpret(self.terms, k)
 
     def succeeds(self, k: tuple[int, ...], rest: tuple[int, ...],
                  used: frozenset[int] = frozenset()) -> bool:
         """Whether the hand `k` meets the goal, using searchers with `rest` left in the Deck."""
         if self.ok(k):
             return True
-        if not self.searchers:
+        if not self.searchers and not self.worlds:
             return False
         key = (k, rest, used)
         hit = self._memo.get(key)
@@ -105,25 +111,82 @@ class Evaluator:
                     break
             if result:
                 break
+        if not result:
+            result = self._small_world(k, rest, used)
         self._memo[key] = result
         return result
 
+    def _small_world(self, k: tuple[int, ...], rest: tuple[int, ...],
+                     used: frozenset[int]) -> bool:
+        """Small World: reveal `a` (banished), banish a bridge from the Deck, add `t`."""
+        for s in self.worlds:
+            if s in used or k[s] == 0:
+                continue
+            for a, t, bridges in self.cp.small_world:
+                if k[a] - (a == s) <= 0 or rest[t] == 0:
+                    continue
+                b = next((b for b in bridges if rest[b] > (1 if b == t else 0)), None)
+                if b is None:
+                    continue
+                k2 = list(k)
+                k2[s] -= 1
+                k2[a] -= 1
+                k2[t] += 1
+                r2 = list(rest)
+                r2[t] -= 1
+                r2[b] -= 1
+                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
+                    return True
+        return False
 
-@lru_cache(maxsize=256)
-def _compile_checks(terms: tuple[tuple[Checks, Checks], ...]) -> Callable[[tuple[int, ...]], bool]:
-    """The checks as one Python expression over the count vector `k`, compiled once: about
-    ten times faster than interpreting them. Only integers go into the source text."""
+
+def interpret(terms: tuple[TermChecks, ...], k: tuple[int, ...]) -> bool:
+    """Whether the hand `k` meets one of the terms (the reference the compiled checks and
+    the NumPy engine are tested against)."""
+    for highs, lows, distinct, nots in terms:
+        if any(sum(k[i] for i in idx) > hi for idx, hi in highs):
+            continue
+        if any(sum(k[i] for i in idx) < lo for idx, lo in lows):
+            continue
+        if any(not _in(sum(1 for i in idx if k[i]), lo, hi) for idx, lo, hi in distinct):
+            continue
+        if any(interpret(sub, k) for sub in nots):
+            continue
+        return True
+    return False
+
+
+def _in(n: int, lo: int | None, hi: int | None) -> bool:
+    return (lo is None or n >= lo) and (hi is None or n <= hi)
+
+
+def _expr(terms: tuple[TermChecks, ...]) -> str:
     def total(idx: tuple[int, ...]) -> str:
         return " + ".join(f"k[{int(i)}]" for i in idx) or "0"
 
+    def present(idx: tuple[int, ...]) -> str:
+        return " + ".join(f"(k[{int(i)}] > 0)" for i in idx) or "0"
+
     alts = []
-    for highs, lows in terms:
+    for highs, lows, distinct, nots in terms:
         parts = [f"{total(idx)} <= {int(hi)}" for idx, hi in highs]
         parts += [f"{total(idx)} >= {int(lo)}" for idx, lo in lows]
+        for idx, lo, hi in distinct:
+            if lo is not None:
+                parts.append(f"{present(idx)} >= {int(lo)}")
+            if hi is not None:
+                parts.append(f"{present(idx)} <= {int(hi)}")
+        parts += [f"not ({_expr(sub)})" for sub in nots]
         alts.append("(" + (" and ".join(parts) or "True") + ")")
-    expr = " or ".join(alts) or "False"
+    return " or ".join(alts) or "False"
+
+
+@lru_cache(maxsize=256)
+def _compile_checks(terms: tuple[TermChecks, ...]) -> Callable[[tuple[int, ...]], bool]:
+    """The checks as one Python expression over the count vector `k`, compiled once: about
+    ten times faster than interpreting them. Only integers go into the source text."""
     fn: Callable[[tuple[int, ...]], bool] = eval(  # noqa: S307
-        f"lambda k: bool({expr})", {"__builtins__": {"bool": bool}})
+        f"lambda k: bool({_expr(terms)})", {"__builtins__": {"bool": bool}})
     return fn
 
 
@@ -164,6 +227,148 @@ def hand_vectors(K: tuple[int, ...], n: int) -> tuple[tuple[tuple[int, ...], int
     return tuple((vec + (left,), w * last[left]) for vec, w, left in partial)
 
 
+class NeedsMonteCarlo(SimError):
+    """A card behaviour the exact engine does not enumerate."""
+
+
+class DrawEvaluator:
+    """The probability that an opening hand meets one goal when the player also plays draw
+    cards (the policy of `play`), each random draw, banished top card or excavation
+    enumerated exactly."""
+
+    #: Evaluations (hand states) at most before the exact engine gives up.
+    WORK_LIMIT = 3_000_000
+
+    def __init__(self, cp: CompiledProfile, terms: list[Term],
+                 work_limit: int = WORK_LIMIT) -> None:
+        from deckcheck.sim.goldfish import play
+
+        self.work_limit = work_limit
+        self.cp = cp
+        self.play = play
+        self.ev = Evaluator(cp, terms)
+        self.order = play.play_order(cp)
+        self.pref = play.preference(cp)
+        for d in self.order:
+            b = cp.behaviours[d]
+            others = [e for e in self.order if e != d]
+            if b.excavate and b.excavate_rest == "bottom" and others and not (
+                    b.no_draw_after and all(cp.behaviours[e].draws for e in others)):
+                raise NeedsMonteCarlo("An excavation to the bottom of the Deck followed by "
+                                      "other draw cards needs the Monte Carlo engine; use "
+                                      "--hands N.")
+        self.work = 0
+        self._memo: dict[tuple[Any, ...], Fraction] = {}
+
+    def value(self, k: tuple[int, ...], r: tuple[int, ...], st: Any) -> Fraction:
+        if self.ev.succeeds(k, r):
+            return Fraction(1)
+        key = (k, r, st.key())
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        self.work += 1
+        if self.work > self.work_limit:
+            raise ExactTooLarge("The exact calculation with draw cards is too large; use "
+                                "--hands N for Monte Carlo.")
+        out = self._play(k, r, st)
+        self._memo[key] = out
+        return out
+
+    def _play(self, k0: tuple[int, ...], r: tuple[int, ...], st: Any) -> Fraction:
+        cp, play = self.cp, self.play
+        left = sum(r)
+        hand = sum(k0)
+        d = next((d for d in self.order if play.playable(cp, d, k0, left, hand, st)), None)
+        if d is None:
+            return Fraction(0)
+        b = cp.behaviours[d]
+        st2 = play.after_play(cp, d, st)
+        draw, excavate = play.amounts(b, st.extra)
+        k = list(k0)
+        if b.is_spent:
+            k[d] -= 1
+        if d in cp.costs:
+            c = self._remove(k, r, cp.class_members(cp.costs[d]))
+            assert c is not None  # playable() checked the cost can be paid
+            k[c] -= 1
+        if b.redraw_hand:
+            draw = sum(k)
+            k = [0] * len(k)
+        if excavate:
+            return self._excavate(k, r, st2, excavate, b.excavate_rest)
+        if b.banish_top:  # the cost: the top cards, face-down, then the draws
+            total = Fraction(0)
+            den = comb(left, b.banish_top)
+            for y, w in hand_vectors(r, b.banish_top):
+                r1 = tuple(a - b_ for a, b_ in zip(r, y, strict=True))
+                total += Fraction(w, den) * self._draw(k, r1, st2, d, draw)
+            return total
+        return self._draw(k, r, st2, d, draw)
+
+    def _draw(self, k: list[int], r: tuple[int, ...], st2: Any, d: int,
+              draw: int) -> Fraction:
+        """Draw `draw` cards (then Allure's banish) and go on playing."""
+        cp = self.cp
+        b = cp.behaviours[d]
+        total = Fraction(0)
+        den = comb(sum(r), draw)
+        for x, w in hand_vectors(r, draw):
+            k2 = [a + b_ for a, b_ in zip(k, x, strict=True)]
+            r2 = tuple(a - b_ for a, b_ in zip(r, x, strict=True))
+            if b.then_banish is not None:
+                c = self._remove(k2, r2, cp.class_members(cp.targets[d]))
+                if c is None:
+                    k2 = [0] * len(k2)
+                else:
+                    k2[c] -= 1
+            total += Fraction(w, den) * self.value(tuple(k2), r2, st2)
+        return total
+
+    def _remove(self, k: list[int], r: tuple[int, ...], members: list[int]) -> int | None:
+        def keeps(c: int) -> bool:
+            k2 = list(k)
+            k2[c] -= 1
+            return self.ev.succeeds(tuple(k2), r)
+
+        return self.play.remove_choice(members, k, keeps)
+
+    def _excavate(self, k: list[int], r: tuple[int, ...], st: Any, n: int,
+                  rest: str) -> Fraction:
+        """Excavate `n`: the added class is the first present in (classes that make the hand
+        succeed, then the others), each in preference order; the rest stay in reach of
+        searches (bottom or shuffled back), and nothing after this draws or excavates from
+        the bottom (checked in __init__)."""
+        R = sum(r)
+        good: list[int] = []
+        bad: list[int] = []
+        for t in self.pref:
+            if r[t] == 0:
+                continue
+            k2 = list(k)
+            k2[t] += 1
+            r2 = list(r)
+            r2[t] -= 1
+            (good if self.ev.succeeds(tuple(k2), tuple(r2)) else bad).append(t)
+        den = comb(R, n)
+        total = Fraction(0)
+        absent_before = den  # ways to excavate none of the classes so far
+        seen = 0
+        for t in good + bad:
+            seen += r[t]
+            absent_now = comb(R - seen, n)
+            ways = absent_before - absent_now  # none of the earlier, at least one t
+            absent_before = absent_now
+            if not ways:
+                continue
+            k2 = list(k)
+            k2[t] += 1
+            r2 = list(r)
+            r2[t] -= 1
+            total += Fraction(ways, den) * self.value(tuple(k2), tuple(r2), st)
+        return total
+
+
 @dataclass
 class ExactResult:
     """Exact probabilities for one hand size: goal name -> Fraction; failing hands."""
@@ -177,11 +382,12 @@ class ExactResult:
 
 def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Term]] | None = None,
                K: tuple[int, ...] | None = None, budget: int = DEFAULT_BUDGET,
-               failing: int = 0) -> ExactResult:
+               failing: int = 0, draw_work: int = DrawEvaluator.WORK_LIMIT) -> ExactResult:
     """Exact probability that a `hand_size`-card hand meets each goal (default: "success"
     and every named condition). `K` overrides the class sizes (for +-1 copy questions)."""
-    if cp.has_draws:
-        raise SimError("Draw and excavate cards need the Monte Carlo engine; use --hands N.")
+    if cp.zones:
+        raise NeedsMonteCarlo("Conditions on the GY or banished cards need the Monte Carlo "
+                              "engine; use --hands N.")
     sizes = K if K is not None else cp.K
     N = sum(sizes)
     if hand_size > N:
@@ -191,11 +397,14 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
         raise ExactTooLarge(f"The exact calculation would enumerate {nvec} hands (budget "
                             f"{budget}); use --hands N for Monte Carlo.")
     goals = goals if goals is not None else {"success": cp.success, **cp.conditions}
+    total = comb(N, hand_size)
+    if cp.has_draws:
+        return _exact_with_draws(cp, goals, sizes, hand_size, failing, nvec, draw_work)
     evals = {name: Evaluator(cp, terms) for name, terms in goals.items()}
     nums = dict.fromkeys(goals, 0)
     fails: list[tuple[tuple[int, ...], int]] = []
     first = next(iter(goals))
-    searchers = any(ev.searchers for ev in evals.values())
+    searchers = any(ev.searchers or ev.worlds for ev in evals.values())
     for k, w in hand_vectors(sizes, hand_size):
         rest = tuple(a - b for a, b in zip(sizes, k, strict=True)) if searchers else sizes
         for name, ev in evals.items():
@@ -203,7 +412,29 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
                 nums[name] += w
             elif failing and name == first:
                 fails.append((k, w))
-    total = comb(N, hand_size)
     fails.sort(key=lambda kw: (-kw[1], kw[0]))
     return ExactResult(hand_size, {n: Fraction(v, total) for n, v in nums.items()},
                        [(k, Fraction(w, total)) for k, w in fails[:failing]], nvec)
+
+
+def _exact_with_draws(cp: CompiledProfile, goals: dict[str, list[Term]],
+                      sizes: tuple[int, ...], hand_size: int, failing: int,
+                      nvec: int, draw_work: int) -> ExactResult:
+    """Turn 1 with draw cards: each opening hand's chance of success, draws enumerated."""
+    from deckcheck.sim.goldfish.play import TurnState
+
+    total = comb(sum(sizes), hand_size)
+    evals = {name: DrawEvaluator(cp, terms, draw_work) for name, terms in goals.items()}
+    nums = {name: Fraction(0) for name in goals}
+    fails: list[tuple[tuple[int, ...], Fraction]] = []
+    first = next(iter(goals))
+    for k, w in hand_vectors(sizes, hand_size):
+        rest = tuple(a - b for a, b in zip(sizes, k, strict=True))
+        for name, ev in evals.items():
+            p = ev.value(k, rest, TurnState(extra=cp.extra_size))
+            nums[name] += w * p
+            if failing and name == first and p < 1:
+                fails.append((k, Fraction(w, total) * (1 - p)))
+    fails.sort(key=lambda kp: (-kp[1], kp[0]))
+    return ExactResult(hand_size, {n: v / total for n, v in nums.items()}, fails[:failing],
+                       nvec)

@@ -1,12 +1,10 @@
-"""The Monte Carlo engine (NumPy): many shuffled hands at once, evaluated as count matrices.
+"""The Monte Carlo engine (NumPy): many shuffled hands at once, evaluated as count arrays.
 
-Hands are class-count vectors, like the exact engine's, but sampled: opening hands are
-random sets of deck positions (below) or come from `Generator.multivariate_hypergeometric`;
-each later card is drawn from the
-remaining Deck counts (a uniformly random card of what is left, which is what drawing the
-top card of a shuffled Deck is). Conditions are evaluated with matrix products over the
-whole batch. This module is imported only when Monte Carlo is needed (NumPy is slow to
-import). Every result carries the number of hands, the seed and a 95% Wilson interval.
+Hands are class-count vectors, like the exact engine's, but sampled. Goals are evaluated
+on whole batches by `npeval.NpEvaluator`; the turn loop is `turnloop`. This module (the
+entry point, `simulate`) is imported only when Monte Carlo is needed (NumPy is slow to
+import). Every result carries the number of hands, the seed and a 95% Wilson interval;
+`paired_difference` compares two runs on the same hands.
 
 Two paths:
 
@@ -22,17 +20,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import sqrt
-from typing import Any
 
 import numpy as np
 
 from deckcheck.errors import SimError
-from deckcheck.sim.goldfish.exact import term_checks
-from deckcheck.sim.goldfish.profile import CompiledProfile, Term
-from deckcheck.sim.state import HAND_LIMIT, OPENING_HAND
+from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.conditions import Term
+from deckcheck.sim.goldfish.npeval import Array, NpEvaluator
+from deckcheck.sim.goldfish.turnloop import deal_orders, deck_slots, play_turns
 
 CHUNK = 1 << 20
-Array = Any  # numpy arrays (kept loose so the module type-checks without numpy stubs)
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -43,70 +40,9 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     den = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / den
     half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
-class NpEvaluator:
-    """One goal evaluated on a batch of hands (rows of class counts), searchers included."""
-
-    def __init__(self, cp: CompiledProfile, terms: list[Term]) -> None:
-        self.cp = cp
-        C = len(cp.classes)
-        cols: list[tuple[int, ...]] = []
-        self.terms: list[tuple[Array, Array, Array, Array]] = []
-        for highs, lows in (term_checks(cp, t) for t in terms):
-            hi_idx, hi_val, lo_idx, lo_val = [], [], [], []
-            for idx, v in highs:
-                hi_idx.append(_col(cols, idx))
-                hi_val.append(v)
-            for idx, v in lows:
-                lo_idx.append(_col(cols, idx))
-                lo_val.append(v)
-            self.terms.append((np.array(hi_idx, dtype=np.intp), np.array(hi_val),
-                               np.array(lo_idx, dtype=np.intp), np.array(lo_val)))
-        self.M = np.zeros((C, max(1, len(cols))), dtype=np.int32)
-        for j, idx in enumerate(cols):
-            self.M[list(idx), j] = 1
-        self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
-        self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
-
-    def ok(self, H: Array) -> Array:
-        S = H.astype(np.int32) @ self.M
-        out = np.zeros(len(H), dtype=bool)
-        for hi_idx, hi_val, lo_idx, lo_val in self.terms:
-            t = np.ones(len(H), dtype=bool)
-            if len(hi_idx):
-                t &= (S[:, hi_idx] <= hi_val).all(axis=1)
-            if len(lo_idx):
-                t &= (S[:, lo_idx] >= lo_val).all(axis=1)
-            out |= t
-        return out
-
-    def succeeds(self, H: Array, R: Array, used: frozenset[int] = frozenset()) -> Array:
-        """Rows whose hand meets the goal, each unused searcher adding its best target."""
-        ok = self.ok(H)
-        for s in self.searchers:
-            if s in used:
-                continue
-            spent = self.cp.behaviours[s].is_spent
-            for t in self.targets[s]:
-                cand = ~ok & (H[:, s] > 0) & (R[:, t] > 0)
-                if not cand.any():
-                    continue
-                H2 = H[cand]
-                H2[:, t] += 1
-                if spent:
-                    H2[:, s] -= 1
-                R2 = R[cand]
-                R2[:, t] -= 1
-                ok[cand] |= self.succeeds(H2, R2, used | {s})
-        return ok
-
-
-def _col(cols: list[tuple[int, ...]], idx: tuple[int, ...]) -> int:
-    if idx not in cols:
-        cols.append(idx)
-    return cols.index(idx)
+    lo = 0.0 if successes == 0 else max(0.0, mid - half)
+    hi = 1.0 if successes == n else min(1.0, mid + half)
+    return lo, hi
 
 
 @dataclass
@@ -121,6 +57,10 @@ class MCResult:
     #: (opening class-count vector, count) of hands failing "success" on turn 1.
     failing: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
     deck_outs: int = 0
+    #: With `per_hand`: whether each hand met the first goal by each turn, in the order the
+    #: hands were dealt (for paired comparisons), as bits: `np.packbits` over the hands of
+    #: each chunk (a whole number of bytes per chunk), one column per turn.
+    per_hand: Array = None
 
     def rate(self, goal: str = "success", turn: int = 1) -> float:
         return self.by_turn[goal][turn - 1] / self.hands
@@ -129,49 +69,85 @@ class MCResult:
         return wilson(self.by_turn[goal][turn - 1], self.hands)
 
 
-def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
-    return rng.multivariate_hypergeometric(K, n, size=size, method="count")
-
-
 def _sample_keys(rng: Array, pos_key: Array, n: int, size: int) -> Array:
     """Keys of `size` random `n`-card hands: `n` uniformly random deck positions per hand,
     hands with a repeated position dealt again (so every set of `n` distinct positions is
-    equally likely), each hand's key the sum of its positions' keys."""
+    equally likely), each hand's key the sum of its positions' keys.
+
+    Positions come from raw 16-bit words of the generator (`random_raw`: no per-number
+    bound checks): a word below the largest multiple of N is uniform modulo N (looked up in
+    a 65,536-entry table); the rare word above it re-deals the hand, as a repeated position
+    does."""
     N = len(pos_key)
-    out = np.empty(size, dtype=pos_key.dtype)
-    todo = np.arange(size)
-    while len(todo):
-        P = rng.integers(0, N, size=(n, len(todo)), dtype=np.uint8 if N < 256 else np.int64)
-        bad = np.zeros(len(todo), dtype=bool)
+    limit = (65536 // N) * N
+    word_pos = (np.arange(65536) % N).astype(np.uint8 if N <= 256 else np.uint16)
+    word_key = pos_key[word_pos]
+    words = -(-n // 4)  # 64-bit words per hand
+    out: Array = None
+    todo: Array = None
+    while out is None or len(todo):
+        m = size if out is None else len(todo)
+        V = rng.bit_generator.random_raw(words * m).view(np.uint16).reshape(4 * words, m)[:n]
+        P = word_pos[V]
+        bad = P[0] == P[1] if n > 1 else np.zeros(m, dtype=bool)
         for i in range(n):
-            for j in range(i + 1, n):
+            for j in range(max(i + 1, 2), n):
                 bad |= P[i] == P[j]
-        keys = pos_key[P[0]]
+        if V.max() >= limit:
+            bad |= (V >= limit).any(axis=0)
+        keys = word_key[V[0]]
         for i in range(1, n):
-            keys += pos_key[P[i]]
-        good = ~bad
-        out[todo[good]] = keys[good]
-        todo = todo[bad]
+            keys += word_key[V[i]]
+        if out is None:
+            out = keys
+            todo = np.nonzero(bad)[0]
+        else:
+            good = ~bad
+            out[todo[good]] = keys[good]
+            todo = todo[bad]
     return out
-
-
-def _goals(cp: CompiledProfile, goals: dict[str, list[Term]] | None) -> dict[str, list[Term]]:
-    return goals if goals is not None else {"success": cp.success, **cp.conditions}
 
 
 def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool = False,
              turns: int = 1, goals: dict[str, list[Term]] | None = None,
-             K: tuple[int, ...] | None = None, failing: int = 0) -> MCResult:
-    """Deal `hands` random hands and play `turns` turns of goldfishing for each goal."""
+             K: tuple[int, ...] | None = None, failing: int = 0,
+             per_hand: bool = False) -> MCResult:
+    """Deal `hands` random hands and play `turns` turns of goldfishing for each goal.
+
+    Two runs with the same seed, hand count and class layout (a profile and its +-1 copy
+    variants; two profiles compiled with `refine`) deal the same hands: common random
+    numbers, so `paired_difference` of their `per_hand` results is tight."""
     if hands < 1:
         raise SimError(f"The number of hands must be at least 1, not {hands}.")
     sizes = np.array(K if K is not None else cp.K, dtype=np.int64)
-    if sizes.sum() < OPENING_HAND + (1 if going_second else 0):
+    if sizes.sum() < cp.rules.cards_by(1, going_second):
         raise SimError(f"A Main Deck of {int(sizes.sum())} cards is too small to deal a hand.")
-    goals = _goals(cp, goals)
-    if turns == 1 and not cp.has_draws:
-        return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None)
-    return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing)
+    goals = goals if goals is not None else cp.goals(going_second)
+    if turns == 1 and not cp.has_draws and not cp.zones:
+        return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None,
+                        per_hand)
+    return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing, per_hand)
+
+
+#: Set bits in each byte value.
+_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+
+
+def paired_difference(a: MCResult, b: MCResult, turn: int = 1,
+                      z: float = 1.96) -> tuple[float, float, float]:
+    """B - A for the first goal by `turn`, from two runs on the same hands (each hand
+    compared with itself), with its 95% interval: (difference, low, high)."""
+    x = a.per_hand[:, turn - 1]
+    y = b.per_hand[:, turn - 1]
+    n = a.hands
+    up = int(_BITS[y & ~x].sum(dtype=np.int64))  # padding bits are 0 in both runs
+    down = int(_BITS[x & ~y].sum(dtype=np.int64))
+    d = (up - down) / n
+    var = max((up + down) / n - d * d, 0.0)
+    half = z * sqrt(var / n) if n > 1 else 1.0
+    if up + down == 0:  # no hand differs: the interval of a rate of 0 discordant hands
+        half = wilson(0, n, z)[1]
+    return d, max(-1.0, d - half), min(1.0, d + half)
 
 
 def _position_classes(cp: CompiledProfile, K: Array, by_card: bool) -> Array:
@@ -185,9 +161,10 @@ def _position_classes(cp: CompiledProfile, K: Array, by_card: bool) -> Array:
 
 
 def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
-             goals: dict[str, list[Term]], failing: int, by_card: bool = False) -> MCResult:
+             goals: dict[str, list[Term]], failing: int, by_card: bool = False,
+             per_hand: bool = False) -> MCResult:
     rng = np.random.default_rng(seed)
-    n = OPENING_HAND + (1 if going_second else 0)
+    n = cp.rules.cards_by(1, going_second)
     caps = np.minimum(K, n) + 1
     radix = np.concatenate([[1], np.cumprod(caps)[:-1]]).astype(np.int64)
     space = int(np.prod(caps.astype(np.float64)))
@@ -198,9 +175,21 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     pos_key = radix[_position_classes(cp, K, by_card)].astype(
         np.int32 if space < 2**31 else np.int64)
     done = 0
+    packed: list[Array] = []
+    first = NpEvaluator(cp, next(iter(goals.values()))) if per_hand else None
+    known = _KeyCache(space)
     while done < hands:
         size = min(CHUNK, hands - done)
-        keys = _sample_keys(rng, pos_key, n, size)
+        if per_hand:  # ordered dealing: the same cards for +-1 copy variants (paired runs)
+            size = min(CHUNK // 4, hands - done)
+            top = deal_orders(rng, deck_slots(cp, K), size)[:, :n].astype(np.intp)
+            keys = radix[top[:, 0]].astype(pos_key.dtype)
+            for i in range(1, n):
+                keys += radix[top[:, i]].astype(pos_key.dtype)
+            assert first is not None
+            packed.append(np.packbits(known.ok(keys, first, radix, caps, K))[:, None])
+        else:
+            keys = _sample_keys(rng, pos_key, n, size)
         if dense is not None:
             dense += np.bincount(keys, minlength=space)
         else:
@@ -219,223 +208,44 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     by_turn: dict[str, list[int]] = {}
     fail_rows: list[tuple[tuple[int, ...], int]] = []
     for i, (name, terms) in enumerate(goals.items()):
-        ok = NpEvaluator(cp, terms).succeeds(rows.copy(), rest.copy())
+        ok = NpEvaluator(cp, terms).succeeds(rows, rest)
         by_turn[name] = [int(counts[ok].sum())]
         if i == 0 and failing:
             bad = np.nonzero(~ok)[0]
             order = bad[np.argsort(-counts[bad], kind="stable")][:failing]
             fail_rows = [(tuple(int(x) for x in rows[j]), int(counts[j])) for j in order]
-    return MCResult(hands, seed, going_second, 1, by_turn, fail_rows)
+    return MCResult(hands, seed, going_second, 1, by_turn, fail_rows,
+                    per_hand=np.concatenate(packed) if per_hand else None)
+
+
+class _KeyCache:
+    """Whether the hand of each key meets a goal, each distinct hand evaluated once."""
+
+    def __init__(self, space: int) -> None:
+        dense = space <= 4_000_000
+        self.value: Array = np.zeros(space, dtype=bool) if dense else None
+        self.seen: Array = np.zeros(space, dtype=bool) if dense else None
+
+    def ok(self, keys: Array, ev: NpEvaluator, radix: Array, caps: Array, K: Array) -> Array:
+        u, inverse = np.unique(keys, return_inverse=True)
+        if self.value is None:
+            return self._eval(u, ev, radix, caps, K)[inverse]
+        new = u[~self.seen[u]]
+        if len(new):
+            self.value[new] = self._eval(new, ev, radix, caps, K)
+            self.seen[new] = True
+        return self.value[keys]
+
+    @staticmethod
+    def _eval(keys: Array, ev: NpEvaluator, radix: Array, caps: Array, K: Array) -> Array:
+        rows = (keys[:, None] // radix[None, :]) % caps[None, :]
+        return ev.succeeds(rows, K[None, :] - rows)
 
 
 # -- the turn loop -------------------------------------------------------------------------
-def _draw(rng: Array, R: Array, rows: Array) -> Array:
-    """Draw one card for each hand in `rows` (indices) from its remaining Deck counts R;
-    returns the class drawn (R is updated). Rows must have at least one card left."""
-    sub = R[rows]
-    left = sub.sum(axis=1)
-    target = np.floor(rng.random(len(rows)) * left).astype(np.int64)
-    cum = np.cumsum(sub, axis=1)
-    cls = (target[:, None] >= cum).sum(axis=1)
-    R[rows, cls] -= 1
-    return cls
-
-
-def _discard_order(cp: CompiledProfile, goals: dict[str, list[Term]]) -> list[int]:
-    """Classes in the order the End Phase discards them: no role, then 'at most' only, then
-    the rest with the fewest 'at least' uses first."""
-    lows: dict[int, int] = {}
-    highs: set[int] = set()
-    for terms in goals.values():
-        for t in terms:
-            for f in t.lows:
-                for c in cp.class_members(f):
-                    lows[c] = lows.get(c, 0) + 1
-            for f in t.highs:
-                highs.update(cp.class_members(f))
-
-    def rank(c: int) -> tuple[int, int, int]:
-        if c not in lows and c not in highs:
-            return (0, 0, c)
-        if c not in lows:
-            return (1, 0, c)
-        return (2, lows[c], c)
-
-    return sorted(range(len(cp.classes)), key=rank)
-
-
 def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
-           turns: int, goals: dict[str, list[Term]], failing: int) -> MCResult:
-    by_turn = {name: [0] * turns for name in goals}
-    fail_counts: dict[tuple[int, ...], int] = {}
-    deck_outs = 0
-    order = _discard_order(cp, goals)
-    draw_classes = sorted(c for c, b in cp.behaviours.items() if b.kind != "search")
-    for gi, (name, terms) in enumerate(goals.items()):
-        ev = NpEvaluator(cp, terms)
-        rng = np.random.default_rng(seed)  # the same hands for every goal
-        done = 0
-        while done < hands:
-            size = min(CHUNK // 4, hands - done)
-            first, hits, outs = _play(cp, ev, rng, K, size, going_second, turns,
-                                      draw_classes, order)
-            for t in range(turns):
-                by_turn[name][t] += int(hits[t])
-            if gi == 0:
-                deck_outs += outs
-                if failing:
-                    X, ok1 = first
-                    bad = X[~ok1]
-                    if len(bad):
-                        u, c = np.unique(bad, axis=0, return_counts=True)
-                        for row, cnt in zip(u.tolist(), c.tolist(), strict=True):
-                            key = tuple(row)
-                            fail_counts[key] = fail_counts.get(key, 0) + cnt
-            done += size
-    fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
-    return MCResult(hands, seed, going_second, turns, by_turn, fails, deck_outs)
-
-
-def _play(cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
-          going_second: bool, turns: int, draw_classes: list[int],
-          order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
-    H = _sample_opening(rng, K, OPENING_HAND, size).astype(np.int64)
-    R = K[None, :] - H
-    bottom = np.zeros(size, dtype=np.int64)  # cards put on the bottom (still in the Deck)
-    won = np.zeros(size, dtype=bool)
-    lost = np.zeros(size, dtype=bool)
-    hits: list[int] = []
-    first: tuple[Array, Array] = (H.copy(), np.zeros(size, dtype=bool))
-    plays = sum(1 if cp.behaviours[d].once_per_turn else 3 for d in draw_classes)
-    for turn in range(1, turns + 1):
-        active = ~won & ~lost
-        if turn > 1 or going_second:
-            rows = np.nonzero(active)[0]
-            empty = R[rows].sum(axis=1) == 0
-            # an empty Deck loses; a Deck of only bottom cards draws one of them (not tracked)
-            lost[rows[empty & (bottom[rows] == 0)]] = True
-            from_bottom = rows[empty & (bottom[rows] > 0)]
-            bottom[from_bottom] -= 1
-            rows = rows[~empty]
-            cls = _draw(rng, R, rows)
-            H[rows, cls] += 1
-            active = ~won & ~lost
-        H1 = H.copy() if turn == 1 else H
-        ok = np.zeros(size, dtype=bool)
-        rows = np.nonzero(active)[0]
-        ok[rows] = ev.succeeds(H[rows].copy(), R[rows].copy())
-        used = np.zeros((size, len(draw_classes)), dtype=bool)
-        for _ in range(plays):
-            changed = False
-            for j, d in enumerate(draw_classes):
-                b = cp.behaviours[d]
-                need = max(b.banish_top + b.draw + b.excavate, 1)
-                mask = active & ~ok & (H[:, d] > 0) & (R.sum(axis=1) >= need)
-                if b.once_per_turn:
-                    mask &= ~used[:, j]
-                if d in cp.costs:  # the cost needs another card of its target in hand
-                    members = cp.class_members(cp.costs[d])
-                    have = H[:, members].sum(axis=1) - (H[:, d] > 0) * (d in members)
-                    mask &= have > 0
-                rows = np.nonzero(mask)[0]
-                if not len(rows):
-                    continue
-                used[rows, j] = True
-                changed = True
-                if b.is_spent:
-                    H[rows, d] -= 1
-                if d in cp.costs:
-                    _remove_one(ev, H, R, rows, cp.class_members(cp.costs[d]))
-                _resolve_draw_card(cp, ev, rng, H, R, bottom, rows, d)
-                ok[rows] = ev.succeeds(H[rows].copy(), R[rows].copy())
-            if not changed:
-                break
-        if turn == 1:
-            first = (H1, ok.copy())
-        won |= ok
-        hits.append(int(won.sum()))
-        # End Phase: discard down to the hand size limit
-        over = H.sum(axis=1) - HAND_LIMIT
-        rows = np.nonzero(~won & ~lost & (over > 0))[0]
-        if len(rows):
-            excess = over[rows]
-            for c in order:
-                take = np.minimum(excess, H[rows, c])
-                H[rows, c] -= take
-                excess -= take
-    return first, hits, int(lost.sum())
-
-
-def _resolve_draw_card(cp: CompiledProfile, ev: NpEvaluator, rng: Array, H: Array, R: Array,
-                       bottom: Array, rows: Array, d: int) -> None:
-    b = cp.behaviours[d]
-    if b.draw:
-        # banish the top cards face-down (cost), then draw: both random cards of the Deck
-        for _ in range(b.banish_top):
-            live = rows[R[rows].sum(axis=1) > 0]
-            _draw(rng, R, live)
-        for _ in range(b.draw):
-            live = rows[R[rows].sum(axis=1) > 0]
-            cls = _draw(rng, R, live)
-            H[live, cls] += 1
-        if b.then_banish is not None:
-            members = cp.class_members(cp.targets[d])
-            _banish_one(ev, H, R, rows, members)
-        return
-    # excavate N, add the best one; the rest go to the bottom or are shuffled back
-    E = np.zeros((len(rows), len(cp.classes)), dtype=np.int64)
-    for _ in range(b.excavate):
-        live_mask = R[rows].sum(axis=1) > 0
-        live = rows[live_mask]
-        cls = _draw(rng, R, live)
-        E[np.nonzero(live_mask)[0], cls] += 1
-    chosen = np.full(len(rows), -1, dtype=np.int64)
-    for t in _preference(cp):
-        cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
-        if not len(cand):
-            continue
-        Ht = H[rows[cand]].copy()
-        Ht[:, t] += 1
-        good = ev.succeeds(Ht, R[rows[cand]].copy())
-        chosen[cand[good]] = t
-    for t in _preference(cp):  # nothing makes it succeed: take the most useful-looking card
-        cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
-        chosen[cand] = t
-    got = chosen >= 0
-    E[np.nonzero(got)[0], chosen[got]] -= 1
-    H[rows[got], chosen[got]] += 1
-    if b.excavate_rest == "shuffle":
-        R[rows] += E
-    else:
-        bottom[rows] += E.sum(axis=1)
-
-
-def _preference(cp: CompiledProfile) -> list[int]:
-    """Classes by how many features they carry (most first): the excavation choice order."""
-    return sorted(range(len(cp.classes)), key=lambda c: (-len(cp.classes[c].features), c))
-
-
-def _banish_one(ev: NpEvaluator, H: Array, R: Array, rows: Array, members: list[int]) -> None:
-    """Allure-style: banish 1 card of `members` from the hand (keeping success if possible),
-    or discard the whole hand when there is none."""
-    done = _remove_one(ev, H, R, rows, members)
-    H[rows[~done]] = 0
-
-
-def _remove_one(ev: NpEvaluator, H: Array, R: Array, rows: Array, members: list[int]) -> Array:
-    """Remove 1 card of `members` from each hand in `rows`, one that keeps the hand
-    successful when there is such a card; returns which rows had one."""
-    done = np.zeros(len(rows), dtype=bool)
-    for good_only in (True, False):
-        for c in members:
-            cand = np.nonzero(~done & (H[rows, c] > 0))[0]
-            if not len(cand):
-                continue
-            if good_only:
-                Hc = H[rows[cand]].copy()
-                Hc[:, c] -= 1
-                keep = ev.succeeds(Hc, R[rows[cand]].copy())
-                cand = cand[keep]
-            H[rows[cand], c] -= 1
-            done[cand] = True
-    return done
+           turns: int, goals: dict[str, list[Term]], failing: int,
+           per_hand: bool = False) -> MCResult:
+    by_turn, fails, outs, won = play_turns(cp, K, hands, seed, going_second, turns, goals,
+                                           failing, per_hand)
+    return MCResult(hands, seed, going_second, turns, by_turn, fails, outs, per_hand=won)

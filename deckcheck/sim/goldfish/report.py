@@ -2,28 +2,42 @@
 common failing hands, the effect of +-1 copy of each card, and A/B comparisons.
 
 `odds()` picks the engine: exact wherever the maths allows (opening hands, searchers
-included, and later turns for conditions that only say "at least" with no draw cards,
-before the hand size limit can bite), Monte Carlo for the rest. The result is a pydantic
-model (`OddsReport`): `--json` prints it as is; `render_text` prints it for people.
+included; draw cards too when the enumeration is small, any size with --exact; and later
+turns for conditions that only say "at least" with no draw cards, before the hand size
+limit can bite), Monte Carlo for the rest. `compare()` and the +-1 copy table report each
+difference with its interval, Monte Carlo runs paired on common random numbers. The result
+is a pydantic model (`OddsReport`): `--json` prints it as is; `render_text` prints it for
+people.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.errors import ExactTooLarge, SimError
-from deckcheck.sim.goldfish.exact import DEFAULT_BUDGET, count_vectors, exact_odds
-from deckcheck.sim.goldfish.profile import CompiledProfile
-from deckcheck.sim.state import HAND_LIMIT, OPENING_HAND
+from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.exact import (
+    DEFAULT_BUDGET,
+    NeedsMonteCarlo,
+    count_vectors,
+    exact_odds,
+)
 
 Mode = Literal["auto", "exact", "mc"]
 MAX_TURNS = 10
 DEFAULT_HANDS_OPENING = 1_000_000
 DEFAULT_HANDS_TURNS = 100_000
 SENSITIVITY_HANDS = 200_000
+#: Hand states the exact engine explores with draw cards before auto mode turns to Monte
+#: Carlo (--exact allows many more).
+AUTO_DRAW_WORK = 20_000
+#: Opening hand vectors above which auto mode goes straight to Monte Carlo for draw cards.
+AUTO_DRAW_VECTORS = 600
+EXACT_DRAW_WORK = 3_000_000
 COPY_LIMIT = 3
 
 
@@ -79,6 +93,12 @@ class CardDelta(BaseModel):
     plus_one: float | None
     minus_one: float | None
     method: Literal["exact", "monte-carlo"]
+    #: Monte Carlo: the 95% interval of each difference (paired, the same hands).
+    plus_low: float | None = None
+    plus_high: float | None = None
+    minus_low: float | None = None
+    minus_high: float | None = None
+    hands: int | None = None
 
 
 class ClassSummary(BaseModel):
@@ -90,16 +110,33 @@ class ClassSummary(BaseModel):
     cards: dict[str, int]
 
 
+class ComparisonRow(BaseModel):
+    """Success of A and B for one seat and turn, and B - A with its 95% interval (exact:
+    the interval is the difference itself)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    going: Literal["first", "second"]
+    turn: int
+    a: float
+    b: float
+    difference: float
+    low: float
+    high: float
+    method: Literal["exact", "monte-carlo"]
+    hands: int | None = None
+
+
 class Comparison(BaseModel):
-    """A/B: the same questions for a second deck or profile, on the same seed. Two profiles
-    of one deck see the very same Monte Carlo opening hands (deck positions are laid out by
-    card, not by class); exact rows need no hands at all."""
+    """A/B: the same questions for a second deck or profile. Monte Carlo rows use common
+    random numbers: the same seed, hand count and (for two profiles of one deck) the same
+    classes, so both see the very same hands, and the interval of B - A is paired."""
 
     model_config = ConfigDict(extra="forbid")
 
     label_a: str
     label_b: str
-    rows: list[dict[str, float | int | str | None]]
+    rows: list[ComparisonRow]
 
 
 class OddsReport(BaseModel):
@@ -118,21 +155,16 @@ class OddsReport(BaseModel):
     compare: Comparison | None = None
 
 
-def draws_by(turn: int, going_second: bool) -> int:
-    """Cards drawn by the Draw Phase of `turn` (none on turn 1 going first)."""
-    return turn if going_second else turn - 1
-
-
 def exact_turn_ok(cp: CompiledProfile, turn: int, going_second: bool) -> bool:
-    """Whether "by turn `turn`" is a plain hypergeometric question: at turn 1 always (no draw
-    cards); later only for "at least"-only conditions with no draw/search cards, before any
-    End Phase discard could have happened."""
-    if cp.has_draws:
+    """Whether "by turn `turn`" is a question the exact engine answers: turn 1 always (draw
+    cards enumerated); later only for "at least"-only conditions with no draw/search cards,
+    before any End Phase discard could have happened."""
+    if cp.zones:
         return False
     if turn == 1:
         return True
-    prev = OPENING_HAND + draws_by(turn - 1, going_second)
-    return cp.monotone and not cp.behaviours and prev <= HAND_LIMIT
+    return (cp.monotone and not cp.behaviours
+            and not cp.rules.discards_possible_by(turn, going_second))
 
 
 def _frac(f: Fraction) -> str:
@@ -157,39 +189,56 @@ def _label(cp: CompiledProfile, vec: tuple[int, ...]) -> dict[str, int]:
 
 
 def _exact_possible(cp: CompiledProfile, hand_size: int,
-                    K: tuple[int, ...] | None = None) -> bool:
+                    K: tuple[int, ...] | None = None, mode: Mode = "exact") -> bool:
+    """Whether the exact engine is worth trying: with draw cards each opening hand's draws
+    are enumerated too, so auto mode tries it only for small profiles (Monte Carlo is
+    faster beyond); --exact allows more."""
     sizes = K or cp.K
-    return (not cp.has_draws and hand_size <= sum(sizes)
-            and count_vectors(sizes, hand_size) <= DEFAULT_BUDGET)
+    budget = DEFAULT_BUDGET
+    if cp.has_draws:
+        budget = AUTO_DRAW_VECTORS if mode == "auto" else DEFAULT_BUDGET // 20
+    return hand_size <= sum(sizes) and count_vectors(sizes, hand_size) <= budget
 
 
 def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: int,
                  hands: int | None, seed: int, failing: int = 5) -> GoingResult:
     """Every goal by turn 1..`turns` for one seat."""
-    goals = ["success", *cp.conditions]
+    goal_terms = cp.goals(going_second)
+    goals = list(goal_terms)
     exact_turns = []
+    rules = cp.rules
     if mode != "mc":
         for t in range(1, turns + 1):
-            n = OPENING_HAND + draws_by(t, going_second)
-            if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n):
+            n = rules.cards_by(t, going_second)
+            if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n, mode=mode):
                 exact_turns.append(t)
             else:
                 break
     if mode == "exact" and len(exact_turns) < turns:
+        if cp.zones:
+            raise SimError("Conditions on the GY or banished cards need the Monte Carlo "
+                           "engine; drop --exact.")
         t = len(exact_turns) + 1
-        if not cp.has_draws and _exact_possible(cp, OPENING_HAND) and t > 1:
+        if _exact_possible(cp, rules.hand_size, mode=mode) and t > 1:
             raise SimError(f"Turn {t} cannot be computed exactly (draws, discards or 'at most' "
                            f"conditions over several turns); drop --exact or use --turns "
                            f"{t - 1}.")
-        if cp.has_draws:
-            raise SimError("Draw and excavate cards need the Monte Carlo engine; drop --exact.")
-        raise ExactTooLarge(f"The exact calculation needs more than {DEFAULT_BUDGET} hand "
+        raise ExactTooLarge(f"The exact calculation needs more than "
+                            f"{DEFAULT_BUDGET // 20 if cp.has_draws else DEFAULT_BUDGET} hand "
                             f"vectors; drop --exact (Monte Carlo) or tag fewer cards.")
     rates: dict[str, list[Rate]] = {g: [] for g in goals}
     fails: list[FailingHand] = []
-    for t in exact_turns:
-        n = OPENING_HAND + draws_by(t, going_second)
-        res = exact_odds(cp, n, failing=failing if t == 1 else 0, budget=DEFAULT_BUDGET)
+    for t in list(exact_turns):
+        n = rules.cards_by(t, going_second)
+        try:
+            res = exact_odds(cp, n, goals=goal_terms, failing=failing if t == 1 else 0,
+                             budget=DEFAULT_BUDGET, draw_work=_draw_work(mode))
+        except (NeedsMonteCarlo, ExactTooLarge):
+            if mode == "exact":
+                raise
+            exact_turns = []
+            rates = {g: [] for g in goals}
+            break
         for g in goals:
             rates[g].append(_exact_rate(t, res.probabilities[g]))
         if t == 1:
@@ -202,7 +251,7 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
         n_hands = hands or (DEFAULT_HANDS_OPENING if turns == 1 and not cp.has_draws
                             else DEFAULT_HANDS_TURNS)
         mc = simulate(cp, n_hands, seed=seed, going_second=going_second, turns=turns,
-                      failing=failing if not exact_turns else 0)
+                      goals=goal_terms, failing=failing if not exact_turns else 0)
         for g in goals:
             for t in range(len(exact_turns) + 1, turns + 1):
                 rates[g].append(_mc_rate(t, mc.by_turn[g][t - 1], n_hands))
@@ -215,35 +264,75 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
                        failing=fails, deck_outs=deck_outs)
 
 
+@dataclass
+class _At:
+    """A turn-1 success rate: exact, or a Monte Carlo run kept for paired differences."""
+
+    rate: float
+    method: Literal["exact", "monte-carlo"]
+    run: Any = None
+
+
 def success_at(cp: CompiledProfile, going_second: bool, mode: Mode, K: tuple[int, ...],
-               hands: int, seed: int) -> tuple[float, Literal["exact", "monte-carlo"]]:
+               hands: int, seed: int, *, exact_ok: bool = True) -> _At:
     """The turn-1 success rate with class sizes `K`."""
-    n = OPENING_HAND + (1 if going_second else 0)
-    if mode != "mc" and _exact_possible(cp, n, K):
-        res = exact_odds(cp, n, goals={"success": cp.success}, K=K)
-        return float(res.probabilities["success"]), "exact"
+    n = cp.rules.cards_by(1, going_second)
+    goal = {"success": cp.success_for(going_second)}
+    if mode != "mc" and exact_ok and _exact_possible(cp, n, K, mode):
+        try:
+            res = exact_odds(cp, n, goals=goal, K=K, draw_work=_draw_work(mode))
+            return _At(float(res.probabilities["success"]), "exact")
+        except (NeedsMonteCarlo, ExactTooLarge):
+            if mode == "exact":
+                raise
     from deckcheck.sim.goldfish.montecarlo import simulate
 
-    mc = simulate(cp, hands, seed=seed, going_second=going_second,
-                  goals={"success": cp.success}, K=K)
-    return mc.rate(), "monte-carlo"
+    mc = simulate(cp, hands, seed=seed, going_second=going_second, goals=goal, K=K,
+                  per_hand=True)
+    return _At(mc.rate(), "monte-carlo", mc)
+
+
+def _draw_work(mode: Mode) -> int:
+    return AUTO_DRAW_WORK if mode == "auto" else EXACT_DRAW_WORK
+
+
+def _difference(base: _At, other: _At) -> tuple[float, float | None, float | None]:
+    """other - base, with its 95% interval when Monte Carlo (paired: the same hands)."""
+    if base.method == "exact" and other.method == "exact":
+        d = other.rate - base.rate
+        return d, d, d
+    from deckcheck.sim.goldfish.montecarlo import paired_difference
+
+    return paired_difference(base.run, other.run)
 
 
 def sensitivity(cp: CompiledProfile, going_second: bool, mode: Mode, hands: int | None,
                 seed: int) -> list[CardDelta]:
-    """The turn-1 success rate with +-1 copy of each card of the Main Deck."""
-    cap = SENSITIVITY_HANDS if not cp.has_draws else SENSITIVITY_HANDS // 4
-    n_hands = min(hands or cap, cap)
+    """The turn-1 success rate with +-1 copy of each card of the Main Deck. Monte Carlo rows
+    use common random numbers (the same seed and layout) and a paired interval; `hands`
+    (--hands) sets their size."""
+    # paired differences need far fewer hands than separate rates for the same precision
+    n_hands = hands or (SENSITIVITY_HANDS if not cp.has_draws else SENSITIVITY_HANDS // 16)
     base_K = cp.K
-    base, method = success_at(cp, going_second, mode, base_K, n_hands, seed)
-    cache: dict[tuple[int, ...], float] = {}
+    base = success_at(cp, going_second, mode, base_K, n_hands, seed)
+    exact_ok = base.method == "exact"
+    cache: dict[tuple[int, ...], _At] = {}
 
-    def at(K: tuple[int, ...]) -> float | None:
-        if sum(K) < OPENING_HAND + 1:
+    def at(K: tuple[int, ...]) -> _At | None:
+        if sum(K) < cp.rules.cards_by(1, True):
             return None
         if K not in cache:
-            cache[K] = success_at(cp, going_second, mode, K, n_hands, seed)[0]
+            cache[K] = success_at(cp, going_second, mode, K, n_hands, seed,
+                                  exact_ok=exact_ok)
+            if cache[K].method != base.method:  # one engine for the whole table
+                cache[K] = success_at(cp, going_second, "mc", K, n_hands, seed)
         return cache[K]
+
+    def delta(other: _At | None) -> tuple[float | None, float | None, float | None]:
+        if other is None:
+            return None, None, None
+        d, lo, hi = _difference(base, other)
+        return base.rate + d, lo, hi
 
     out = []
     for ci, cls in enumerate(cp.classes):
@@ -252,10 +341,15 @@ def sensitivity(cp: CompiledProfile, going_second: bool, mode: Mode, hands: int 
             plus[ci] += 1
             minus = list(base_K)
             minus[ci] -= 1
+            p, p_lo, p_hi = delta(at(tuple(plus)) if copies < COPY_LIMIT else None)
+            m, m_lo, m_hi = delta(at(tuple(minus)))
+            mc = base.method == "monte-carlo"
             out.append(CardDelta(
-                card=name, copies=copies, base=base, method=method,
-                plus_one=at(tuple(plus)) if copies < COPY_LIMIT else None,
-                minus_one=at(tuple(minus))))
+                card=name, copies=copies, base=base.rate, method=base.method,
+                plus_one=p, minus_one=m,
+                plus_low=p_lo if mc else None, plus_high=p_hi if mc else None,
+                minus_low=m_lo if mc else None, minus_high=m_hi if mc else None,
+                hands=n_hands if mc else None))
     out.sort(key=lambda d: (-(abs((d.minus_one if d.minus_one is not None else d.base)
                                   - d.base)), d.card))
     return out
@@ -268,6 +362,17 @@ def _classes(cp: CompiledProfile) -> list[ClassSummary]:
             for c in cp.classes]
 
 
+def require_deck_size(cp: CompiledProfile, deck: str | None,
+                      seats: tuple[bool, ...] = (False, True)) -> None:
+    """SimError naming the deck when its Main Deck cannot deal an opening hand."""
+    hs = cp.rules.hand_size
+    need = cp.rules.cards_by(1, any(seats))
+    if cp.deck_size < need:
+        raise SimError(f"{deck or 'The deck'}: its Main Deck has {cp.deck_size} card"
+                       f"{'' if cp.deck_size == 1 else 's'}, too few to deal an opening hand "
+                       f"({hs} cards, {hs + 1} going second); add cards to it.")
+
+
 def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
          hands: int | None = None, seed: int = 0, turns: int = 1,
          seats: tuple[bool, ...] = (False, True), with_sensitivity: bool = True,
@@ -277,12 +382,7 @@ def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
         raise SimError(f"--turns must be between 1 and {MAX_TURNS}, not {turns}.")
     if hands is not None and hands < 1:
         raise SimError(f"--hands must be at least 1, not {hands}.")
-    need = OPENING_HAND + (1 if any(seats) else 0)
-    if cp.deck_size < need:
-        raise SimError(f"{deck or 'The deck'}: its Main Deck has {cp.deck_size} card"
-                       f"{'' if cp.deck_size == 1 else 's'}, too few to deal an opening hand "
-                       f"({OPENING_HAND} cards, {OPENING_HAND + 1} going second); add cards "
-                       "to it.")
+    require_deck_size(cp, deck, seats)
     results = [going_result(cp, s, mode=mode, turns=turns, hands=hands, seed=seed,
                             failing=failing) for s in seats]
     methods = {r.method for res in results for g in res.goals for r in g.by_turn}
@@ -295,15 +395,53 @@ def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
                       classes=_classes(cp), results=results, sensitivity=sens)
 
 
-def compare(a: OddsReport, b: OddsReport, label_a: str, label_b: str) -> Comparison:
-    """Success of A and B side by side (same seats, turns and seed)."""
-    rows: list[dict[str, float | int | str | None]] = []
-    for ra, rb in zip(a.results, b.results, strict=True):
-        for x, y in zip(ra.goal().by_turn, rb.goal().by_turn, strict=True):
-            rows.append({"going": ra.going, "turn": x.turn, "a": x.probability,
-                         "b": y.probability, "difference": y.probability - x.probability,
-                         "method": x.method if x.method == y.method else "mixed"})
+def compare(a: CompiledProfile, b: CompiledProfile, label_a: str, label_b: str, *,
+            mode: Mode = "auto", hands: int | None = None, seed: int = 0, turns: int = 1,
+            seats: tuple[bool, ...] = (False, True)) -> Comparison:
+    """Success of A and B side by side, B - A with its interval. Exact where both sides
+    are; otherwise both by Monte Carlo on common random numbers, `hands` each."""
+    rows: list[ComparisonRow] = []
+    for seat in seats:
+        going: Literal["first", "second"] = "second" if seat else "first"
+        ea = _exact_turns(a, seat, mode, turns)
+        eb = _exact_turns(b, seat, mode, turns)
+        both = min(len(ea), len(eb))
+        for t in range(1, both + 1):
+            pa, pb = ea[t - 1], eb[t - 1]
+            d = float(pb - pa)
+            rows.append(ComparisonRow(going=going, turn=t, a=float(pa), b=float(pb),
+                                      difference=d, low=d, high=d, method="exact"))
+        if both < turns:
+            from deckcheck.sim.goldfish.montecarlo import paired_difference, simulate
+
+            n = hands or DEFAULT_HANDS_TURNS
+            ra, rb = (simulate(cp, n, seed=seed, going_second=seat, turns=turns,
+                               goals={"success": cp.success_for(seat)}, per_hand=True)
+                      for cp in (a, b))
+            for t in range(both + 1, turns + 1):
+                d, lo, hi = paired_difference(ra, rb, t)
+                rows.append(ComparisonRow(going=going, turn=t, a=ra.rate(turn=t),
+                                          b=rb.rate(turn=t), difference=d, low=lo, high=hi,
+                                          method="monte-carlo", hands=n))
     return Comparison(label_a=label_a, label_b=label_b, rows=rows)
+
+
+def _exact_turns(cp: CompiledProfile, seat: bool, mode: Mode, turns: int) -> list[Fraction]:
+    """The exact success rates for turns 1.. as far as the exact engine goes."""
+    out: list[Fraction] = []
+    if mode == "mc":
+        return out
+    for t in range(1, turns + 1):
+        n = cp.rules.cards_by(t, seat)
+        if not (exact_turn_ok(cp, t, seat) and _exact_possible(cp, n, mode=mode)):
+            break
+        try:
+            res = exact_odds(cp, n, goals={"success": cp.success_for(seat)},
+                             draw_work=_draw_work(mode))
+        except (NeedsMonteCarlo, ExactTooLarge):
+            break
+        out.append(res.probabilities["success"])
+    return out
 
 
 # -- text --------------------------------------------------------------------------------
@@ -314,6 +452,15 @@ def _pct(r: Rate) -> str:
     elif r.fraction and len(r.fraction) <= 9:
         s += f" ({r.fraction})"
     return s
+
+
+def _delta(base: float, value: float | None, lo: float | None, hi: float | None) -> str:
+    if value is None:
+        return f"{'—':>7}"
+    out = f"{(value - base) * 100:+7.2f}"
+    if lo is not None and hi is not None:
+        out += f" ±{(hi - lo) * 50:.2f}"
+    return out
 
 
 def render_text(rep: OddsReport) -> str:
@@ -360,20 +507,27 @@ def render_text(rep: OddsReport) -> str:
             lines.append(f"  {fh.probability * 100:6.2f}%  {desc}")
     if rep.sensitivity:
         lines.append("")
+        s0 = rep.sensitivity[0]
+        how = s0.method if s0.hands is None else (
+            f"Monte Carlo, {s0.hands:,} hands each, the same hands as without the change; "
+            f"± is the 95% interval of the difference")
         lines.append(f"Effect of one copy more / fewer (success, going {rep.results[0].going}, "
-                     f"turn 1, {rep.sensitivity[0].method}):")
+                     f"turn 1, {how}):")
         cw = max(len(d.card) for d in rep.sensitivity) + 6
         for d in rep.sensitivity:
-            plus = f"{(d.plus_one - d.base) * 100:+.2f}" if d.plus_one is not None else "  —"
-            minus = f"{(d.minus_one - d.base) * 100:+.2f}" if d.minus_one is not None else "  —"
-            lines.append(f"  {d.card + ' x' + str(d.copies):{cw}} +1: {plus:>7} pp   "
-                         f"-1: {minus:>7} pp")
+            plus = _delta(d.base, d.plus_one, d.plus_low, d.plus_high)
+            minus = _delta(d.base, d.minus_one, d.minus_low, d.minus_high)
+            lines.append(f"  {d.card + ' x' + str(d.copies):{cw}} +1: {plus} pp   "
+                         f"-1: {minus} pp")
     if rep.compare:
         c = rep.compare
         lines.append("")
-        lines.append(f"A/B: A = {c.label_a}, B = {c.label_b} (same seed)")
+        lines.append(f"A/B: A = {c.label_a}, B = {c.label_b} (Monte Carlo rows: the same "
+                     f"hands for A and B, [95% interval of B-A])")
         for row in c.rows:
-            a, b, diff = (float(row[k] or 0) for k in ("a", "b", "difference"))
-            lines.append(f"  going {row['going']:<6} turn {row['turn']}:  A {a * 100:6.2f}%  "
-                         f"B {b * 100:6.2f}%  B-A {diff * 100:+.2f} pp")
+            span = "" if row.method == "exact" else \
+                f" [{row.low * 100:+.2f}, {row.high * 100:+.2f}]"
+            lines.append(f"  going {row.going:<6} turn {row.turn}:  A {row.a * 100:6.2f}%  "
+                         f"B {row.b * 100:6.2f}%  B-A {row.difference * 100:+.2f} pp{span} "
+                         f"({row.method})")
     return "\n".join(lines) + "\n"

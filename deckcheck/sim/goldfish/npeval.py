@@ -1,0 +1,126 @@
+"""One goal evaluated on a batch of hands at once (NumPy): the Monte Carlo engine's twin of
+`exact.Evaluator`, searchers and Small World included. Hands are rows of class counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.conditions import Term
+from deckcheck.sim.goldfish.exact import goal_checks
+
+Array = Any  # numpy arrays (kept loose so the module type-checks without numpy stubs)
+
+
+class NpEvaluator:
+    """One goal evaluated on a batch of hands (rows of class counts), searchers included."""
+
+    def __init__(self, cp: CompiledProfile, terms: list[Term] | tuple[Any, ...],
+                 checks: tuple[Any, ...] | None = None) -> None:
+        self.cp = cp
+        cols: list[tuple[int, ...]] = []
+        self.terms: list[tuple[Array, Array, Array, Array, list[Any], list[NpEvaluator]]] = []
+        for highs, lows, distinct, nots in (checks if checks is not None
+                                            else goal_checks(cp, list(terms))):
+            hi_idx, hi_val, lo_idx, lo_val = [], [], [], []
+            for idx, v in highs:
+                hi_idx.append(_col(cols, idx))
+                hi_val.append(v)
+            for idx, v in lows:
+                lo_idx.append(_col(cols, idx))
+                lo_val.append(v)
+            dist = [(np.array(idx, dtype=np.intp), lo, hi) for idx, lo, hi in distinct]
+            subs = [NpEvaluator(cp, (), checks=sub) for sub in nots]
+            self.terms.append((np.array(hi_idx, dtype=np.intp), np.array(hi_val),
+                               np.array(lo_idx, dtype=np.intp), np.array(lo_val), dist, subs))
+        self.cols = [np.array(idx, dtype=np.intp) for idx in cols]
+        self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
+        self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
+        self.worlds = sorted(s for s, b in cp.behaviours.items() if b.kind == "small world")
+        #: With GY / banished conditions hands are rows of (hand, GY, banished) counts.
+        self.C = len(cp.classes)
+        self.zones = cp.zones
+
+    def ok(self, H: Array, HT: Array = None) -> Array:
+        """Whether each hand (row of H) meets one of the terms. The sums are taken over the
+        transposed counts (one contiguous row per class): only the classes each check
+        names are added."""
+        if HT is None:
+            HT = np.ascontiguousarray(H.T)
+        S = [HT[idx[0]] if len(idx) == 1 else HT[idx].sum(axis=0, dtype=np.int16)
+             for idx in self.cols]
+        m = len(H)
+        out = np.zeros(m, dtype=bool)
+        for hi_idx, hi_val, lo_idx, lo_val, dist, subs in self.terms:
+            t = np.ones(m, dtype=bool)
+            for j, v in zip(hi_idx.tolist(), hi_val.tolist(), strict=True):
+                t &= S[j] <= v
+            for j, v in zip(lo_idx.tolist(), lo_val.tolist(), strict=True):
+                t &= S[j] >= v
+            for idx, lo, hi in dist:
+                n = (HT[idx] > 0).sum(axis=0)
+                if lo is not None:
+                    t &= n >= lo
+                if hi is not None:
+                    t &= n <= hi
+            for sub in subs:
+                t &= ~sub.ok(H, HT)
+            out |= t
+        return out
+
+    def succeeds(self, H: Array, R: Array, used: frozenset[int] = frozenset()) -> Array:
+        """Rows whose hand meets the goal, each unused searcher adding its best target."""
+        ok = self.ok(H)
+        for s in self.searchers:
+            if s in used:
+                continue
+            spent = self.cp.behaviours[s].is_spent
+            for t in self.targets[s]:
+                cand = ~ok & (H[:, s] > 0) & (R[:, t] > 0)
+                if not cand.any():
+                    continue
+                H2 = H[cand]
+                H2[:, t] += 1
+                if spent:
+                    H2[:, s] -= 1
+                    if self.zones:
+                        H2[:, self.C + s] += 1  # to the GY
+                R2 = R[cand]
+                R2[:, t] -= 1
+                ok[cand] |= self.succeeds(H2, R2, used | {s})
+        for s in self.worlds:  # Small World: reveal a, banish a bridge b, add t
+            if s in used:
+                continue
+            for a, t, bridges in self.cp.small_world:
+                cand = ~ok & (H[:, s] > 0) & (H[:, a] > (1 if a == s else 0)) & (R[:, t] > 0)
+                if not cand.any():
+                    continue
+                rows = np.nonzero(cand)[0]
+                bridge = np.full(len(rows), -1, dtype=np.intp)
+                for b in reversed(bridges):  # the first bridge the Deck still holds
+                    bridge[R[rows, b] > (1 if b == t else 0)] = b
+                rows, bridge = rows[bridge >= 0], bridge[bridge >= 0]
+                if not len(rows):
+                    continue
+                H2 = H[rows]
+                H2[:, s] -= 1
+                H2[:, a] -= 1
+                H2[:, t] += 1
+                if self.zones:  # Small World to the GY; the revealed card and the bridge
+                    C = self.C  # are banished
+                    H2[:, C + s] += 1
+                    H2[:, 2 * C + a] += 1
+                    H2[np.arange(len(rows)), 2 * C + bridge] += 1
+                R2 = R[rows]
+                R2[:, t] -= 1
+                R2[np.arange(len(rows)), bridge] -= 1
+                ok[rows] |= self.succeeds(H2, R2, used | {s})
+        return ok
+
+
+def _col(cols: list[tuple[int, ...]], idx: tuple[int, ...]) -> int:
+    if idx not in cols:
+        cols.append(idx)
+    return cols.index(idx)

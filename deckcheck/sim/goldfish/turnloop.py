@@ -1,0 +1,518 @@
+"""The Monte Carlo turn loop (NumPy): a batch of duels played turn by turn with the rules of
+`deckcheck.sim.rules` (hand size, draws, the End Phase hand limit, deck-out) and the
+draw-card policy of `play`, compiled to array operations. Per hand: the hand (H), the Deck in
+reach (R), the bottom (B: excavated cards, drawn only when R is empty, found by searches).
+
+Plain runs draw each card as a uniformly random card of what is left (what drawing the top
+card of a shuffled Deck is); paired runs deal each hand's whole Deck order up front
+(`deal_orders`), so variants of the deck meet the same cards in the same order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from deckcheck.sim.goldfish import play
+from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.conditions import Term
+from deckcheck.sim.goldfish.npeval import Array, NpEvaluator
+
+CHUNK = 1 << 18  # hands per batch
+
+
+def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
+    """`size` random `n`-card hands as class counts (int8): `n` distinct uniformly random
+    Deck positions per hand, read from raw 16-bit words of the generator like the
+    opening-hand sampler of `montecarlo` (a word at or above the largest multiple of N, or
+    a repeated position, deals the hand again)."""
+    cls_of = np.repeat(np.arange(len(K)), K)
+    N = len(cls_of)
+    if N > 255 or n > 16:
+        return rng.multivariate_hypergeometric(K, n, size=size, method="count").astype(np.int8)
+    limit = (65536 // N) * N
+    word_pos = (np.arange(65536) % N).astype(np.uint8)
+    word_cls = cls_of[word_pos]
+    words = -(-n // 4)
+    P = np.empty((n, size), dtype=np.uint16)
+    todo = np.arange(size)
+    first = True
+    while first or len(todo):
+        m = size if first else len(todo)
+        V = rng.bit_generator.random_raw(words * m).view(np.uint16).reshape(4 * words, m)[:n]
+        pos = word_pos[V]
+        bad = np.zeros(m, dtype=bool)
+        for i in range(n):
+            for j in range(i + 1, n):
+                bad |= pos[i] == pos[j]
+        if V.max() >= limit:
+            bad |= (V >= limit).any(axis=0)
+        if first:
+            P = V
+            todo = np.nonzero(bad)[0]
+            first = False
+        else:
+            P[:, todo[~bad]] = V[:, ~bad]
+            todo = todo[bad]
+    H = np.zeros((size, len(K)), dtype=np.int8)
+    rows = np.arange(size)
+    for i in range(n):
+        H[rows, word_cls[P[i]]] += 1
+    return H
+
+
+def _draw(rng: Array, R: Array, rows: Array) -> Array:
+    """Draw one card for each hand in `rows` (indices) from its remaining Deck counts R;
+    returns the class drawn (R is updated). Rows must have at least one card left."""
+    cum = np.cumsum(R[rows], axis=1, dtype=np.int16)
+    target = (rng.random(len(rows)) * cum[:, -1]).astype(np.int16)  # floor: non-negative
+    cls = np.argmax(cum > target[:, None], axis=1)
+    R[rows, cls] -= 1
+    return cls
+
+
+def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
+               turns: int, goals: dict[str, list[Term]], failing: int,
+               per_hand: bool = False) -> tuple[dict[str, list[int]],
+                                                list[tuple[tuple[int, ...], int]], int, Array]:
+    """Deal `hands` hands in chunks and play `turns` turns for each goal: (hands that met
+    each goal by each turn, the most common failing opening hands, deck-outs, and with
+    `per_hand` whether each hand met the first goal by each turn)."""
+    by_turn = {name: [0] * turns for name in goals}
+    won_by_turn: list[Array] = []
+    fail_counts: dict[tuple[int, ...], int] = {}
+    deck_outs = 0
+    order = play.discard_order(cp, goals)
+    # every goal plays the same hands: the opening hands (and the generator's state after
+    # dealing them) of the first goal are kept for the others when they fit in memory
+    keep = not per_hand and len(goals) > 1 and hands * len(K) <= 64_000_000
+    openings: list[tuple[Array, Any]] = []
+    for gi, (name, terms) in enumerate(goals.items()):
+        ev = NpEvaluator(cp, terms)
+        rng = np.random.default_rng(seed)  # the same hands for every goal
+        done = 0
+        chunk = 0
+        while done < hands:
+            size = min(CHUNK, hands - done)
+            dealt = openings[chunk] if gi and keep else None
+            batch = _Batch(cp, ev, rng, K, size, going_second, ordered=per_hand,
+                           opening=dealt)
+            if gi == 0 and keep:
+                openings.append((batch.H.copy(), rng.bit_generator.state))
+            chunk += 1
+            first, hits, outs = batch.run(turns, order)
+            for t in range(turns):
+                by_turn[name][t] += int(hits[t])
+            if gi == 0 and per_hand:  # as bits: 8 hands a byte
+                won_by_turn.append(np.packbits(batch.won_by_turn, axis=0))
+            if gi == 0:
+                deck_outs += outs
+                if failing:
+                    X, ok1 = first
+                    _count_rows(X[~ok1], fail_counts)
+            done += size
+    fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
+    return by_turn, fails, deck_outs, np.concatenate(won_by_turn) if per_hand else None
+
+
+def deck_slots(cp: CompiledProfile, K: Array) -> Array:
+    """The class in each Deck slot for ordered dealing: the compiled deck's cards by class
+    and one spare slot; a +-1 copy variant fills the spare slot or empties its class's last
+    slot (-1), so every other card keeps its slot."""
+    base = np.array(cp.K, dtype=np.int64)
+    slots = np.concatenate([np.repeat(np.arange(len(base)), base), [-1]]).astype(np.int8)
+    diff = np.asarray(K, dtype=np.int64) - base
+    changed = np.nonzero(diff)[0]
+    if not len(changed):
+        return slots
+    if len(changed) == 1 and abs(int(diff[changed[0]])) == 1:
+        c = int(changed[0])
+        if diff[c] > 0:
+            slots[-1] = c
+        else:
+            slots[np.nonzero(slots == c)[0][-1]] = -1
+        return slots
+    return np.concatenate([np.repeat(np.arange(len(K)), K), [-1]]).astype(np.int8)
+
+
+def deal_orders(rng: Array, layout: Array, size: int) -> Array:
+    """`size` random Deck orders (rows of classes, empty slots last) of the slot `layout`
+    (one layout, or one per row): each slot gets a random 16-bit priority, ties broken by
+    slot, and the slots are sorted by it. Dealt in slices to bound the memory."""
+    out = np.empty((size, layout.shape[-1]), dtype=layout.dtype)
+    step = 1 << 15
+    for lo in range(0, size, step):
+        hi = min(size, lo + step)
+        part = layout[lo:hi] if layout.ndim == 2 else layout
+        out[lo:hi] = _deal_slice(rng, part, hi - lo)
+    return out
+
+
+def _deal_slice(rng: Array, layout: Array, size: int) -> Array:
+    S = layout.shape[-1]
+    shift = max(6, int(S).bit_length())
+    words = -(-size * S // 4)
+    pri = rng.bit_generator.random_raw(words).view(np.uint16)[:size * S].reshape(size, S)
+    keys = pri.astype(np.uint32)
+    keys <<= np.uint32(shift)
+    keys |= np.arange(S, dtype=np.uint32)
+    top = np.uint32((0xFFFFFFFF >> shift) << shift)  # above every real priority
+    empty = layout < 0
+    if layout.ndim == 1:
+        empty = np.broadcast_to(empty, keys.shape)
+    keys[empty] = (top | np.arange(S, dtype=np.uint32))[np.nonzero(empty)[1]]
+    keys.sort(axis=1)
+    keys &= np.uint32((1 << shift) - 1)
+    slot = keys.astype(np.intp)
+    if layout.ndim == 2:
+        return np.take_along_axis(layout, slot, axis=1)
+    return layout[slot]
+
+
+def _count_rows(X: Array, into: dict[tuple[int, ...], int]) -> None:
+    """Add the rows of X (small non-negative counts) to `into`, row -> how many times."""
+    if not len(X):
+        return
+    base = int(X.max()) + 1
+    if base ** X.shape[1] < 2**62:  # one integer key per row: a 1-D unique is much faster
+        radix = base ** np.arange(X.shape[1], dtype=np.int64)
+        keys, counts = np.unique(X.astype(np.int64) @ radix, return_counts=True)
+        rows = (keys[:, None] // radix[None, :]) % base
+    else:
+        rows, counts = np.unique(X, axis=0, return_counts=True)
+    for row, cnt in zip(rows.tolist(), counts.tolist(), strict=True):
+        key = tuple(row)
+        into[key] = into.get(key, 0) + cnt
+
+
+class _Batch:
+    """A batch of duels played turn by turn with the rules of `deckcheck.sim.rules` (hand
+    size, draws, End Phase limit, deck-out) and the draw-card policy of `play`, compiled to
+    array operations. Per hand: H (hand), R (Deck in reach), B (the bottom: excavated cards,
+    drawn only when R is empty, found by searches), and this turn's play state."""
+
+    def __init__(self, cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
+                 going_second: bool, ordered: bool = False,
+                 opening: tuple[Array, Any] | None = None) -> None:
+        self.cp, self.ev, self.rng, self.size = cp, ev, rng, size
+        self.going_second = going_second
+        #: Ordered mode: each hand's whole Deck order is dealt up front from random slot
+        #: priorities (O, read from `ptr`), so a variant of the deck (+-1 copy: one slot
+        #: filled or emptied) or another profile on the same classes meets the very same
+        #: cards in the same order: common random numbers for paired differences.
+        self.O: Array = None
+        self.ptr: Array = None
+        n = cp.rules.hand_size
+        if ordered:
+            self.O = deal_orders(rng, deck_slots(cp, K), size)
+            self.ptr = np.full(size, n, dtype=np.int64)
+            # counts fit in one byte (a deck holds a few dozen cards): less memory to move
+            self.H = np.zeros((size, len(K)), dtype=np.int8)
+            idx = np.arange(size)
+            for i in range(n):
+                self.H[idx, self.O[:, i]] += 1
+        elif opening is not None:  # hands already dealt, the generator where it was then
+            self.H = opening[0].copy()
+            rng.bit_generator.state = opening[1]
+        else:
+            self.H = _sample_opening(rng, K, n, size)
+        self.R = K.astype(np.int8)[None, :] - self.H
+        self.B = np.zeros_like(self.R)
+        #: GY and banished counts, tracked only when a condition counts them.
+        self.G: Array = np.zeros_like(self.H) if cp.zones else None
+        self.X: Array = np.zeros_like(self.H) if cp.zones else None
+        self.order = play.play_order(cp)
+        self.extra = np.full(size, cp.extra_size, dtype=np.int64)
+        self.won_by_turn: Array = None
+        #: Whether any card was put on the bottom (B is all zero until then).
+        self.bottom = False
+
+    def deck(self, rows: Array | None = None) -> Array:
+        """The Deck in reach of searches (R and the bottom B) of the hands `rows` (all)."""
+        if rows is None:
+            return self.R + self.B if self.bottom else self.R
+        return self.R[rows] + self.B[rows] if self.bottom else self.R[rows]
+
+    def draw(self, rows: Array) -> Array:
+        """Each hand in `rows` draws its next card (from R, else from the bottom B); returns
+        the class drawn, -1 where the Deck is empty."""
+        out = np.full(len(rows), -1, dtype=np.int64)
+        inr = self.R[rows].any(axis=1)
+        if inr.any():
+            out[inr] = self.draw_top(rows[inr])
+        inb = ~inr & self.B[rows].any(axis=1) if self.bottom else np.zeros(len(rows), bool)
+        if inb.any():
+            out[inb] = _draw(self.rng, self.B, rows[inb])
+        return out
+
+    def draw_top(self, rows: Array) -> Array:
+        """The top card of R for each hand in `rows` (each has one), taken out of R."""
+        if self.O is None:
+            return _draw(self.rng, self.R, rows)
+        cls = self.O[rows, self.ptr[rows]].astype(np.int64)
+        self.ptr[rows] += 1
+        self.R[rows, cls] -= 1
+        return cls
+
+    def reshuffle(self, rows: Array) -> None:
+        """Ordered mode: the Deck of each hand in `rows` is shuffled (a new order of R)."""
+        if self.O is None or not len(rows):
+            return
+        S = self.O.shape[1]
+        cum = np.cumsum(self.R[rows], axis=1, dtype=np.int16)
+        slots = np.arange(S, dtype=np.int16)
+        layout = (slots[None, :, None] >= cum[:, None, :]).sum(axis=2).astype(np.int8)
+        layout[slots[None, :] >= cum[:, -1:]] = -1
+        self.O[rows] = deal_orders(self.rng, layout, len(rows))
+        self.ptr[rows] = 0
+
+    def full(self, H: Array, rows: Array | None = None) -> Array:
+        """Hand rows as the evaluator reads them: with GY / banished conditions, the hand,
+        GY and banished counts side by side (of the hands `rows`, all by default)."""
+        if self.G is None:
+            return H
+        if rows is None:
+            return np.concatenate([H, self.G, self.X], axis=1)
+        return np.concatenate([H, self.G[rows], self.X[rows]], axis=1)
+
+    def to_zone(self, zone: Array | None, rows: Array, cls: Array | int,
+                n: Array | int = 1) -> None:
+        """Put `n` cards of class `cls` of each hand in `rows` in a tracked zone."""
+        if zone is not None:
+            zone[rows, cls] += n
+
+    def succeeds(self, rows: Array | None = None) -> Array:
+        """Whether the hands `rows` (all) meet the goal (`NpEvaluator.succeeds` does not
+        change the arrays it is given)."""
+        if rows is None:
+            return self.ev.succeeds(self.full(self.H), self.deck())
+        return self.ev.succeeds(self.full(self.H[rows], rows), self.deck(rows))
+
+    def run(self, turns: int, order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
+        rules, size = self.cp.rules, self.size
+        self.won_by_turn = np.zeros((size, turns), dtype=bool)
+        won = np.zeros(size, dtype=bool)
+        lost = np.zeros(size, dtype=bool)
+        hits: list[int] = []
+        first: tuple[Array, Array] = (self.H.copy(), np.zeros(size, dtype=bool))
+        for turn in range(1, turns + 1):
+            for _ in range(rules.draws_in(turn, self.going_second)):
+                rows = np.nonzero(~won & ~lost)[0]
+                cls = self.draw(rows)
+                lost[rows[cls < 0]] = True  # had to draw from an empty Deck
+                got = cls >= 0
+                self.H[rows[got], cls[got]] += 1
+            active = ~won & ~lost
+            H1 = self.H.copy() if turn == 1 else None
+            ok = np.zeros(size, dtype=bool)
+            if active.all():
+                ok = self.succeeds()
+            else:
+                rows = np.nonzero(active)[0]
+                ok[rows] = self.succeeds(rows)
+            self.play_draw_cards(np.nonzero(active & ~ok)[0], ok)
+            if H1 is not None:
+                first = (H1, ok.copy())
+            won |= ok
+            self.won_by_turn[:, turn - 1] = won
+            hits.append(int(won.sum()))
+            # End Phase: discard down to the hand size limit, in the player's order
+            over = self.H.sum(axis=1) - rules.hand_limit
+            rows = np.nonzero(~won & ~lost & (over > 0))[0]
+            if len(rows):
+                excess = over[rows]
+                for c in order:
+                    take = np.minimum(excess, self.H[rows, c])
+                    self.H[rows, c] -= take
+                    self.to_zone(self.G, rows, c, take)
+                    excess -= take
+        return first, hits, int(lost.sum())
+
+    def play_draw_cards(self, rows: Array, ok: Array) -> None:
+        """Play draw cards in the hands `rows` (which do not yet succeed): on a compact copy
+        of just those hands, written back afterwards."""
+        if not self.order or not len(rows):
+            return
+        sub = _Batch.__new__(_Batch)
+        sub.cp, sub.ev, sub.rng, sub.size = self.cp, self.ev, self.rng, len(rows)
+        sub.going_second, sub.order, sub.bottom = self.going_second, self.order, self.bottom
+        sub.H, sub.R, sub.B, sub.extra = self.H[rows], self.R[rows], self.B[rows], \
+            self.extra[rows]
+        sub.O = None if self.O is None else self.O[rows]
+        sub.G = None if self.G is None else self.G[rows]
+        sub.X = None if self.X is None else self.X[rows]
+        sub.ptr = None if self.ptr is None else self.ptr[rows]
+        sub_ok = np.zeros(len(rows), dtype=bool)
+        sub.main_phase(np.ones(len(rows), dtype=bool), sub_ok)
+        self.H[rows], self.R[rows], self.B[rows], self.extra[rows] = sub.H, sub.R, sub.B, \
+            sub.extra
+        self.bottom |= sub.bottom
+        if self.O is not None:
+            self.O[rows], self.ptr[rows] = sub.O, sub.ptr
+        if self.G is not None:
+            self.G[rows], self.X[rows] = sub.G, sub.X
+        ok[rows] = sub_ok
+
+    def main_phase(self, active: Array, ok: Array) -> None:
+        """Play draw cards (the `play` policy) in every hand that does not yet succeed."""
+        cp, size = self.cp, self.size
+        nd = len(self.order)
+        if not nd:
+            return
+        used = np.zeros((size, nd), dtype=bool)
+        played = np.zeros(size, dtype=bool)
+        drew = np.zeros(size, dtype=bool)
+        locked = np.zeros(size, dtype=bool)
+        for _ in range(4 * nd + 4):
+            todo = active & ~ok
+            if not todo.any():
+                return
+            chosen = np.full(size, -1, dtype=np.int64)
+            left = (self.R + self.B).sum(axis=1)
+            for j, d in enumerate(self.order):
+                free = todo & (chosen < 0)
+                if not free.any():
+                    break
+                b = cp.behaviours[d]
+                mask = free & (self.H[:, d] > 0)
+                if b.once_per_turn:
+                    mask &= ~used[:, j]
+                if b.start_of_main1:
+                    mask &= ~played
+                if b.draws:
+                    mask &= ~locked
+                if b.no_draw_before:
+                    mask &= ~drew
+                ex = self.extra
+                if b.extra_deck_cost:
+                    mask &= ex >= 3
+                draw6, exc6 = b.draw, b.excavate
+                half = b.extra_deck_cost & (ex < 6)
+                need = b.banish_top + np.where(half, draw6 // 2 + exc6 // 2, draw6 + exc6)
+                if b.redraw_hand:
+                    need = self.H.sum(axis=1) - 1
+                mask &= left >= np.maximum(need, 1)
+                if d in cp.costs:
+                    members = cp.class_members(cp.costs[d])
+                    have = self.H[:, members].sum(axis=1) - (1 if d in members else 0)
+                    mask &= have > 0
+                chosen[mask] = j
+            if not (chosen >= 0).any():
+                return
+            for j, d in enumerate(self.order):
+                rows = np.nonzero(chosen == j)[0]
+                if not len(rows):
+                    continue
+                b = cp.behaviours[d]
+                paid = np.where(self.extra[rows] >= 6, 6, 3) if b.extra_deck_cost else 0
+                used[rows, j] = True
+                played[rows] = True
+                if b.draws:
+                    drew[rows] = True
+                if b.no_draw_after:
+                    locked[rows] = True
+                self.resolve(d, rows, paid)
+                if b.extra_deck_cost:
+                    self.extra[rows] -= paid
+                ok[rows] = self.succeeds(rows)
+
+    def resolve(self, d: int, rows: Array, paid: Array | int) -> None:
+        cp, H = self.cp, self.H
+        b = cp.behaviours[d]
+        if b.is_spent:
+            H[rows, d] -= 1
+            self.to_zone(self.G, rows, d)
+        if d in cp.costs:
+            self.remove_one(rows, cp.class_members(cp.costs[d]))
+        half = np.asarray(paid) == 3
+        if b.redraw_hand:
+            n = H[rows].sum(axis=1)
+            if self.G is not None:
+                self.G[rows] += H[rows]
+            H[rows] = 0
+            for i in range(int(n.max(initial=0))):
+                sub = rows[n > i]
+                cls = self.draw(sub)
+                H[sub, cls] += 1
+            return
+        if b.draw:
+            # banish the top cards face-down (cost), then draw: both random cards of the Deck
+            for _ in range(b.banish_top):
+                cls = self.draw(rows)
+                self.to_zone(self.X, rows[cls >= 0], cls[cls >= 0])
+            n = np.where(half, b.draw // 2, b.draw) if b.extra_deck_cost else \
+                np.full(len(rows), b.draw)
+            for i in range(b.draw):
+                sub = rows[n > i]
+                cls = self.draw(sub)
+                H[sub, cls] += 1
+            if b.then_banish is not None:
+                done = self.remove_one(rows, cp.class_members(cp.targets[d]), banish=True)
+                if self.G is not None:
+                    self.G[rows[~done]] += H[rows[~done]]
+                H[rows[~done]] = 0  # no card to banish: the whole hand is discarded
+            return
+        self.excavate(d, rows, half)
+
+    def excavate(self, d: int, rows: Array, half: Array) -> None:
+        """Excavate, add the best card; the rest go to the bottom or back into the Deck."""
+        cp, H = self.cp, self.H
+        b = cp.behaviours[d]
+        n = np.where(half, b.excavate // 2, b.excavate) if b.extra_deck_cost else \
+            np.full(len(rows), b.excavate)
+        E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
+        for i in range(b.excavate):
+            live = np.nonzero((n > i) & self.R[rows].any(axis=1))[0]
+            cls = self.draw_top(rows[live])
+            E[live, cls] += 1
+        chosen = np.full(len(rows), -1, dtype=np.int64)
+        pref = play.preference(cp)
+        for t in pref:
+            cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
+            if not len(cand):
+                continue
+            Ht = H[rows[cand]]
+            Ht[:, t] += 1
+            Rt = self.deck(rows[cand]) + E[cand]
+            Rt[:, t] -= 1
+            good = self.ev.succeeds(self.full(Ht, rows[cand]), Rt)
+            chosen[cand[good]] = t
+        for t in pref:  # nothing makes it succeed: take the most useful-looking card
+            cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
+            chosen[cand] = t
+        got = chosen >= 0
+        E[np.nonzero(got)[0], chosen[got]] -= 1
+        H[rows[got], chosen[got]] += 1
+        if b.excavate_rest == "shuffle":
+            self.R[rows] += E
+            self.reshuffle(rows)
+        else:
+            self.B[rows] += E
+            self.bottom = True
+
+    def remove_one(self, rows: Array, members: list[int], banish: bool = False) -> Array:
+        """Discard (or banish) 1 card of `members` from each hand in `rows`
+        (`play.remove_choice`: one whose loss keeps the goal within reach, else the first);
+        returns which rows had one."""
+        H = self.H
+        zone = self.X if banish else self.G
+        at = len(self.cp.classes) * (2 if banish else 1)
+        done = np.zeros(len(rows), dtype=bool)
+        for good_only in (True, False):
+            for c in members:
+                cand = np.nonzero(~done & (H[rows, c] > 0))[0]
+                if not len(cand):
+                    continue
+                if good_only:
+                    Hc = H[rows[cand]]
+                    Hc[:, c] -= 1
+                    full = self.full(Hc, rows[cand])
+                    if zone is not None:
+                        full[:, at + c] += 1
+                    keep = self.ev.succeeds(full, self.deck(rows[cand]))
+                    cand = cand[keep]
+                H[rows[cand], c] -= 1
+                self.to_zone(zone, rows[cand], c)
+                done[cand] = True
+        return done
