@@ -3,7 +3,8 @@ written as `Section,Quantity,Card Name,Passcode` rows.
 
 The delimiter (comma, semicolon or tab) is detected; every entry is located at its line and
 cell (`deck.csv:12`, cell `C12`). Written names are guarded against formula injection (a
-value starting with =, +, -, @, tab or CR gets a leading `'`, which the reader removes).
+value starting with =, +, -, @, tab or CR gets a leading `'`, which the reader removes), and a
+carriage return inside a name is written as a (quoted) newline, so no name can start a row.
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ def _delimiter(text: str) -> str:
     return best
 
 
+#: At most this many cells in a CSV file, counted by its delimiters before parsing (the csv
+#: module builds every field of a row: 19 MB of commas once took 344 MB; and finding the
+#: table costs ~8 µs a cell). A registration table of 2,000 players by 15 columns has 30,000.
+MAX_CELLS = 100_000
+
+
+def check_cells(text: str, delimiter: str, where: str) -> None:
+    """Refuse a CSV text with more than `MAX_CELLS` cells, before parsing it."""
+    if text.count(delimiter) > MAX_CELLS:
+        raise DeckReadError(f"{where} has more than {MAX_CELLS:,} cells, which is no deck or "
+                            "registration table; check that it is the right file.")
+
+
 def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
              name: str | None = None) -> Deck:
     """Read a CSV decklist. Raises DeckReadError when no table in it looks like a deck."""
@@ -39,7 +53,9 @@ def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\x00", "")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
+    delimiter = _delimiter(text)
+    check_cells(text, delimiter, where)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     rows: list[list[object]] = []
     lines: list[int] = []
     start = 1
@@ -61,6 +77,12 @@ def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
     return deck
 
 
+def _one_cell(text: str) -> str:
+    """Text that stays one cell: the writer quotes a newline but not a lone CR (its line end
+    is "\n"), which a reader would take for a new row."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def write_csv(deck: Deck, pool: CardPool | None) -> str:
     """The deck as CSV: one row per entry, `Section,Quantity,Card Name,Passcode`."""
     out = io.StringIO()
@@ -69,6 +91,6 @@ def write_csv(deck: Deck, pool: CardPool | None) -> str:
     for sec, e in deck.entries():
         card = pool.get(e.passcode) if pool is not None and e.passcode is not None else None
         label = card.name if card is not None else (e.written if e.passcode is None else "")
-        w.writerow([_TITLES[sec], e.count, escape_cell(label or ""),
+        w.writerow([_TITLES[sec], e.count, escape_cell(_one_cell(label or "")),
                     "" if e.passcode is None else e.passcode])
     return out.getvalue()

@@ -103,7 +103,7 @@ class ReadProblem(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["unknown-name", "ambiguous-name", "bad-count", "bad-line", "unknown-passcode",
-                  "bad-part"]
+                  "bad-part", "written-total"]
     message: str
     section: Section | None = None
     written: str | None = None

@@ -7,6 +7,7 @@ file saved by Notepad in cp1252 or by a Japanese editor in Shift-JIS.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -19,8 +20,20 @@ MAX_LINES = 100_000
 #: Spreadsheets: at most this many rows and columns per sheet are looked at.
 MAX_ROWS = 10_000
 MAX_COLS = 60
+#: A deck with more card lines than this (entries and unreadable lines together; a real deck
+#: has at most 90 cards) is refused: each costs a lookup and an object, so 99,990 distinct
+#: passcodes once took 431 MB.
+MAX_ENTRIES = 1_000
+
+
+def too_many_entries(where: str) -> DeckReadError:
+    """The error for a deck source holding more than `MAX_ENTRIES` card lines."""
+    return DeckReadError(f"{where} holds more than {MAX_ENTRIES:,} card lines, which is no deck; "
+                         "check that it is the right file.")
 
 STDIN = "-"
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows
 
 
 def source_label(source: str | Path) -> str:
@@ -44,8 +57,11 @@ def read_bytes(source: str | Path) -> bytes:
                             "standard input, or a ydke:// URL.")
     # open first and ask the open file its size: one system call fewer per file than
     # stat-then-open, which counts when an event reads thousands of registrations
+    # O_NONBLOCK: opening a FIFO (or a device) named like a deck must not wait for a writer
+    # forever; anything but a regular file is then refused below
     try:
-        f = open(source, "rb")  # noqa: SIM115 (closed below)
+        fd = os.open(source, os.O_RDONLY | _NONBLOCK | _BINARY)
+        f = os.fdopen(fd, "rb")  # noqa: SIM115 (closed below)
     except FileNotFoundError:
         raise DeckReadError(f"{Path(source)}: no such file; check the path.") from None
     except OSError as exc:
@@ -56,12 +72,21 @@ def read_bytes(source: str | Path) -> bytes:
         raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
     with f:
         try:
-            size = os.fstat(f.fileno()).st_size
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise DeckReadError(f"{Path(source)} is not a regular file (a pipe, socket or "
+                                    "device); save the deck to a file, or pipe it to - "
+                                    "(standard input).")
+            size = info.st_size
             if size > MAX_BYTES:
                 raise DeckReadError(
                     f"{Path(source)} is {size / 2**20:.0f} MB, too large for a deck file "
                     f"(limit {MAX_BYTES // 2**20} MB); check that it is the right file.")
-            data = f.read(MAX_BYTES + 1)
+            # the size it has (a read of MAX_BYTES would reserve 20 MB for a 2 KB file), and
+            # one byte more to notice a file that grew meanwhile
+            data = f.read(size + 1)
+            if len(data) > size:
+                data += f.read(MAX_BYTES + 1 - len(data))
         except OSError as exc:
             raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
     if len(data) > MAX_BYTES:

@@ -28,15 +28,19 @@ from typing import Any
 
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import CardPool
-from deckcheck.decks.model import Deck, Entry, Location, Section
+from deckcheck.decks.model import SECTIONS, Deck, Entry, Location, ReadProblem, Section
 from deckcheck.decks.resolve import (
+    TOTAL_WORDS,
     Resolver,
     bad_count,
     is_total,
     parse_count,
     place_by_frame,
     section_word,
+    split_trailing_count,
 )
+from deckcheck.decks.source import MAX_ENTRIES, too_many_entries
+from deckcheck.errors import DeckReadError
 
 _QTY = {normalize(w) for w in ("qty", "quantity", "count", "copies", "amount", "num", "no",
                                "数量", "枚数", "张数", "張数", "數量", "anzahl", "quantité",
@@ -102,6 +106,8 @@ class Grid:
     sheet: str | None = None
     #: For CSV: the physical line where each row starts.
     lines: list[int] | None = None
+    #: True when the sheet had more rows than were read (`source.MAX_ROWS`).
+    cut: bool = False
 
     def loc(self, r: int, c: int) -> Location:
         cell = f"{column_letter(c)}{r + 1}"
@@ -124,6 +130,8 @@ class Block:
     code: int | None = None
     section_col: int | None = None
     section: Section | None = None
+    #: The Main Deck part the block's title names ("monster" for "Monster Cards"), if any.
+    group: str | None = None
     first: int = 0
     last: int = 0
 
@@ -169,6 +177,7 @@ def _header_blocks(row: list[Any]) -> list[Block]:
         setattr(cur, attr, c)
         if sec is not None:
             cur.section = sec
+            cur.group = (section_word(value) or (sec, None))[1]
     if cur.roles():
         blocks.append(cur)
     if not any((role := _role(v)) is not None and role[1] is None for v in row):
@@ -235,6 +244,33 @@ def _infer_blocks(grid: Grid) -> list[Block]:
 class _State:
     section: Section | None
     last: list[Any] | None = None
+    #: The part of the Main Deck the rows are in ("monster", "spell", "trap"), if a row said.
+    group: str | None = None
+    #: Copies listed since the last section row or totals row (None: one count unreadable).
+    since: int | None = 0
+    #: Copies listed in this block, in all (None: one count unreadable).
+    listed: int | None = 0
+    #: Copies listed in this block per Main Deck part (None: one count unreadable).
+    by_group: dict[tuple[Section | None, str | None], int | None] = field(default_factory=dict)
+
+    def switch(self, hit: tuple[Section, str | None]) -> None:
+        self.section, self.group, self.last, self.since = hit[0], hit[1], None, 0
+
+
+@dataclass
+class WrittenTotal:
+    """A totals row as written ("Total Monster Cards | 20"): what it sums and where."""
+
+    label: str
+    number: int
+    location: Location
+    #: "rows": the rows since the last marker; "group" or "section": named by the label.
+    scope: str
+    section: Section | None = None
+    group: str | None = None
+    #: Counts that agree with the total where it stands (the rows since the last marker, the
+    #: group's rows in this block); the deck-wide count of the group or section also agrees.
+    local: tuple[int, ...] = ()
 
 
 @dataclass
@@ -243,6 +279,12 @@ class TableReader:
     pool: CardPool | None
     resolver: Resolver = field(init=False)
     rows_out: dict[Section, list[list[Any]]] = field(init=False)
+    card_lines: int = 0
+    #: Copies listed per (section, Main Deck part); None when a count there did not read.
+    by_group: dict[tuple[Section | None, str | None], int | None] = field(default_factory=dict)
+    #: Copies listed in the whole table so far (None: one count unreadable).
+    listed: int | None = 0
+    written_totals: list[WrittenTotal] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.resolver = Resolver(self.pool)
@@ -261,7 +303,9 @@ class TableReader:
                 end = headers[i + 1][0] if i + 1 < len(headers) else len(grid.rows)
                 for b in blocks:
                     if b.section is None:
-                        b.section = self._title_above(r, b)
+                        title = self._title_above(r, b)
+                        if title is not None:
+                            b.section, b.group = title
                 regions.append((r + 1, end, blocks))
         else:
             blocks = _infer_blocks(grid)
@@ -277,43 +321,51 @@ class TableReader:
             deck.section(sec).extend(
                 Entry(passcode=pc, written=w, count=n, location=loc) for pc, w, n, loc, _ in items)
         deck.problems.extend(self.resolver.problems)
+        self.check_totals(deck)
         deck.meta.update(self._meta(headers, regions))
         if not headers and not deck.problems and \
                 not any(deck.section(s) for s in ("main", "extra", "side")):
             return None
         return deck
 
-    def _title_above(self, r: int, b: Block) -> Section | None:
+    def _title_above(self, r: int, b: Block) -> tuple[Section, str | None] | None:
         for rr in range(r - 1, max(-1, r - 4), -1):
             for c in range(b.first, b.last + 1):
                 v = self.grid.get(rr, c)
                 if isinstance(v, str):
                     sec = section_word(v)
                     if sec is not None:
-                        return sec[0]
+                        return sec
         return None
 
     def _read_block(self, b: Block, start: int, end: int, deck: Deck) -> None:
         grid = self.grid
-        state = _State(section=b.section)
+        state = _State(section=b.section, group=b.group)
         for r in range(start, end):
             qty, nm, code = grid.get(r, b.qty), grid.get(r, b.name), grid.get(r, b.code)
             sec_val = grid.get(r, b.section_col)
             if qty is None and nm is None and code is None:
                 word = section_word(sec_val) if isinstance(sec_val, str) else None
                 if word:
-                    state.section, state.last = word[0], None
+                    state.switch(word)
                 continue
             name_s = _text(nm)
             filled = [v for v in (qty, nm, code) if v is not None]
             title = nm if isinstance(nm, str) else filled[0] if len(filled) == 1 else None
             hit = section_word(title) if isinstance(title, str) else None
             if hit is not None:
-                state.section, state.last = hit[0], None
+                state.switch(hit)
                 continue
-            if (name_s and is_total(name_s)) or (isinstance(qty, str) and is_total(qty)) or \
-                    (isinstance(code, str) and is_total(code)):
+            label = name_s if name_s and is_total(name_s) else \
+                qty if isinstance(qty, str) and is_total(qty) else \
+                code if isinstance(code, str) and is_total(code) else None
+            if label is not None:
+                self._written_total(label, r, b, state)
                 continue
+            self.card_lines += 1
+            if self.card_lines > MAX_ENTRIES:
+                where_ = grid.source or "the table"
+                raise too_many_entries(f"{where_}:{grid.sheet}" if grid.sheet else where_)
             section = state.section
             if sec_val is not None:
                 hit = section_word(_text(sec_val))
@@ -336,6 +388,7 @@ class TableReader:
                     if b.qty is not None and qty is None:
                         continue  # a note in the name column
                     n = parse_count(qty) if b.qty is not None else 1
+                    self._tally(state, section, n)
                     self.resolver.problems.append(self.resolver.problem(
                         name_s, n if isinstance(n, int) else 1, section, where,
                         found if isinstance(found, list) else None))
@@ -344,6 +397,7 @@ class TableReader:
                 count: int | str = 1
             else:
                 count = parse_count(qty) if b.qty is not None else 1
+            self._tally(state, section, count)
             if isinstance(count, str):
                 # a count that does not parse comes from the quantity column: b.qty is set
                 deck.problems.append(bad_count(qty, written, section, count,
@@ -356,6 +410,81 @@ class TableReader:
             item = [pc, written, count, where, sec]
             self.rows_out[sec].append(item)
             state.last = item
+
+    def _tally(self, state: _State, section: Section | None, count: int | str) -> None:
+        """Count a row's copies for the totals rows (a count that does not read spoils them)."""
+        n = count if isinstance(count, int) else None
+        state.since = None if n is None or state.since is None else state.since + n
+        key = (section, state.group)
+        self.listed = None if n is None or self.listed is None else self.listed + n
+        state.listed = None if n is None or state.listed is None else state.listed + n
+        for tally in (self.by_group, state.by_group):
+            if key not in tally or tally[key] is not None:
+                tally[key] = None if n is None else (tally.get(key) or 0) + n
+
+    def _written_total(self, label: str, r: int, b: Block, state: _State) -> None:
+        """Remember a totals row that states a number, to cross-check it once all is read."""
+        grid = self.grid
+        number, col = None, None
+        for c in (b.qty, b.name, b.code):
+            v = grid.get(r, c)
+            if isinstance(v, str) and v.strip().isascii() and v.strip().isdigit() \
+                    and len(v.strip()) <= 4:
+                v = int(v)
+            if isinstance(v, int) and not isinstance(v, bool):
+                number, col = v, c
+                break
+        text, trailing = split_trailing_count(label)
+        if number is None:
+            number = trailing
+            col = next((c for c in (b.name, b.qty, b.code) if grid.get(r, c) == label), None)
+        listed, state.since = state.since, 0
+        if number is None or col is None:
+            return
+        rest = " ".join(w for w in text.replace(":", " ").replace("：", " ").split()
+                        if normalize(w) not in TOTAL_WORDS)
+        where = grid.loc(r, col)
+        if not rest or normalize(rest) in ("cards", "card"):
+            # the rows since the last marker, or a grand total of the block or the table
+            if listed:
+                self.written_totals.append(WrittenTotal(
+                    label, number, where, "rows",
+                    local=(listed, *(n for n in (state.listed, self.listed) if n))))
+            return
+        hit = section_word(rest)
+        if hit is None:
+            return
+        local = tuple(n for n in (listed, state.by_group.get(hit)) if n)
+        self.written_totals.append(WrittenTotal(
+            label, number, where, "group" if hit[1] is not None else "section", hit[0], hit[1],
+            local=local))
+
+    def check_totals(self, deck: Deck) -> None:
+        """A problem for each written total that differs from the copies listed."""
+        for t in self.written_totals:
+            if t.scope == "rows":
+                listed: int | None = t.local[0]
+            elif t.scope == "group":
+                listed = self.by_group.get((t.section, t.group), 0)
+            else:
+                listed = self._section_listed(deck, t.section)
+            if listed is None or listed == t.number or t.number in t.local:
+                continue
+            what = t.label if len(t.label) <= 40 else t.label[:37] + "..."
+            deck.problems.append(ReadProblem(
+                kind="written-total", section=t.section, written=what, count=t.number,
+                location=t.location,
+                message=f"The total written at {t.location.cell} ({what!r}) is {t.number}, but "
+                        f"{'1 card is' if listed == 1 else f'{listed} cards are'} listed; "
+                        "correct the total or the list."))
+
+    def _section_listed(self, deck: Deck, section: Section | None) -> int | None:
+        if any(k[0] == section and v is None for k, v in self.by_group.items()):
+            return None
+        assert section is not None
+        unknown = sum(p.count or 0 for p in deck.problems if p.kind in (
+            "unknown-name", "ambiguous-name") and (p.section or "main") == section)
+        return deck.size(section) + unknown
 
     def _meta(self, headers: list[tuple[int, list[Block]]],
               regions: list[tuple[int, int, list[Block]]]) -> dict[str, str]:
@@ -391,6 +520,47 @@ class TableReader:
 def read_grid(grid: Grid, pool: CardPool | None, name: str | None = None) -> Deck | None:
     """The deck in one table, or None if the table holds nothing deck-like."""
     return TableReader(grid, pool).read(name)
+
+
+def read_pasted_column(grid: Grid, pool: CardPool | None,
+                       name: str | None = None) -> Deck | None:
+    """The deck in a list pasted into one column, one card per cell ("3 Ash Blossom & Joyous
+    Spring"), read as a plain-text list with every entry located at its cell; None when the
+    cells are not all in one column or no line of them names a card (a note)."""
+    from deckcheck.decks.text import read_text
+
+    filled = [(r, c, v) for r, row in enumerate(grid.rows) for c, v in enumerate(row)
+              if v is not None]
+    if not filled or len({c for _, c, _ in filled}) != 1:
+        return None
+    lines: list[str] = []
+    cells: list[tuple[int, int]] = []  # text line (1-based, minus one) -> its cell
+    for r, c, v in filled:
+        for part in _text(v).splitlines() or [""]:
+            lines.append(part)
+            cells.append((r, c))
+    if len(lines) > MAX_ENTRIES:
+        where = grid.source or "the table"
+        raise too_many_entries(f"{where}:{grid.sheet}" if grid.sheet else where)
+    try:
+        deck = read_text("\n".join(lines), pool, grid.source, name=name)
+    except DeckReadError:
+        return None  # no line is a card
+
+    def moved(loc: Location) -> Location:
+        if loc.line is None or not 1 <= loc.line <= len(cells):
+            return grid.loc(*cells[0]).model_copy(update={"cell": None}) \
+                if grid.sheet is not None else loc
+        return grid.loc(*cells[loc.line - 1])
+
+    for sec in SECTIONS:
+        entries = deck.section(sec)
+        entries[:] = [e.model_copy(update={"location": moved(e.location)}) for e in entries]
+    deck.problems = [p.model_copy(update={"location": moved(p.location)})
+                     for p in deck.problems]
+    if not any(deck.section(s) for s in SECTIONS):
+        return None  # notes, not a list: not one line names a card
+    return deck
 
 
 def escape_cell(value: str) -> str:

@@ -37,7 +37,7 @@ from deckcheck.decks.resolve import (
     place_by_frame,
     section_word,
 )
-from deckcheck.decks.source import decode_text, split_lines
+from deckcheck.decks.source import MAX_ENTRIES, decode_text, split_lines, too_many_entries
 from deckcheck.errors import DeckReadError
 
 #: Longer lines are no card line (the longest card names have about 70 characters).
@@ -86,6 +86,15 @@ def read_text(data: bytes | str, pool: CardPool | None, source: str = "", *,
         if not line or line.startswith("//"):
             continue
         loc = Location(source=source or None, line=number)
+        if len(line) > MAX_LINE:  # before any other look at it: no work grows with its length
+            tried += 1
+            if tried > MAX_ENTRIES:
+                raise too_many_entries(where)
+            deck.problems.append(ReadProblem(
+                kind="bad-line", section=section, written=line[:40] + "...", location=loc,
+                message=f"The line is {len(line):,} characters long, too long for a card "
+                        "name; it was skipped."))
+            continue
         header = section_word(_DECOR.sub("", line)) if len(line) <= 48 else None
         if header is not None:
             section = header[0]
@@ -101,12 +110,8 @@ def read_text(data: bytes | str, pool: CardPool | None, source: str = "", *,
             continue
         line = _BULLET.sub("", line)
         tried += 1
-        if len(line) > MAX_LINE:
-            deck.problems.append(ReadProblem(
-                kind="bad-line", section=section, written=line[:40] + "...", location=loc,
-                message=f"The line is {len(line):,} characters long, too long for a card "
-                        "name; it was skipped."))
-            continue
+        if tried > MAX_ENTRIES:
+            raise too_many_entries(where)
         got = _parse_line(line, resolver)
         if got is None:
             first = _first_candidate(line)

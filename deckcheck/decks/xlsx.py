@@ -22,20 +22,17 @@ from __future__ import annotations
 import io
 import re
 import warnings
-import zipfile
+from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.cards.model import Kind
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck, Location, ReadProblem, Section
-from deckcheck.decks.source import MAX_COLS, MAX_ROWS
-from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid
+from deckcheck.decks.source import MAX_COLS
+from deckcheck.decks.source import MAX_ROWS as MAX_ROWS  # the bound its readers apply
+from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid, read_pasted_column
+from deckcheck.decks.xlsx_guard import check_archive as check_archive
 from deckcheck.errors import DeckReadError
-
-#: Refuse workbooks whose entries would inflate beyond this, or compress suspiciously well.
-MAX_UNZIPPED = 100 * 1024 * 1024
-MAX_RATIO = 200
-MAX_ENTRIES = 5000
 
 #: Characters a worksheet cannot hold: XML-illegal controls (dropped) and lone surrogates from
 #: file names that are not UTF-8 (each becomes U+FFFD). openpyxl refuses the first and writes
@@ -45,50 +42,60 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 #: Excel's limit on the text of one cell.
 MAX_CELL_TEXT = 32767
 
-#: Player fields of the registration sheet: option name -> printed label.
+#: Player fields of the registration sheet, as Konami's TCG form names them: option name ->
+#: printed label. `player` (a whole name) is also accepted and split into first and last name.
 PLAYER_FIELDS = {
-    "player": "Player Name",
+    "first_name": "First Name",
+    "last_name": "Last Name",
     "player_id": "CARD GAME ID",
-    "event": "Event",
-    "date": "Date",
+    "event": "Event Name",
+    "date": "Event Date",
     "country": "Country of Residence",
     "deck_name": "Deck Name",
 }
+#: Problems whose card is printed as written (the sheet keeps what the player registered).
+_PRINTED_AS_WRITTEN = ("unknown-name", "ambiguous-name")
 
 
-def check_archive(data: bytes, where: str) -> None:
-    """Refuse what is not a zip archive, or would inflate beyond the bounds (zip bombs)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
-        raise DeckReadError(f"{where} is not an xlsx workbook (not a zip archive); save it as "
-                            "Excel .xlsx or name its format.") from None
-    if len(infos) > MAX_ENTRIES:
-        raise DeckReadError(f"{where} holds {len(infos):,} archive entries, which is no deck "
-                            "workbook; refusing to open it.")
-    total = sum(i.file_size for i in infos)
-    packed = sum(i.compress_size for i in infos)
-    if total > MAX_UNZIPPED:
-        raise DeckReadError(f"{where} would inflate to {total / 2**20:.0f} MB (limit "
-                            f"{MAX_UNZIPPED // 2**20} MB); refusing to open it.")
-    for i in infos:
-        if i.file_size > 1_000_000 and i.file_size > MAX_RATIO * max(i.compress_size, 1):
-            raise DeckReadError(f"{where}: entry {i.filename!r} compresses {MAX_RATIO}+ to 1 "
-                                "(a zip bomb?); refusing to open it.")
-    if total > 1_000_000 and total > MAX_RATIO * max(packed, 1):
-        raise DeckReadError(f"{where} compresses {MAX_RATIO}+ to 1 (a zip bomb?); refusing to "
-                            "open it.")
+def split_name(player: str) -> tuple[str, str]:
+    """(first name, last name) of a whole name: the last word is the last name ("Jane van
+    Doe" -> ("Jane van", "Doe")); a single word is a first name."""
+    words = player.split()
+    if len(words) < 2:
+        return " ".join(words), ""
+    return " ".join(words[:-1]), words[-1]
 
 
-def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck]:
-    """One deck per sheet that holds one (Deck.name = sheet name); DeckReadError if none does."""
+def sheet_problems(deck: Deck, pool: CardPool | None) -> list[ReadProblem]:
+    """What a front end should show as warnings when printing `deck` on a registration sheet:
+    the reader's problems (an unknown name is printed as written) and passcodes the card pool
+    does not know (printed without a name) — the same as `convert` reports."""
+    from deckcheck.decks.resolve import unknown_passcodes
+
+    out = list(deck.problems)
+    if pool is not None:
+        out.extend(unknown_passcodes(deck, pool))
+    return out
+
+
+@dataclass(frozen=True)
+class SkippedSheet:
+    """A sheet that holds no deck, and why (one sentence); `unreadable` when it looked like a
+    deck but could not be read (too large, say), rather than holding nothing to read."""
+
+    sheet: str
+    reason: str
+    unreadable: bool = False
+
+
+def read_grids(data: bytes, source: str = "") -> list[Grid]:
+    """Every sheet's cells (up to `MAX_ROWS` rows and `MAX_COLS` columns; `Grid.cut` when a
+    sheet has more rows), after `check_archive`. DeckReadError when it is no workbook."""
     where = source or "the workbook"
     check_archive(data, where)
     from openpyxl import load_workbook
 
     grids: list[Grid] = []
-    cut: set[str] = set()  # sheets longer than MAX_ROWS: their tail is reported, not dropped
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -96,15 +103,16 @@ def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck
             try:
                 for ws in wb.worksheets:
                     rows: list[list[Any]] = []
+                    cut = False
                     for i, row in enumerate(ws.iter_rows(min_row=1, min_col=1, max_col=MAX_COLS,
                                                          values_only=True)):
                         if i >= MAX_ROWS:
-                            cut.add(ws.title)
+                            cut = True
                             break
                         rows.append([clean(v) for v in row])
                     while rows and all(v is None for v in rows[-1]):
                         rows.pop()
-                    grids.append(Grid(rows, source, sheet=ws.title))
+                    grids.append(Grid(rows, source, sheet=ws.title, cut=cut))
             finally:
                 wb.close()
     except DeckReadError:
@@ -114,40 +122,104 @@ def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck
             str(exc).strip().rstrip(".") or type(exc).__name__)
         raise DeckReadError(f"{where} is not a readable xlsx workbook ({detail}); open and save "
                             "it again in a spreadsheet program.") from None
-    decks = [d for g in grids if (d := read_grid(g, pool, g.sheet)) is not None]
-    for d in decks:
-        if d.name in cut:
-            d.problems.append(ReadProblem(
-                kind="bad-line", location=Location(source=source or None, sheet=d.name),
-                message=f"Sheet {d.name} has more than {MAX_ROWS:,} rows; only the first "
-                        f"{MAX_ROWS:,} were read — split the sheet or remove the extra rows."))
-    full = [d for d in decks if d.problems or any(d.section(s) for s in ("main", "extra", "side"))]
-    if full:
-        decks = full  # sheets with a header row but no card (instructions, templates) are not decks
-    if not decks:
-        raise DeckReadError(f"{where}: no sheet holds a table of cards (no quantity/name/"
-                            "passcode columns found); add a header row like 'Qty | Card Name'.")
-    return decks
+    return grids
+
+
+def read_sheet(grid: Grid, pool: CardPool | None) -> Deck | SkippedSheet:
+    """The deck in one sheet, or why there is none: a card table, else a list pasted into one
+    column ("3 Ash Blossom & Joyous Spring" per row)."""
+    sheet = grid.sheet or "?"
+    if not any(v is not None for row in grid.rows for v in row):
+        return SkippedSheet(sheet, f"Sheet {sheet} is empty.")
+    try:
+        deck = read_grid(grid, pool, sheet)
+        if deck is None:
+            deck = read_pasted_column(grid, pool, sheet)
+    except DeckReadError as exc:
+        return SkippedSheet(sheet, exc.message, unreadable=True)
+    if deck is None:
+        return SkippedSheet(sheet, f"Sheet {sheet} holds no table of cards (no quantity, name "
+                                   "or passcode columns) and no list of cards in one column.")
+    if grid.cut:
+        deck.problems.append(ReadProblem(
+            kind="bad-line", location=Location(source=grid.source or None, sheet=sheet),
+            message=f"Sheet {sheet} has more than {MAX_ROWS:,} rows; only the first "
+                    f"{MAX_ROWS:,} were read — split the sheet or remove the extra rows."))
+    return deck
+
+
+def _has_cards(deck: Deck) -> bool:
+    return bool(deck.problems) or any(deck.section(s) for s in ("main", "extra", "side"))
+
+
+def sheets_of(grids: list[Grid], pool: CardPool | None) -> list[Deck | SkippedSheet]:
+    """`read_sheet` for each sheet, in order. A sheet with a header row but no card (an
+    instructions sheet, an empty template) is skipped when another sheet holds cards."""
+    items = [read_sheet(g, pool) for g in grids]
+    if any(isinstance(i, Deck) and _has_cards(i) for i in items):
+        items = [SkippedSheet(i.name or "?", f"Sheet {i.name} has a card table header but no "
+                              "cards (a template or instructions).")
+                 if isinstance(i, Deck) and not _has_cards(i) else i for i in items]
+    return items
+
+
+def read_sheets(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck | SkippedSheet]:
+    """One item per sheet, in order: its deck (Deck.name = the sheet's name) or why it holds
+    none (see `sheets_of`). DeckReadError when the file is no readable workbook."""
+    return sheets_of(read_grids(data, source), pool)
+
+
+def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck]:
+    """One deck per sheet that holds one (Deck.name = sheet name); DeckReadError if none does,
+    with the reason of each sheet."""
+    where = source or "the workbook"
+    items = read_sheets(data, pool, source)
+    decks = [i for i in items if isinstance(i, Deck)]
+    if decks:
+        return decks
+    skipped = [i for i in items if isinstance(i, SkippedSheet)]
+    unreadable = [i for i in skipped if i.unreadable]
+    if len(unreadable) == 1 and len(skipped) == 1:
+        raise DeckReadError(unreadable[0].reason)
+    if unreadable:
+        raise DeckReadError(f"{where}: no sheet could be read as a deck; "
+                            + " ".join(i.reason for i in unreadable))
+    raise DeckReadError(f"{where}: no sheet holds a table of cards (no quantity/name/"
+                        "passcode columns found); add a header row like 'Qty | Card Name'.")
 
 
 def _groups(deck: Deck, pool: CardPool | None) -> dict[str, list[tuple[int, str, int | None]]]:
-    """Entries as (count, name, passcode) in sheet groups."""
+    """Lines as (count, name, passcode) in sheet groups: one line per card name in a group,
+    with the copies of all its artworks added up (as Konami's form asks), under the card's
+    own passcode; a passcode the pool does not know is a line of its own without a name; a
+    name that did not resolve is printed as written, so that no registered card is dropped."""
     groups: dict[str, list[tuple[int, str, int | None]]] = {
         "Monster Cards": [], "Spell Cards": [], "Trap Cards": [], "Main Deck": [],
         "Extra Deck": [], "Side Deck": []}
+    lines: dict[tuple[str, str, int | None], int] = {}
     for sec, e in deck.entries():
         card = pool.get(e.passcode) if pool is not None and e.passcode is not None else None
-        label = card.name if card is not None else (e.written or "")
-        if card is None and e.passcode is not None:
-            label = ""
-        if sec == "main":
-            group = {Kind.MONSTER: "Monster Cards", Kind.SPELL: "Spell Cards",
-                     Kind.TRAP: "Trap Cards"}.get(card.kind, "Main Deck") if card is not None \
-                else "Main Deck"
+        key: tuple[str, str, int | None]
+        if card is not None:
+            key = (_group_of(sec, card.kind), card.name, card.passcode)
         else:
-            group = "Extra Deck" if sec == "extra" else "Side Deck"
-        groups[group].append((e.count, label, e.passcode))
+            label = "" if e.passcode is not None else (e.written or "")
+            key = (_group_of(sec, None), label, e.passcode)
+        lines[key] = lines.get(key, 0) + e.count
+    for p in deck.problems:
+        if p.kind in _PRINTED_AS_WRITTEN and p.written:
+            key = (_group_of(p.section or "main", None), p.written, None)
+            lines[key] = lines.get(key, 0) + (p.count or 1)
+    for (group, label, passcode), count in lines.items():
+        groups[group].append((count, label, passcode))
     return groups
+
+
+def _group_of(section: Section, kind: Kind | None) -> str:
+    if section != "main":
+        return "Extra Deck" if section == "extra" else "Side Deck"
+    return {Kind.MONSTER: "Monster Cards", Kind.SPELL: "Spell Cards",
+            Kind.TRAP: "Trap Cards"}.get(kind, "Main Deck") if kind is not None else "Main Deck"
 
 
 def sheet_text(value: str) -> str:
@@ -168,18 +240,28 @@ def _put_text(cell: Any, value: str) -> None:
 
 def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes:
     """A printable, signable registration sheet for the deck (see the module docstring).
-    `fields`: player, player_id, event, date, country, deck_name (blank lines when missing)."""
+    `fields`: first_name, last_name (or player, split), player_id, event, date, country,
+    deck_name (blank lines when missing; the deck's own fields fill them where it has them).
+    Warnings to show while writing one: `sheet_problems`."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
     from openpyxl.worksheet.properties import PageSetupProperties
     from openpyxl.worksheet.worksheet import Worksheet
 
-    unknown = set(fields) - set(PLAYER_FIELDS)
+    unknown = set(fields) - set(PLAYER_FIELDS) - {"player"}
     if unknown:
         raise TypeError(f"unknown registration sheet fields: {sorted(unknown)}")
-    values = {k: (fields.get(k) or deck.meta.get(k) or "") for k in PLAYER_FIELDS}
-    if not values["deck_name"] and deck.name:
-        values["deck_name"] = deck.name
+    values = {k: (fields.get(k) or "") for k in PLAYER_FIELDS}
+    player = fields.get("player")
+    if player and not (values["first_name"] or values["last_name"]):
+        values["first_name"], values["last_name"] = split_name(player)
+    if not (values["first_name"] or values["last_name"] or player):  # the deck's own fields
+        values["first_name"] = deck.meta.get("first_name", "")
+        values["last_name"] = deck.meta.get("last_name", "")
+        if not (values["first_name"] or values["last_name"]) and deck.meta.get("player"):
+            values["first_name"], values["last_name"] = split_name(deck.meta["player"])
+    for k in ("player_id", "event", "date", "country", "deck_name"):
+        values[k] = values[k] or deck.meta.get(k, "")
 
     wb = Workbook()
     ws = wb.active
@@ -252,10 +334,11 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     left_end = block(1, ["Monster Cards", "Spell Cards", "Trap Cards", "Main Deck"], header + 1)
     right_end = block(5, ["Extra Deck", "Side Deck"], header + 1)
     row = max(left_end, right_end)
-    totals: tuple[tuple[Section, str], ...] = (
-        ("main", "Main Deck total"), ("extra", "Extra Deck total"), ("side", "Side Deck total"))
-    for sec, label in totals:
-        total = ws.cell(row, 1, deck.size(sec))
+    totals: tuple[tuple[tuple[str, ...], str], ...] = (
+        (("Monster Cards", "Spell Cards", "Trap Cards", "Main Deck"), "Main Deck total"),
+        (("Extra Deck",), "Extra Deck total"), (("Side Deck",), "Side Deck total"))
+    for names, label in totals:  # every printed line counts, names printed as written too
+        total = ws.cell(row, 1, sum(n for g in names for n, _, _ in groups[g]))
         total.font, total.alignment = bold, center
         ws.cell(row, 2, label).font = bold
         row += 1
@@ -281,8 +364,9 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     ws.print_title_rows = f"{header}:{header}"
     # whose sheet a second page is, and how many there are ("&" is a code there; Excel allows
     # 255 characters in all)
+    name = " ".join(v for v in (values["first_name"], values["last_name"]) if v)
     who = " / ".join(sheet_text(v)[:80].replace("&", "&&")
-                     for v in (values["player"], values["player_id"]) if v)
+                     for v in (name, values["player_id"]) if v)
     footer = ws.oddFooter
     assert footer is not None  # every worksheet has one (empty until set)
     footer.left.text = who or None

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem, Section
-from deckcheck.decks.source import decode_text, split_lines
+from deckcheck.decks.source import MAX_ENTRIES, decode_text, split_lines, too_many_entries
 from deckcheck.errors import DeckReadError
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     meta: dict[str, str] = {}
     problems: list[ReadProblem] = []
     bad_lines = 0
+    entries = 0
     current = rows["main"]
     last: list[Any] | None = None
     for number, raw in enumerate(lines, 1):
@@ -105,6 +106,9 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
                 else:
                     last = [pc, 1, number, digits]
                     current.append(last)
+                    entries += 1
+                    if entries > MAX_ENTRIES:
+                        raise too_many_entries(where)
                 continue
             bad_lines += 1
             if bad_lines <= MAX_LINE_PROBLEMS:

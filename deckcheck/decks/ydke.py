@@ -18,6 +18,7 @@ import re
 import struct
 
 from deckcheck.decks.model import SECTIONS, Deck, Entry, Location
+from deckcheck.decks.source import MAX_ENTRIES
 from deckcheck.errors import DeckReadError, DeckWriteError
 
 PREFIX = "ydke://"
@@ -66,6 +67,10 @@ def read_ydke(url: str, source: str = "<url>", *, name: str | None = None) -> De
             raise DeckReadError(f"The {label} part of the ydke:// URL decodes to {len(raw)} "
                                 "bytes, not a multiple of 4 (one passcode is 4 bytes); copy the "
                                 "whole URL again.")
+        if len(raw) // 4 > MAX_ENTRIES:
+            raise DeckReadError(f"The {label} part of the ydke:// URL holds {len(raw) // 4:,} "
+                                f"cards (more than {MAX_ENTRIES:,}), which is no deck; check "
+                                "what was pasted.")
         codes = struct.unpack(f"<{len(raw) // 4}I", raw)
         entries = deck.section(sec)
         last: Entry | None = None

@@ -22,9 +22,10 @@ from deckcheck.event.models import Registration
 
 
 def safe_name(text: str) -> str:
-    """A file name from a player's name: letters, digits, " -_." kept, the rest "_"."""
-    keep = "".join(c if c.isalnum() or c in " -_." else "_" for c in text).strip(" .")
-    return "_".join(keep.split()) or "player"
+    """A file name from a player's name: bounded length, no path parts (`file_name_for`)."""
+    from deckcheck.decks.io import file_name_for
+
+    return file_name_for(text, "")
 
 
 @dataclass

@@ -12,6 +12,12 @@
 
 One unreadable file or row never stops the rest: it becomes a registration with `error` set
 to a one-sentence reason.
+
+Nothing is dropped in silence: `discover_items` / `read_items` give every input as an item —
+a `Registration` (with `error` for a "could not read" row) or a `Skipped` with its reason (a
+README next to the decks, a hidden file, a lock file, an earlier report, an empty sheet, a
+template, a registration table without rows). `discover` and `read_source` keep only the
+registrations.
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ import io
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
+from deckcheck.decks.tabular import column_letter
 from deckcheck.errors import DeckcheckError, DeckReadError
 from deckcheck.event import table
 from deckcheck.event.models import Registration
@@ -41,29 +49,81 @@ Progress = Callable[[str, int, int], None]
 
 _PLAYER_KEYS = ("player", "player_name", "playername", "player name")
 _ID_KEYS = ("player_id", "konami_id", "card_game_id", "cossy_id", "player id", "konami id")
-_STEM_ID = re.compile(r"^(?P<name>.*?)[\s_\-.,()#]+(?P<id>\d{6,12})\)?$")
+_STEM_SEPARATORS = frozenset("_-.,()#")
+
+
+def _stem_separator(ch: str) -> bool:
+    return ch.isspace() or ch in _STEM_SEPARATORS
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An input that was looked at and is not a registration, with the reason in one sentence:
+    a file that is no deck file (a README next to the decks), an earlier report, a hidden
+    file, an empty sheet, a registration table without rows. Never silence."""
+
+    source: str
+    reason: str
+
+
+#: What reading a source gives, item by item: a registration (with `error` set when it could
+#: not be read: a "could not read" row) or a skipped input.
+Item = Registration | Skipped
+
+
+#: At most this many skipped files of one folder are listed one by one.
+MAX_SKIPPED_LISTED = 200
 
 
 def _walk(folder: Path) -> list[Path]:
     """Deck files under `folder`, sorted by their path inside it; hidden entries skipped."""
-    found: list[tuple[str, Path]] = []
+    return [p for p in _walk_items(folder) if isinstance(p, Path)]
+
+
+def _walk_items(folder: Path) -> list[Path | Skipped]:
+    """Everything under `folder`, sorted by its path inside it: the deck files to read, and
+    every other file (and hidden folder) as Skipped with the reason."""
+    found: list[tuple[str, Path | Skipped]] = []
+    suffixes = ", ".join(sorted(DECK_SUFFIXES))
     for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = [d for d in dirnames if not d.startswith((".", "~$"))]
         rel = os.path.relpath(dirpath, folder)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        for d in dirnames:
+            if d.startswith((".", "~$")):
+                where = str(Path(dirpath, d))
+                found.append((prefix + d, Skipped(where, f"{where} is a hidden folder; it was "
+                                                         "not searched.")))
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "~$"))]
         for name in filenames:
-            if name.startswith((".", "~$")) or os.path.splitext(name)[1].lower() not in \
-                    DECK_SUFFIXES:
-                continue
-            if is_report(Path(dirpath, name)):
-                continue  # an earlier `event check -o` report written into the folder
-            found.append((prefix + name, Path(dirpath, name)))
+            path = Path(dirpath, name)
+            why = None
+            if name.startswith("~$"):
+                why = f"{path} is a spreadsheet's lock file, not a deck."
+            elif name.startswith("."):
+                why = f"{path} is a hidden file; it was not read."
+            elif os.path.splitext(name)[1].lower() not in DECK_SUFFIXES:
+                why = f"{path} is not a deck file (deck files end in {suffixes})."
+            elif is_report(path):  # an earlier `event check -o` report written into the folder
+                why = f"{path} is an event report deckcheck wrote, not a registration."
+            found.append((prefix + name, path if why is None else Skipped(str(path), why)))
     found.sort(key=lambda item: item[0])
-    return [p for _, p in found]
+    out = [p for _, p in found]
+    skipped = [p for p in out if isinstance(p, Skipped)]
+    if len(skipped) > MAX_SKIPPED_LISTED:  # a folder of thousands of other files: say how many
+        extra = {id(p) for p in skipped[MAX_SKIPPED_LISTED:]}
+        out = [p for p in out if id(p) not in extra]
+        out.append(Skipped(str(folder), f"{len(extra):,} more files under {folder} are not deck "
+                                        "files (or hidden); they were not read."))
+    return out
 
 
 #: The sheets of the event report workbook (`deckcheck.event.report_xlsx`), in order.
 REPORT_SHEETS = ["Players", "Problems", "Event"]
+#: A report's xl/workbook.xml is under 2 KB; a larger one is read no further (a 2 MB zip entry
+#: once inflated to 4.1 GB here).
+MAX_WORKBOOK_XML = 64 * 1024
+#: The name of a <sheet> element; bounded so that no input makes the search quadratic.
+_SHEET_NAME = re.compile(r'<sheet [^<>]{0,500}?name="([^"<>]{0,100})"')
 
 
 def is_report(path: Path) -> bool:
@@ -77,10 +137,15 @@ def is_report(path: Path) -> bool:
 
         try:
             with zipfile.ZipFile(path) as zf:
-                xml = zf.read("xl/workbook.xml").decode("utf-8", "replace")
-        except (OSError, KeyError, zipfile.BadZipFile):
+                info = zf.getinfo("xl/workbook.xml")
+                if info.file_size > MAX_WORKBOOK_XML:
+                    return False  # no report of ours: those are a few KB
+                with zf.open(info) as f:
+                    xml = f.read(MAX_WORKBOOK_XML + 1).decode("utf-8", "replace")
+        except (OSError, KeyError, EOFError, ValueError, RuntimeError, NotImplementedError,
+                zipfile.BadZipFile, zipfile.LargeZipFile):
             return False
-        return re.findall(r'<sheet [^>]*name="([^"]*)"', xml) == REPORT_SHEETS
+        return _SHEET_NAME.findall(xml[:MAX_WORKBOOK_XML]) == REPORT_SHEETS
     return False
 
 
@@ -100,17 +165,23 @@ def is_report_csv(path: Path) -> bool:
 
 def expand(sources: Iterable[str | Path]) -> list[Path]:
     """The files to read, in order: each source as given, folders expanded (sorted, recursive)."""
-    files: list[Path] = []
+    return [p for p in expand_items(sources) if isinstance(p, Path)]
+
+
+def expand_items(sources: Iterable[str | Path]) -> list[Path | Skipped]:
+    """`expand`, with every file of the folders that is not read given as Skipped (in its
+    place in the sorted order)."""
+    out: list[Path | Skipped] = []
     seen: set[str] = set()
     for src in sources:
         path = Path(src)
-        found = _walk(path) if path.is_dir() else [path]
+        found = _walk_items(path) if path.is_dir() else [path]
         for p in found:
-            key = os.path.normcase(os.path.abspath(p))
+            key = os.path.normcase(os.path.abspath(p if isinstance(p, Path) else p.source))
             if key not in seen:
                 seen.add(key)
-                files.append(p)
-    return files
+                out.append(p)
+    return out
 
 
 def expand_some(sources: Iterable[str | Path]) -> list[Path]:
@@ -140,6 +211,9 @@ def discover(sources: Iterable[str | Path], pool: Any, *,
     return regs
 
 
+_EMPTY_TABLE = "{} is a registration table without rows; add one row per player."
+
+
 def no_registrations(files: Sequence[Path]) -> DeckReadError:
     """The error for deck files that hold no registration at all (tables with no rows)."""
     names = ", ".join(str(p) for p in files[:3]) + (", …" if len(files) > 3 else "")
@@ -147,21 +221,49 @@ def no_registrations(files: Sequence[Path]) -> DeckReadError:
                          "rows); add one row per player.")
 
 
+def discover_items(sources: Iterable[str | Path], pool: Any, *,
+                   progress: Progress | None = None) -> list[Item]:
+    """Every input in `sources`, in a deterministic order, each accounted for: a registration
+    (a "could not read" one carries its reason in `error`) or a `Skipped` with the reason.
+    DeckReadError when the sources hold no deck file at all."""
+    expand_some(sources)  # refuses sources without any deck file
+    entries = expand_items(sources)
+    todo = sum(isinstance(e, Path) for e in entries)
+    items: list[Item] = []
+    done = 0
+    for entry in entries:
+        if isinstance(entry, Skipped):
+            items.append(entry)
+            continue
+        items.extend(read_items(entry, pool))
+        done += 1
+        if progress is not None:
+            progress("read", done, todo)
+    return items
+
+
 def read_source(path: Path, pool: Any) -> list[Registration]:
     """The registrations in one file; a file that cannot be read is one registration with
-    the reason, never an exception."""
+    the reason, never an exception (what it holds that is no registration: `read_items`)."""
+    return [i for i in read_items(path, pool) if isinstance(i, Registration)]
+
+
+def read_items(path: Path, pool: Any) -> list[Item]:
+    """Everything in one file: its registrations, and what was skipped in it (an empty sheet,
+    a registration table without rows) with the reason. A file that cannot be read is one
+    registration with the reason, never an exception."""
     label = str(path)
     try:
         if not path.exists():
             raise DeckcheckError(f"{label} does not exist: check the path.")
         suffix = path.suffix.lower()
         if suffix in WORKBOOK_SUFFIXES:
-            return _read_workbook(path, pool)
+            return _workbook_items(path, pool)
         if suffix in CSV_SUFFIXES:
             regs = _read_csv_table(path, pool)
             if regs is not None:
-                return regs
-        return _from_decks(path, read_file(path, pool))
+                return list(regs) if regs else [Skipped(label, _EMPTY_TABLE.format(label))]
+        return list(_from_decks(path, read_file(path, pool)))
     except Exception as exc:  # one bad file never stops the event
         player, player_id = player_from_stem(path)
         return [Registration(source=label, player=player, player_id=player_id,
@@ -200,10 +302,25 @@ def player_from_stem(path: Path) -> tuple[str | None, str | None]:
     stem = path.stem.strip()
     if stem.casefold() in GENERIC_STEMS and path.parent.name:
         stem = path.parent.name.strip()
-    m = _STEM_ID.match(stem)
-    if m and m.group("name").strip():
-        return _clean_name(m.group("name")), m.group("id")
+    name, player_id = _split_stem_id(stem)
+    if player_id is not None and name.strip():
+        return _clean_name(name), player_id
     return _clean_name(stem) or None, None
+
+
+def _split_stem_id(stem: str) -> tuple[str, str | None]:
+    """("Jane Doe", "0301234567") for "Jane Doe 0301234567" or "Jane Doe (0301234567)": an id
+    of 6 to 12 digits after a separator at the end. A backwards scan, linear on any name."""
+    end = len(stem) - 1 if stem.endswith(")") else len(stem)
+    i = end
+    while i and stem[i - 1].isdecimal():
+        i -= 1
+    if not 6 <= end - i <= 12 or not i or not _stem_separator(stem[i - 1]):
+        return stem, None
+    player_id = stem[i:end]
+    while i and _stem_separator(stem[i - 1]):
+        i -= 1
+    return stem[:i], player_id
 
 
 def _clean_name(text: str) -> str:
@@ -256,7 +373,6 @@ def _omega(cell: str) -> bool:
 
 
 _PASSCODES = re.compile(r"^[\d\s,;]+$")
-_ONE_LINE_LIST = re.compile(r"^[^\n]*[,;][^\n]*$")
 
 
 def read_cell(text: str, pool: Any, location: Location) -> Deck:
@@ -278,7 +394,8 @@ def read_cell(text: str, pool: Any, location: Location) -> Deck:
 
         if _PASSCODES.match(cell):  # "14558127, 14558127 23434538": one per line
             cell = "\n".join(t for t in re.split(r"[\s,;]+", cell) if t)
-        elif _ONE_LINE_LIST.match(cell):  # "3 Ash Blossom; 2 Maxx C": one per line
+        elif "\n" not in cell and ("," in cell or ";" in cell):
+            # "3 Ash Blossom; 2 Maxx C": one per line
             cell = "\n".join(t.strip() for t in re.split(r"[,;]", cell) if t.strip())
         deck = read_text(cell, pool, where)
     return relocate(deck, location)
@@ -333,46 +450,54 @@ def _table_rows(rows: Sequence[Sequence[Any]], pool: Any,
 
 # --- workbooks -------------------------------------------------------------------------------
 
-def _read_workbook(path: Path, pool: Any) -> list[Registration]:
-    import warnings
+def _workbook_items(path: Path, pool: Any) -> list[Item]:
+    """A workbook's registrations: registration tables (one player per row) and deck sheets
+    (one player per sheet), then every sheet holding neither as Skipped (or as a "could not
+    read" registration when it looked like a deck). The workbook is read once."""
+    from deckcheck.decks import xlsx
+    from deckcheck.decks.source import read_bytes
+    from deckcheck.decks.xlsx import SkippedSheet, read_grids, sheets_of
 
-    import openpyxl
-    from openpyxl.utils import get_column_letter
+    grids = read_grids(read_bytes(path), str(path))  # size- and count-bounded
+    items: list[Item] = []
+    skipped: list[Item] = []
+    deck_grids = []
+    for grid in grids:
+        title = grid.sheet or "?"
 
-    from deckcheck.decks.source import MAX_COLS, MAX_ROWS, read_bytes
-    from deckcheck.decks.xlsx import check_archive
+        def where(i: int, col: int, title: str = title) -> Location:
+            return Location(source=str(path), sheet=title, cell=f"{column_letter(col)}{i + 1}")
 
-    data = read_bytes(path)  # size-bounded, and refused if it would inflate like a zip bomb
-    check_archive(data, str(path))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # openpyxl warns about features it drops
-        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    try:
-        tables: list[Registration] = []
-        deck_sheets: list[str] = []
-        for ws in wb.worksheets:
-            rows = [list(r) for r in ws.iter_rows(min_row=1, max_row=MAX_ROWS, min_col=1,
-                                                  max_col=MAX_COLS, values_only=True)]
-            title = ws.title
-
-            def where(i: int, col: int, title: str = title) -> Location:
-                cell = f"{get_column_letter(col + 1)}{i + 1}"
-                return Location(source=str(path), sheet=title, cell=cell)
-
-            regs = _table_rows(rows, pool, where)
-            if regs is None:
-                if not all(table.is_blank(r) for r in rows):
-                    deck_sheets.append(title)
+        regs = _table_rows(grid.rows, pool, where)
+        if regs is None:
+            deck_grids.append(grid)
+            continue
+        if regs:
+            items.extend(regs)
+        else:
+            skipped.append(Skipped(f"{path}:{title}", _EMPTY_TABLE.format(f"{path}:{title}")))
+        if grid.cut:  # the rows past the bound are named, not lost in silence
+            skipped.append(Skipped(f"{path}:{title}", (
+                f"{path}:{title} has more than {xlsx.MAX_ROWS:,} rows; the rows after row "
+                f"{xlsx.MAX_ROWS:,} were not read — split the registrations over several "
+                "sheets.")))
+    sheets = sheets_of(deck_grids, pool) if deck_grids else []
+    decks = [s for s in sheets if isinstance(s, Deck)]
+    if decks:
+        items.extend(_from_decks(path, decks))
+    for s in sheets:
+        if isinstance(s, SkippedSheet):
+            src = f"{path}:{s.sheet}"
+            reason_ = s.reason if str(path) in s.reason else f"{path}: {s.reason}"
+            if s.unreadable:
+                items.append(Registration(source=src, player=s.sheet, error=reason_))
             else:
-                tables.extend(regs)
-    finally:
-        wb.close()
-    if not tables:
-        return _from_decks(path, read_file(path, pool))
-    if deck_sheets:  # a workbook mixing a registration table with deck sheets
-        decks = [d for d in read_file(path, pool) if _sheet_of(d) in deck_sheets]
-        tables.extend(_from_decks(path, decks) if decks else [])
-    return tables
+                skipped.append(Skipped(src, reason_))
+    if not items and len(skipped) == len(sheets):  # no registration table either
+        raise DeckReadError(f"{path}: no sheet holds a table of cards (no quantity/name/"
+                            "passcode columns found); add a header row like 'Qty | Card "
+                            "Name'.")
+    return items + skipped
 
 
 # --- CSV exports -----------------------------------------------------------------------------
@@ -384,10 +509,19 @@ def _delimiter(text: str) -> str:
 
 def _read_csv_table(path: Path, pool: Any) -> list[Registration] | None:
     """The registrations of a CSV registration table, or None if the file is something else."""
-    from deckcheck.decks.source import decode_text, read_bytes
+    from deckcheck.decks.csvfile import check_cells
+    from deckcheck.decks.source import MAX_ROWS, decode_text, read_bytes
 
     text = decode_text(read_bytes(path), str(path)).lstrip("\ufeff")
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
+    delimiter = _delimiter(text)
+    check_cells(text, delimiter, str(path))
+    rows: list[list[str]] = []
+    for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+        if len(rows) >= MAX_ROWS:
+            raise DeckReadError(f"{path} has more than {MAX_ROWS:,} rows, which is no deck or "
+                                "registration table; split it or check that it is the right "
+                                "file.")
+        rows.append(row)
 
     def where(i: int, col: int) -> Location:
         return Location(source=str(path), line=i + 1)

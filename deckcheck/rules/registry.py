@@ -38,6 +38,7 @@ from deckcheck.rules import (
     too_many_copies,
     unknown_card,
     unreadable_entry,
+    written_totals,
     wrong_region,
 )
 from deckcheck.rules.context import CheckContext
@@ -65,6 +66,7 @@ RULES: dict[str, ModuleType] = {
     "DC403": wrong_region,
     "DC404": prerelease_id,
     "DC405": unreadable_entry,
+    "DC407": written_totals,
 }
 
 

@@ -1,16 +1,24 @@
 """The one HTTP helper every card-data source uses.
 
 Timeouts always; bounded retries with exponential backoff on connection errors, 5xx and 429
-(``Retry-After`` honoured, capped); at most ``rate`` requests per second; downloads written to
-a temporary file next to the destination and renamed into place only when complete, so an
-interrupted download never leaves a half-written file. Failures raise `FailedDownload`.
+(``Retry-After`` honoured up to ``max_wait``; a server asking for longer is not waited for: the
+call fails at once saying when to try again); at most ``rate`` requests per second; downloads
+written to a temporary file next to the destination and renamed into place only when complete,
+so an interrupted download never leaves a half-written file. Failures raise `FailedDownload`.
 Nothing here prints: progress is reported through an optional callback.
+
+Every call has two bounds, defaults that apply to every caller: ``max_bytes``, the size of the
+body *after* content decoding (counted while streaming, so a 2 MB gzip body cannot become
+6 GB), and ``deadline``, the seconds one call may take in all, retries and waits included (a
+server trickling one byte every few seconds never trips the per-read timeout; a watchdog
+closes the connection when the deadline passes).
 """
 
 from __future__ import annotations
 
 import email.utils
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -44,18 +52,26 @@ class Http:
     RETRIES = 4
     BACKOFF = 1.0
     MAX_WAIT = 60.0
+    #: The largest body accepted, after decompression (the biggest card dump is ~60 MB).
+    MAX_BYTES = 512 * 2**20
+    #: Seconds one call may take in all (retries and waits included).
+    DEADLINE = 15 * 60.0
 
     def __init__(self, *, timeout: float | tuple[float, float] | None = None,
                  retries: int | None = None, backoff: float | None = None,
                  max_wait: float | None = None, rate: float = 20.0,
                  sleep: Callable[[float], None] | None = None,
-                 session: requests.Session | None = None) -> None:
+                 session: requests.Session | None = None, max_bytes: int | None = None,
+                 deadline: float | None = None) -> None:
         """`backoff` is the first retry's delay (doubling each time); a server's Retry-After
-        is honoured up to `max_wait` seconds; `rate` caps requests per second."""
+        is honoured up to `max_wait` seconds; `rate` caps requests per second; `max_bytes`
+        and `deadline` bound every call (see the module)."""
         self.timeout = self.TIMEOUT if timeout is None else timeout
         self.retries = self.RETRIES if retries is None else retries
         self.backoff = self.BACKOFF if backoff is None else backoff
         self.max_wait = self.MAX_WAIT if max_wait is None else max_wait
+        self.max_bytes = self.MAX_BYTES if max_bytes is None else max_bytes
+        self.deadline = self.DEADLINE if deadline is None else deadline
         self.min_interval = 1.0 / rate if rate > 0 else 0.0
         self.sleep = sleep or time.sleep
         self.session = session or requests.Session()
@@ -66,7 +82,8 @@ class Http:
     # -- public API -------------------------------------------------------------------
     def get_json(self, url: str, params: dict[str, str] | None = None) -> Any:
         """GET `url` and decode its JSON body."""
-        body = self._with_retries(url, lambda: self._fetch_bytes(url, params, None))
+        end = time.monotonic() + self.deadline
+        body = self._with_retries(url, lambda: self._fetch_bytes(url, params, None, end), end)
         try:
             return json.loads(body)
         except ValueError:
@@ -79,11 +96,13 @@ class Http:
         dest = Path(dest)
         dest.parent.mkdir(parents=True, exist_ok=True)
 
+        end = time.monotonic() + self.deadline
+
         def attempt() -> None:
             with replacing(dest, suffix=".part") as tmp, tmp.open("wb") as out:
-                self._fetch_stream(url, params, out, progress)
+                self._fetch_stream(url, params, out, progress, end)
 
-        self._with_retries(url, attempt)
+        self._with_retries(url, attempt, end)
         return dest
 
     # -- internals --------------------------------------------------------------------
@@ -94,7 +113,7 @@ class Http:
                 self.sleep(wait)
             self._last = time.monotonic()
 
-    def _with_retries(self, url: str, fn: Callable[[], Any]) -> Any:
+    def _with_retries(self, url: str, fn: Callable[[], Any], end: float) -> Any:
         last = "no answer"
         for attempt in range(self.retries + 1):
             try:
@@ -103,13 +122,28 @@ class Http:
                 last = exc.reason
                 if attempt == self.retries:
                     break
+                if exc.wait is not None and exc.wait > self.max_wait:
+                    raise FailedDownload(
+                        f"Downloading {url} failed ({exc.reason}): the server asks to wait "
+                        f"{_duration(exc.wait)} before trying again, longer than deckcheck "
+                        f"waits ({_duration(self.max_wait)}); nothing was changed — try again "
+                        "later.") from None
                 wait = self.backoff * (2 ** attempt)
                 if exc.wait is not None:
                     wait = max(wait, exc.wait)
-                self.sleep(min(wait, self.max_wait))
+                wait = min(wait, self.max_wait)
+                if time.monotonic() + wait >= end:
+                    raise self._too_slow(url, last) from None
+                self.sleep(wait)
         raise FailedDownload(
             f"Downloading {url} failed after {self.retries + 1} attempts ({last}); nothing was "
             "changed — check the connection and try again later.")
+
+    def _too_slow(self, url: str, last: str | None = None) -> FailedDownload:
+        why = f"; last: {last}" if last else ""
+        return FailedDownload(
+            f"Downloading {url} took longer than {_duration(self.deadline)} in all{why}; "
+            "nothing was changed — check the connection and try again later.")
 
     def _get(self, url: str, params: dict[str, str] | None, stream: bool) -> requests.Response:
         self._throttle()
@@ -133,37 +167,106 @@ class Http:
         return resp
 
     def _fetch_bytes(self, url: str, params: dict[str, str] | None,
-                     progress: Progress | None) -> bytes:
+                     progress: Progress | None, end: float) -> bytes:
         import io
 
         buf = io.BytesIO()
-        self._fetch_stream(url, params, buf, progress)
+        self._fetch_stream(url, params, buf, progress, end)
         return buf.getvalue()
 
     def _fetch_stream(self, url: str, params: dict[str, str] | None, out: Any,
-                      progress: Progress | None) -> None:
+                      progress: Progress | None, end: float) -> None:
+        if time.monotonic() >= end:
+            raise self._too_slow(url)
         resp = self._get(url, params, stream=True)
-        with resp:
-            total_header = resp.headers.get("Content-Length")
-            total = int(total_header) if total_header and total_header.isdigit() else None
-            # Count what came over the wire (before any content decoding): that is what
-            # Content-Length measures, for progress and to detect a truncated body.
-            done = 0
-            wire = getattr(resp.raw, "tell", None)
-            try:
-                for chunk in resp.iter_content(chunk_size=1 << 16):
-                    out.write(chunk)
-                    done += len(chunk)
-                    if progress is not None:
-                        progress(wire() if callable(wire) else done, total)
-            except (requests.ConnectionError, requests.Timeout,
-                    requests.exceptions.ChunkedEncodingError,
-                    requests.exceptions.ContentDecodingError) as exc:
-                raise _Retryable(f"connection dropped: {type(exc).__name__}") from None
-            raw_done = wire() if callable(wire) else done
-            if total is not None and resp.headers.get("Content-Encoding") in (None, "identity") \
-                    and raw_done < total:
-                raise _Retryable(f"truncated body: {raw_done} of {total} bytes")
+        expired = threading.Event()
+
+        def expire() -> None:  # the per-read timeout never fires on a trickle: cut it off
+            expired.set()
+            _shutdown(resp)
+
+        watchdog = threading.Timer(max(end - time.monotonic(), 0.0), expire)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            with resp:
+                self._stream_body(url, resp, out, progress, expired)
+        except (_Retryable, OSError, requests.RequestException):
+            if expired.is_set():
+                raise self._too_slow(url) from None
+            raise
+        finally:
+            watchdog.cancel()
+        if expired.is_set():
+            raise self._too_slow(url)
+
+    def _stream_body(self, url: str, resp: requests.Response, out: Any,
+                     progress: Progress | None, expired: threading.Event) -> None:
+        total_header = resp.headers.get("Content-Length")
+        total = int(total_header) if total_header and total_header.isdigit() else None
+        if total is not None and total > self.max_bytes:
+            raise FailedDownload(self._too_big(url, total))
+        # Count what came over the wire (before any content decoding): that is what
+        # Content-Length measures, for progress and to detect a truncated body; and what
+        # came out of the decoder, which `max_bytes` bounds.
+        done = 0
+        wire = getattr(resp.raw, "tell", None)
+        try:
+            for chunk in resp.iter_content(chunk_size=1 << 16):
+                done += len(chunk)
+                if done > self.max_bytes:
+                    raise FailedDownload(self._too_big(url, done, decoded=True))
+                out.write(chunk)
+                if progress is not None:
+                    progress(wire() if callable(wire) else done, total)
+                if expired.is_set():
+                    return
+        except (requests.ConnectionError, requests.Timeout,
+                requests.exceptions.ChunkedEncodingError,
+                requests.exceptions.ContentDecodingError) as exc:
+            raise _Retryable(f"connection dropped: {type(exc).__name__}") from None
+        if expired.is_set():
+            return
+        raw_done = wire() if callable(wire) else done
+        if total is not None and resp.headers.get("Content-Encoding") in (None, "identity") \
+                and raw_done < total:
+            raise _Retryable(f"truncated body: {raw_done} of {total} bytes")
+
+    def _too_big(self, url: str, size: int, *, decoded: bool = False) -> str:
+        what = "inflates to more than" if decoded else "is"
+        return (f"Downloading {url} stopped: the body {what} {_size(size)}, over the "
+                f"{_size(self.max_bytes)} limit; nothing was changed — check the address.")
+
+
+def _shutdown(resp: requests.Response) -> None:
+    """Cut a response's connection from another thread (a blocked read then returns)."""
+    raw = resp.raw
+    conn = getattr(raw, "_connection", None) or getattr(raw, "connection", None)
+    sock = getattr(conn, "sock", None)
+    if sock is None:  # the socket under http.client's file object
+        fp = getattr(getattr(raw, "_fp", None), "fp", None)
+        sock = getattr(getattr(fp, "raw", None), "_sock", None)
+    if isinstance(sock, socket.socket):
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _size(n: int) -> str:
+    """"512 MB", "8 KB", "100 bytes"."""
+    if n >= 2**20:
+        return f"{n / 2**20:.0f} MB"
+    return f"{n / 2**10:.0f} KB" if n >= 2**10 else f"{n} bytes"
+
+
+def _duration(seconds: float) -> str:
+    """"45 s", "4 min", "24 h"."""
+    if seconds < 120:
+        return f"{seconds:g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.0f} h"
 
 
 def _retry_after(value: str | None) -> float | None:

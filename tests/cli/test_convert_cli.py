@@ -85,9 +85,10 @@ def test_registration_sheet_and_back(env: Path) -> None:
     from openpyxl import load_workbook
 
     ws = load_workbook(env / "sheet.xlsx").active
-    assert [(ws[f"A{r}"].value, ws[f"C{r}"].value) for r in range(3, 9)] == [
-        ("Player Name", "Jane Doe"), ("CARD GAME ID", "0000123456"), ("Event", "Regional"),
-        ("Date", "2026-11-22"), ("Country of Residence", "FR"), ("Deck Name", "Ash Pot")]
+    assert [(ws[f"A{r}"].value, ws[f"C{r}"].value) for r in range(3, 10)] == [
+        ("First Name", "Jane"), ("Last Name", "Doe"), ("CARD GAME ID", "0000123456"),
+        ("Event Name", "Regional"), ("Event Date", "2026-11-22"),
+        ("Country of Residence", "FR"), ("Deck Name", "Ash Pot")]
     back = run("sheet.xlsx", "-", "--to", "ydk")
     assert back.exit_code == 0
     assert back.stdout == "#created by deckcheck\n" + YDK

@@ -91,10 +91,10 @@ def test_omega_keeps_cards_and_files_them_by_frame(deck: Deck) -> None:
 
 @SLOW
 @given(decks)
-def test_xlsx_registration_sheet_is_exact(deck: Deck) -> None:
+def test_xlsx_registration_sheet_adds_up_artworks_only(deck: Deck) -> None:
     (again,) = read_xlsx(write_xlsx(deck, POOL), POOL, "x.xlsx")
     assert again.problems == []
-    assert exact(again) == exact(deck)
+    assert canonical(again) == canonical(deck)  # one line per card name, as Konami's form
 
 
 @SLOW

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from typing import Any
 
 import pytest
 from openpyxl import Workbook, load_workbook
@@ -33,13 +34,16 @@ def test_registration_sheet_reads_back_the_same_deck(pool: MemoryPool) -> None:
     data = write_xlsx(DECK, pool, player="=cmd|' /C calc'!A0", player_id="0123456789",
                       event="Regional", date="2026-11-22")
     (deck,) = read_xlsx(data, pool, "reg.xlsx")
-    for s in ("main", "extra", "side"):
-        assert deck.counts(s) == DECK.counts(s), s   # alternate artworks included
+    # one line per card name, its artworks added up, as Konami's form asks
+    assert deck.counts("main") == {14558127: 3, 35261759: 2, 10045474: 3, 424242: 1}
+    assert deck.counts("extra") == {86066372: 1, 44508094: 1}   # 44508095 is an artwork
+    assert deck.counts("side") == DECK.counts("side")
     assert deck.name == "Ash Test"
-    assert deck.meta == {"player": "=cmd|' /C calc'!A0", "player_id": "0123456789",
-                         "event": "Regional", "date": "2026-11-22", "deck_name": "Ash Test"}
+    assert deck.meta == {"first_name": "=cmd|' /C", "last_name": "calc'!A0",
+                         "player": "=cmd|' /C calc'!A0", "player_id": "0123456789",
+                         "event": "Regional", "date": "2026-11-22"}
     assert deck.problems == []
-    assert str(deck.main[0].location) == "reg.xlsx:Ash Test!B12"
+    assert str(deck.main[0].location) == "reg.xlsx:Ash Test!B13"
 
 
 def test_registration_sheet_is_formatted_for_print(pool: MemoryPool) -> None:
@@ -52,17 +56,17 @@ def test_registration_sheet_is_formatted_for_print(pool: MemoryPool) -> None:
     assert ws.print_area.startswith("'Ash Test'!$A$1:$G$")
     # a player field cannot become a formula: text, quote-prefixed, printed as written
     assert (ws["C3"].value, ws["C3"].data_type, ws["C3"].quotePrefix) == ("=1+1", "s", True)
-    assert [ws.cell(10, c).value for c in range(1, 8)] == [
+    assert [ws.cell(11, c).value for c in range(1, 8)] == [
         "Qty", "Card Name", "Passcode", None, "Qty", "Card Name", "Passcode"]
-    assert ws["B10"].font.b and ws["B10"].border.left.style == "thin"
-    assert ws["B11"].value == "Monster Cards"
+    assert ws["B11"].font.b and ws["B11"].border.left.style == "thin"
+    assert ws["B12"].value == "Monster Cards"
     texts = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
     for want in ("Total Monster Cards", "Spell Cards", "Trap Cards", "Extra Deck", "Side Deck",
                  "Main Deck total", "Player signature", "CARD GAME ID"):
         assert want in texts
     totals = {ws.cell(r, 2).value: ws.cell(r, 1).value for r in range(1, ws.max_row + 1)}
     assert totals["Main Deck total"] == 9
-    assert totals["Total Monster Cards"] == 3
+    assert totals["Total Monster Cards"] == 3   # one line: Ash Blossom, both artworks
     assert totals["Side Deck total"] == 3
 
 
@@ -70,10 +74,10 @@ def test_registration_sheet_prints_evenly(pool: MemoryPool) -> None:
     ws = load_workbook(io.BytesIO(write_xlsx(DECK, pool))).active
     fonts = {(c.font.name, c.font.b) for row in ws.iter_rows() for c in row if c.value}
     assert {name for name, _ in fonts} == {"Calibri"}   # no nameless font, no fallback face
-    assert (ws["A12"].value, ws["B12"].value) == (2, "Ash Blossom & Joyous Spring")
-    assert ws["A12"].alignment.horizontal == "center"
-    assert ws["B12"].alignment.shrink_to_fit is True    # long names shrink, not cut
-    assert ws["C12"].value == 14558127 and ws["C12"].number_format == "00000000"
+    assert (ws["A13"].value, ws["B13"].value) == (3, "Ash Blossom & Joyous Spring")
+    assert ws["A13"].alignment.horizontal == "center"
+    assert ws["B13"].alignment.shrink_to_fit is True    # long names shrink, not cut
+    assert ws["C13"].value == 14558127 and ws["C13"].number_format == "00000000"
     row = next(c.row for c in ws["A"] if c.value == "Player signature")
     assert ws.cell(row, 3).border.bottom.style == "thin"
 
@@ -83,22 +87,26 @@ def test_registration_sheet_footer_names_the_player(pool: MemoryPool) -> None:
                                              player_id="0123456789"))).active
     assert ws.oddFooter.left.text == "Tom && Jerry / 0123456789"   # "&" is a footer code
     assert ws.oddFooter.right.text == "Page &P of &N"
-    assert ws.print_title_rows == "$10:$10"
+    assert ws.print_title_rows == "$11:$11"
 
 
 def test_text_a_worksheet_cannot_hold_is_cleaned(pool: MemoryPool) -> None:
     deck = DECK.model_copy(update={"name": "bad\udcffname"})
-    data = write_xlsx(deck, pool, player="Ja\x01ne", event="Re\x1fgional")
+    data = write_xlsx(deck, pool, player="Ja\x01ne", event="Re\x1fgional",
+                      deck_name="bad\udcffname")
     ws = load_workbook(io.BytesIO(data)).active    # a surrogate would make it unreadable
     assert ws.title == "bad\ufffdname"
-    assert [ws[c].value for c in ("C3", "C5", "C8")] == ["Jane", "Regional", "bad\ufffdname"]
+    assert [ws[c].value for c in ("C3", "C6", "C9")] == ["Jane", "Regional", "bad\ufffdname"]
     (back,) = read_xlsx(data, pool, "b.xlsx")
-    assert back.counts("main") == DECK.counts("main")
+    assert back.size("main") == DECK.size("main")
 
 
 def test_blank_player_fields_when_missing(pool: MemoryPool) -> None:
     ws = load_workbook(io.BytesIO(write_xlsx(Deck(), pool))).active
-    assert ws["A3"].value == "Player Name" and ws["C3"].value is None
+    assert [ws[f"A{r}"].value for r in range(3, 10)] == [
+        "First Name", "Last Name", "CARD GAME ID", "Event Name", "Event Date",
+        "Country of Residence", "Deck Name"]
+    assert ws["C3"].value is None
     assert ws["C3"].border.bottom.style == "thin"
     (deck,) = read_xlsx(write_xlsx(Deck(), pool), pool, "e.xlsx")
     assert deck.main == deck.extra == deck.side == [] and deck.meta == {}
@@ -191,7 +199,7 @@ def test_zip_bomb_by_ratio_is_refused_before_openpyxl(monkeypatch: pytest.Monkey
 
 def test_zip_inflating_beyond_bound_is_refused(monkeypatch: pytest.MonkeyPatch,
                                                 pool: MemoryPool) -> None:
-    monkeypatch.setattr(xlsx_mod, "MAX_UNZIPPED", 1000)
+    monkeypatch.setattr("deckcheck.decks.xlsx_guard.MAX_UNZIPPED", 1000)
     with pytest.raises(DeckReadError, match="would inflate to"):
         read_xlsx(write_xlsx(DECK, pool), pool, "big.xlsx")
 
@@ -228,3 +236,45 @@ def test_rows_beyond_the_bound_are_reported_not_dropped(monkeypatch: pytest.Monk
     assert str(problem.location) == "p.xlsx:S"
     assert problem.message == ("Sheet S has more than 3 rows; only the first 3 were read — split "
                                "the sheet or remove the extra rows.")
+
+
+def test_an_unknown_card_is_printed_as_written_and_warned_about(pool: MemoryPool) -> None:
+    from deckcheck.decks.text import read_text
+    from deckcheck.decks.xlsx import sheet_problems
+
+    deck = read_text("3 Ash Blossom & Joyous Spring\n2 Efect Veilerr\n", pool, "form.txt")
+    ws = load_workbook(io.BytesIO(write_xlsx(deck, pool))).active
+    lines = {ws.cell(r, 2).value: ws.cell(r, 1).value for r in range(1, ws.max_row + 1)}
+    assert lines["Efect Veilerr"] == 2 and lines["Main Deck total"] == 5
+    assert [p.kind for p in sheet_problems(deck, pool)] == ["unknown-name"]
+    (back,) = read_xlsx(write_xlsx(deck, pool), pool, "back.xlsx")
+    assert [(p.kind, p.written, p.count) for p in back.problems] == [
+        ("unknown-name", "Efect Veilerr", 2)]
+
+
+def test_first_and_last_name_and_the_deck_name_only_when_given(pool: MemoryPool) -> None:
+    deck = DECK.model_copy(update={"name": "Decklist"})
+    ws = load_workbook(io.BytesIO(write_xlsx(deck, pool, first_name="Jane", last_name="Doe",
+                                             country="FR"))).active
+    fields = {ws[f"A{r}"].value: ws[f"C{r}"].value for r in range(3, 10)}
+    assert fields == {"First Name": "Jane", "Last Name": "Doe", "CARD GAME ID": None,
+                      "Event Name": None, "Event Date": None, "Country of Residence": "FR",
+                      "Deck Name": None}   # never the sheet's name ("Decklist")
+
+
+def test_file_names_made_from_player_names_stay_in_their_folder(tmp_path: Any) -> None:
+    from deckcheck.decks.io import MAX_NAME_BYTES, file_name_for, path_inside
+    from deckcheck.errors import DeckWriteError
+
+    used: set[str] = set()
+    names = [file_name_for(n, ".xlsx", used) for n in (
+        "../../etc/passwd", "Jane Doe", "jane doe", "x" * 400, "CON", "..", "/abs/path")]
+    assert names[:3] == ["etc_passwd.xlsx", "Jane_Doe.xlsx", "jane_doe_2.xlsx"]
+    assert names[4:] == ["_CON.xlsx", "player.xlsx", "abs_path.xlsx"]
+    assert len(names[3].encode()) <= MAX_NAME_BYTES + len(".xlsx")
+    for name in names:
+        path = path_inside(tmp_path, name)
+        path.write_bytes(b"")  # every one can be written (none too long, none outside)
+        assert path.parent == tmp_path
+    with pytest.raises(DeckWriteError, match="must stay inside"):
+        path_inside(tmp_path, "../x.xlsx")

@@ -148,3 +148,145 @@ def test_workbook_mixing_a_table_with_deck_sheets_and_a_missing_path(
         ("Zoe", None, "T/mixed.xlsx:Zoe", "illegal", 3),
         ("missing", None, "T/missing.ydk", "unreadable", None)]
     assert ev.players[2].error == f"{tmp_path}/missing.ydk does not exist: check the path."
+
+
+# --- every input accounted for (issue 12) ---------------------------------------------------
+
+def _deck_sheet(ws: Any, pool: Any, kit: SimpleNamespace) -> None:
+    ws.append(["Qty", "Card Name"])
+    for pc, n in kit.LEGAL_MAIN:
+        ws.append([n, pool.get(pc).name])
+
+
+def test_a_sheet_holding_a_pasted_list_in_one_column_keeps_its_player(
+        tmp_path: Path, pool: Any, kit: SimpleNamespace) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    for i, name in enumerate(("Amy", "Ben", "Cid")):
+        ws = wb.active if i == 0 else wb.create_sheet(name)
+        ws.title = name
+        _deck_sheet(ws, pool, kit)
+    pasted = wb.create_sheet("Dee")
+    for pc, n in kit.LEGAL_MAIN:  # "3 Ash Blossom & Joyous Spring" per row, in column B
+        pasted.append([None, f"{n} {pool.get(pc).name}"])
+    path = tmp_path / "four.xlsx"
+    wb.save(path)
+    ev = check_event([path], pool, checker=kit.fake_check)
+    assert [(r.player, r.source, r.verdict, r.main) for r in ev.players] == [
+        ("Amy", f"{path}:Amy", "legal", 40), ("Ben", f"{path}:Ben", "legal", 40),
+        ("Cid", f"{path}:Cid", "legal", 40), ("Dee", f"{path}:Dee", "legal", 40)]
+    (dee,) = [r for r in discover([path], pool) if r.player == "Dee"]
+    assert dee.deck is not None
+    assert [str(e.location) for e in dee.deck.main[:2]] == [f"{path}:Dee!B1", f"{path}:Dee!B2"]
+
+
+def test_every_file_and_sheet_is_a_registration_or_skipped_with_a_reason(
+        tmp_path: Path, pool: Any, kit: SimpleNamespace) -> None:
+    import openpyxl
+
+    from deckcheck.event.sources import Skipped, discover_items
+
+    folder = tmp_path / "decks"
+    (folder / ".git").mkdir(parents=True)
+    (folder / "README.md").write_text("Decks for Saturday\n")
+    (folder / ".DS_Store").write_bytes(b"\0\0")
+    (folder / "~$players.xlsx").write_bytes(b"lock")
+    (folder / "amy.ydk").write_bytes(b"#main\n14558127\n#extra\n!side\n")
+    wb = openpyxl.Workbook()
+    wb.active.title = "Ben"
+    _deck_sheet(wb.active, pool, kit)
+    wb.create_sheet("Blank")
+    wb.create_sheet("Notes")["A1"] = "Bring your sleeves"
+    template = wb.create_sheet("Template")
+    template.append(["Qty", "Card Name"])
+    wb.save(folder / "players.xlsx")
+    items = discover_items([folder], pool)
+    got = [(type(i).__name__, i.source, getattr(i, "reason", None) or getattr(i, "error", None))
+           for i in items]
+    suffixes = ".csv, .omega, .txt, .xlsm, .xlsx, .ydk, .ydke"
+    assert got == [
+        ("Skipped", f"{folder}/.DS_Store", f"{folder}/.DS_Store is a hidden file; it was not "
+                                           "read."),
+        ("Skipped", f"{folder}/.git", f"{folder}/.git is a hidden folder; it was not searched."),
+        ("Skipped", f"{folder}/README.md", f"{folder}/README.md is not a deck file (deck files "
+                                           f"end in {suffixes})."),
+        ("Registration", f"{folder}/amy.ydk", None),
+        ("Registration", f"{folder}/players.xlsx:Ben", None),
+        ("Skipped", f"{folder}/players.xlsx:Blank",
+         f"{folder}/players.xlsx: Sheet Blank is empty."),
+        ("Skipped", f"{folder}/players.xlsx:Notes",
+         f"{folder}/players.xlsx: Sheet Notes holds no table of cards (no quantity, name or "
+         "passcode columns) and no list of cards in one column."),
+        ("Skipped", f"{folder}/players.xlsx:Template",
+         f"{folder}/players.xlsx: Sheet Template has a card table header but no cards (a "
+         "template or instructions)."),
+        ("Skipped", f"{folder}/~$players.xlsx", f"{folder}/~$players.xlsx is a spreadsheet's "
+                                                "lock file, not a deck."),
+    ]
+    assert all(isinstance(i, Skipped) or i.deck is not None for i in items)
+
+
+def test_a_sheet_too_large_to_read_is_a_could_not_read_row(tmp_path: Path, pool: Any,
+                                                           kit: SimpleNamespace) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.active.title = "Amy"
+    _deck_sheet(wb.active, pool, kit)
+    big = wb.create_sheet("Big")
+    big.append(["Qty", "Card Name"])
+    for i in range(1200):
+        big.append([1, f"Card {i}"])
+    path = tmp_path / "w.xlsx"
+    wb.save(path)
+    ev = check_event([path], pool, checker=kit.fake_check)
+    assert [(r.player, r.verdict) for r in ev.players] == [("Amy", "legal"),
+                                                           ("Big", "unreadable")]
+    assert ev.players[1].error == (f"{path}:Big holds more than 1,000 card lines, which is no "
+                                   "deck; check that it is the right file.")
+
+
+def test_a_csv_registration_table_of_too_many_rows_is_refused(tmp_path: Path, pool: Any) -> None:
+    path = tmp_path / "reg.csv"
+    path.write_text("Name,Deck list\n" + "Amy,14558127\n" * 10_001)
+    (reg,) = discover([path], pool)
+    assert reg.error == (f"{path} has more than 10,000 rows, which is no deck or registration "
+                         "table; split it or check that it is the right file.")
+
+
+def test_thousands_of_other_files_are_counted_not_listed(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.event import sources
+    from deckcheck.event.sources import Skipped, expand_items
+
+    monkeypatch.setattr(sources, "MAX_SKIPPED_LISTED", 3)
+    for i in range(10):
+        (tmp_path / f"note{i}.md").write_text("x")
+    (tmp_path / "amy.ydk").write_bytes(b"#main\n14558127\n")
+    items = expand_items([tmp_path])
+    assert items[0] == tmp_path / "amy.ydk"
+    assert [i.source for i in items[1:4]] == [str(tmp_path / f"note{i}.md") for i in range(3)]
+    assert items[4] == Skipped(str(tmp_path), f"7 more files under {tmp_path} are not deck "
+                                              "files (or hidden); they were not read.")
+
+
+def test_registration_rows_past_the_bound_are_named(tmp_path: Path, pool: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import openpyxl
+
+    from deckcheck.event.sources import Skipped, discover_items
+
+    monkeypatch.setattr("deckcheck.decks.xlsx.MAX_ROWS", 4)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Form"
+    wb.active.append(["Player", "Deck list"])
+    for name in ("Amy", "Ben", "Cid", "Dee", "Eve"):
+        wb.active.append([name, "ydke://1xqfAQ==!!!"])
+    path = tmp_path / "reg.xlsx"
+    wb.save(path)
+    items = discover_items([path], pool)
+    assert [getattr(i, "player", None) for i in items] == ["Amy", "Ben", "Cid", None]
+    assert items[-1] == Skipped(f"{path}:Form", f"{path}:Form has more than 4 rows; the rows "
+                                                "after row 4 were not read — split the "
+                                                "registrations over several sheets.")

@@ -16,7 +16,7 @@ from deckcheck.event.sheets import plan_sheets, safe_name, write_sheets
 
 def test_safe_name() -> None:
     assert safe_name("Jane Doe") == "Jane_Doe"
-    assert safe_name("../../etc/passwd") == "_.._etc_passwd"
+    assert safe_name("../../etc/passwd") == "etc_passwd"
     assert safe_name("  ..  ") == "player"
 
 

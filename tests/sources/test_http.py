@@ -1,11 +1,14 @@
 """The HTTP helper and `cards update` against a local server on 127.0.0.1: a dropped
-connection, a 500, a 429 and a truncated body each leave the previous store intact."""
+connection, a 500, a 429 and a truncated body each leave the previous store intact; a gzip
+bomb, a trickling server and a Retry-After of a day are cut off."""
 
 from __future__ import annotations
 
+import gzip
 import http.server
 import json
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +33,7 @@ class Server:
     def __init__(self) -> None:
         self.modes: list[str] = []
         self.body = SMALL
+        self.bomb = b""
         self.version = "1.0"
         self.requests: list[str] = []
         server = self
@@ -61,6 +65,21 @@ class Server:
                     self.close_connection = True
                 elif mode == "notjson":
                     self._send(200, b"<html>maintenance</html>")
+                elif mode == "tomorrow":
+                    self._send(429, b"come back tomorrow", {"Retry-After": "86400"})
+                elif mode == "gzipbomb":  # ~200 KB on the wire, 200 MB once inflated
+                    self._send(200, server.bomb, {"Content-Encoding": "gzip"})
+                elif mode == "trickle":  # one byte every 0.2 s, never finishing in time
+                    self.send_response(200)
+                    self.send_header("Content-Length", "1000")
+                    self.end_headers()
+                    try:
+                        for _ in range(1000):
+                            self.wfile.write(b" ")
+                            self.wfile.flush()
+                            time.sleep(0.2)
+                    except OSError:
+                        pass
                 else:
                     self._send(200, server.body)
 
@@ -165,11 +184,66 @@ def test_not_json_is_import_failed(server: Server, client: Http, old_store: Path
     _intact(old_store)
 
 
-def test_retry_after_is_capped(server: Server, old_store: Path, sleeps: list[float]) -> None:
+def test_retry_after_is_honoured_up_to_max_wait(server: Server, old_store: Path,
+                                                sleeps: list[float]) -> None:
     server.modes = ["429", "ok"]
-    ygoprodeck.update(old_store, http=Http(retries=1, backoff=0.0, max_wait=1.5, rate=0,
+    ygoprodeck.update(old_store, http=Http(retries=1, backoff=0.0, max_wait=3, rate=0,
                                            sleep=sleeps.append), url=server.url)
-    assert sleeps == [1.5]
+    assert sleeps == [3]
+
+
+def test_a_retry_after_beyond_max_wait_fails_at_once_saying_so(
+        server: Server, old_store: Path, sleeps: list[float]) -> None:
+    server.modes = ["tomorrow"] * 5
+    with pytest.raises(FailedDownload) as exc:
+        ygoprodeck.update(old_store, http=Http(retries=4, max_wait=60, rate=0,
+                                               sleep=sleeps.append), url=server.url)
+    assert str(exc.value) == (
+        f"Downloading {server.url}/cardinfo.php failed (HTTP 429): the server asks to wait 24 h "
+        "before trying again, longer than deckcheck waits (60 s); nothing was changed — try "
+        "again later.")
+    assert sleeps == [] and server.count("/cardinfo.php") == 1
+    _intact(old_store)
+
+
+def test_a_gzip_bomb_is_cut_off_at_the_decompressed_cap(server: Server, tmp_path: Path) -> None:
+    server.bomb = gzip.compress(b"\0" * (200 * 2**20), compresslevel=9)
+    assert len(server.bomb) < 2**20
+    server.modes = ["gzipbomb"]
+    capped = Http(retries=0, rate=0, timeout=5, max_bytes=8 * 2**20)
+    dest = tmp_path / "out.json"
+    with pytest.raises(FailedDownload) as exc:
+        capped.download(f"{server.url}/cardinfo.php", dest)
+    assert str(exc.value) == (
+        f"Downloading {server.url}/cardinfo.php stopped: the body inflates to more than 8 MB, "
+        "over the 8 MB limit; nothing was changed — check the address.")
+    assert list(tmp_path.iterdir()) == []  # no partial file left
+    server.modes = ["gzipbomb"]
+    with pytest.raises(FailedDownload, match="inflates to more than 8 MB"):
+        capped.get_json(f"{server.url}/cardinfo.php")
+
+
+def test_every_client_has_a_byte_cap_and_a_deadline_by_default() -> None:
+    client = Http()
+    assert 0 < client.max_bytes <= 2**30 and 0 < client.deadline <= 3600
+
+
+def test_a_content_length_over_the_cap_is_refused_before_reading(server: Server) -> None:
+    with pytest.raises(FailedDownload, match=r"the body is \d+ KB, over the 100 bytes limit"):
+        Http(retries=0, rate=0, max_bytes=100).get_json(f"{server.url}/cardinfo.php")
+
+
+def test_a_trickling_server_is_cut_off_at_the_deadline(server: Server, old_store: Path) -> None:
+    server.modes = ["trickle"] * 3
+    slow = Http(retries=2, backoff=0.01, rate=0, timeout=5, deadline=1.0)
+    t = time.monotonic()
+    with pytest.raises(FailedDownload) as exc:
+        ygoprodeck.update(old_store, http=slow, url=server.url)
+    assert time.monotonic() - t < 4  # one byte every 0.2 s of 1,000: 200 s without it
+    assert str(exc.value) == (f"Downloading {server.url}/cardinfo.php took longer than 1 s in "
+                              "all; nothing was changed — check the connection and try again "
+                              "later.")
+    _intact(old_store)
 
 
 def test_rate_limit(server: Server, sleeps: list[float]) -> None:

@@ -1,0 +1,49 @@
+"""Output safety in every deck writer (issue 12, OWASP CSV injection): a cell that starts with
+= + - @, tab or CR is written as text — a leading `'` in CSV, a quote-prefixed string in xlsx —
+and reads back as written."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from openpyxl import load_workbook
+
+from deckcheck.cards.pool import MemoryPool
+from deckcheck.decks.csvfile import read_csv, write_csv
+from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
+from deckcheck.decks.xlsx import write_xlsx
+
+DANGEROUS = ["=1+1", "+1+1", "-1+1", "@SUM(A1)", "\t=1", "\r=1", "=HYPERLINK(\"x\")"]
+
+
+def _deck(name: str) -> Deck:
+    # an unknown name is kept as a problem and printed as written on the sheet
+    return Deck(main=[Entry(passcode=14558127, count=3), Entry(written=name, count=1)],
+                problems=[ReadProblem(kind="unknown-name", message="?", written=name, count=2,
+                                      section="main", location=Location(line=2))])
+
+
+@pytest.mark.parametrize("text", DANGEROUS)
+def test_csv_cells_are_never_formulas(text: str, pool: MemoryPool) -> None:
+    out = write_csv(_deck(text), pool)
+    rows = list(csv.reader(io.StringIO(out, newline="")))
+    assert len(rows) == 3  # header, Ash Blossom, the name: no forged row
+    cells = [c for row in rows for c in row]
+    assert ("'" + text if "\r" not in text else text.replace("\r", "\n")) in cells
+    assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in cells)
+    back = read_csv(out, pool, "d.csv")
+    assert len(back.problems) == 1 and back.size("main") == 3
+
+
+@pytest.mark.parametrize("text", DANGEROUS)
+def test_xlsx_cells_are_never_formulas(text: str, pool: MemoryPool) -> None:
+    data = write_xlsx(_deck(text), pool, player=text, player_id=text, event=text, date=text,
+                      country=text, deck_name=text)
+    ws = load_workbook(io.BytesIO(data)).active
+    cells = [c for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+    assert not any(c.data_type == "f" for row in ws.iter_rows() for c in row)
+    risky = [c for c in cells if c.value.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert risky and all(c.data_type == "s" and c.quotePrefix for c in risky)
+    assert b"<f>" not in data and b"<f " not in data
