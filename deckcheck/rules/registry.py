@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from types import ModuleType
 
 from deckcheck.decks.model import Deck
+from deckcheck.decks.ydk import _fast
 from deckcheck.errors import UnknownRule
 from deckcheck.rules import (
     banned_card_type,
@@ -121,14 +122,8 @@ def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[
 
 
 _VIOLATION_FIELDS = frozenset(Violation.model_fields)
-_setattr = object.__setattr__
 
 
 def _violation(values: dict[str, object]) -> Violation:
     """`Violation(**values)` for values known valid, without validating them again."""
-    obj = Violation.__new__(Violation)
-    _setattr(obj, "__dict__", values)
-    _setattr(obj, "__pydantic_fields_set__", set(_VIOLATION_FIELDS))
-    _setattr(obj, "__pydantic_extra__", None)
-    _setattr(obj, "__pydantic_private__", None)
-    return obj
+    return _fast(Violation, values, set(_VIOLATION_FIELDS))
