@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
     from deckcheck.cards.model import Card
     from deckcheck.cards.pool import CardPool
-    from deckcheck.decks.model import Deck
+    from deckcheck.decks.model import Deck, Entry, Section
     from deckcheck.formats.model import Banlist, Format
 
 #: Among many inputs, files with these suffixes are read as decks; any other file (a README
@@ -62,6 +63,8 @@ class DeckData:
 
 
 Input = str | os.PathLike[str] | DeckData
+#: A written passcode's `Item` fields: card, key, place, limit, points, unusual, named.
+_Facts = tuple["Card | None", str, "str | None", "int | None", int, bool, bool]
 
 
 def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None = None, *,
@@ -82,8 +85,64 @@ def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None =
     if not isinstance(deck, Deck):
         raise TypeError(f"check() takes a Deck, not {type(deck).__name__}; read a file first "
                         "with deckcheck.read_deck(path, pool), or use deckcheck.check_many.")
-    return Checker(format, date, pool=pool, banlist=banlist, points_cap=points_cap,
-                   select=select, ignore=ignore, strict=strict).check(deck)
+    return _cached_checker(format, date, pool, banlist, points_cap, select, ignore,
+                           strict).check(deck)
+
+
+#: `check()`'s prepared checkers, most recently used last: a program calling `check()` deck
+#: after deck under one format and date reuses the format, list view, rules and each
+#: passcode's facts instead of rebuilding them per call. Bounded: at most this many.
+_CACHE_SIZE = 8
+_CHECKERS: OrderedDict[tuple[object, ...], Checker] = OrderedDict()
+#: What decides which list files and which card database `check()` finds when given names.
+_ENV = ("DECKCHECK_BANLISTS", "DECKCHECK_DB", "XDG_DATA_HOME", "HOME")
+
+
+def clear_cache() -> None:
+    """Forget `check()`'s prepared checkers (`formats.loader.clear_cache` calls this after an
+    import wrote new list files)."""
+    _CHECKERS.clear()
+
+
+def _cached_checker(format: Format | str, date: dt.date | str | None, pool: CardPool | None,
+                    banlist: Banlist | str | None, points_cap: int | None,
+                    select: Iterable[str] | None, ignore: Iterable[str] | None,
+                    strict: bool) -> Checker:
+    """The `Checker` for these arguments, from `_CHECKERS` when one was made for them.
+
+    Objects (a `Format`, a pool, a `Banlist`) are keyed by identity: the cached checker holds
+    them, so their ids cannot be reused while it is cached. Without a pool the key includes
+    the card database file's identity (an import replaces the file)."""
+    day = parse_date(date)
+    if isinstance(select, str):
+        select = select.split(",")
+    if isinstance(ignore, str):
+        ignore = ignore.split(",")
+    select = tuple(select) if select is not None else None
+    ignore = tuple(ignore) if ignore is not None else None
+    env = os.environ
+    store: object = id(pool)
+    if pool is None:
+        from deckcheck.cards.load import default_db_path
+
+        try:
+            st = os.stat(default_db_path())
+            store = (st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:
+            store = None
+    key = (format if isinstance(format, str) else id(format), day, store,
+           banlist if banlist is None or isinstance(banlist, str) else id(banlist),
+           points_cap, select, ignore, strict, tuple(env.get(k) for k in _ENV))
+    checker = _CHECKERS.get(key)
+    if checker is None:
+        checker = Checker(format, day, pool=pool, banlist=banlist, points_cap=points_cap,
+                          select=select, ignore=ignore, strict=strict)
+        _CHECKERS[key] = checker
+        if len(_CHECKERS) > _CACHE_SIZE:
+            _CHECKERS.popitem(last=False)
+    else:
+        _CHECKERS.move_to_end(key)
+    return checker
 
 
 def check_many(inputs: Iterable[Input], format: Format | str = "tcg",
@@ -171,7 +230,10 @@ class Checker:
         self.strict = strict
         #: written passcode -> Item fields (card, key, place, limit, points, unusual), looked up
         #: once per run.
-        self._facts: dict[int, tuple[Card | None, str, str | None, int | None, int, bool]] = {}
+        self._facts: dict[int, _Facts] = {}
+        #: what rules work out per card or name, shared by all this checker's decks
+        #: (`CheckContext.memo`); bounded by the card pool like `_facts`.
+        self._memo: dict[str, object] = {}
         self.notices: list[str] = []
         if pool.info.builtin:
             self.notices.append(
@@ -187,39 +249,50 @@ class Checker:
             self.notices += list_notices(self.format, self.banlist, self.date)
         self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
 
-    def _lookup(self, pc: int) -> tuple[Card | None, str, str | None, int | None, int, bool]:
+    def _lookup(self, pc: int) -> _Facts:
         card = self.pool.get(pc)
         if card is None:
-            return None, f"#{pc}", None, strictest_limit(self.view, (pc,)), 0, False
+            return None, f"#{pc}", None, strictest_limit(self.view, (pc,)), 0, False, True
         own = card.all_passcodes
         codes = (pc, *own)
         key = normalize(card.rule_name) or card.rule_name
         unusual = bool(card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes or card.released
                        or pc not in own)
         return (card, key, card.deck, strictest_limit(self.view, codes),
-                points_for(self.view, codes), unusual)
+                points_for(self.view, codes), unusual, card.name == card.rule_name)
 
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts."""
         facts = self._facts
-        new = [e.passcode for s in (deck.main, deck.extra, deck.side) for e in s
-               if e.passcode is not None and e.passcode not in facts]
-        if new:
-            self.pool.preload(new)  # the store: one query per deck
-        items: list[Item] = []
-        for section in ("main", "extra", "side"):
-            for entry in getattr(deck, section):
+        items: list[Item | None] = []
+        add = items.append
+        missing: list[tuple[int, Section, Entry]] = []
+        for section, entries in (("main", deck.main), ("extra", deck.extra),
+                                 ("side", deck.side)):
+            for entry in entries:
+                f = facts.get(entry.passcode)  # type: ignore[arg-type]  # None: no passcode
+                if f is not None:
+                    add(Item(section, entry, *f))  # type: ignore[arg-type]  # a Section
+                elif entry.passcode is None:
+                    add(Item(section, entry, None,  # type: ignore[arg-type]  # a Section
+                             f"?{entry.written or ''}"))
+                else:
+                    missing.append((len(items), section, entry))  # type: ignore[arg-type]
+                    add(None)
+        if missing:
+            self.pool.preload([e.passcode for _, _, e in missing  # the store: one query
+                               if e.passcode is not None])
+            for at, section, entry in missing:
                 pc = entry.passcode
-                if pc is None:
-                    items.append(Item(section, entry, None, f"?{entry.written or ''}"))
-                    continue
+                assert pc is not None
                 f = facts.get(pc)
                 if f is None:
                     f = facts[pc] = self._lookup(pc)
-                items.append(Item(section, entry, *f))
+                items[at] = Item(section, entry, *f)
         return CheckContext(deck=deck, format=self.format, banlist=self.banlist, date=self.date,
                             pool=self.pool, view=self.view, points_cap=self.points_cap,
-                            items=items, notices=list(self.notices))
+                            items=items,  # type: ignore[arg-type]  # no None left
+                            notices=list(self.notices), memo=self._memo)
 
     def check(self, deck: Deck, *, label: str | None = None) -> Report:
         """The verdict on one deck; problems in reading order (deck-wide ones first).

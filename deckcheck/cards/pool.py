@@ -8,7 +8,6 @@ interface over an imported database; `MemoryPool` serves the built-in card set a
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
@@ -16,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
+from deckcheck.cards.suggest import TrigramIndex, tier
 
 
 class PoolInfo(BaseModel):
@@ -94,7 +94,8 @@ class MemoryPool:
             if extra not in self._ids and official in self._ids:
                 self._ids[extra] = self._ids[official]
         self.info = info or PoolInfo(card_count=len(self._cards))
-        self._suggest_keys: list[str] | None = None
+        #: tier ("en", "all") -> trigram index and its names' cards, built on first use
+        self._suggest: dict[str, tuple[TrigramIndex, dict[str, list[Card]]]] = {}
 
     def get(self, passcode: int) -> Card | None:
         return self._ids.get(passcode)
@@ -103,13 +104,23 @@ class MemoryPool:
         return list(self._names.get(normalize(name), ()))
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        if self._suggest_keys is None:
-            self._suggest_keys = list(self._names)
+        """Closest names, the same way as every pool (`cards.suggest`)."""
         key = normalize(name)
-        close = difflib.get_close_matches(key, self._suggest_keys, n=limit * 2, cutoff=0.6)
+        if not key:
+            return []
+        which = tier(key)
+        if which not in self._suggest:
+            by_key: dict[str, list[Card]] = {}
+            if which == "en":
+                for card in self._cards.values():
+                    by_key.setdefault(normalize(card.name), []).append(card)
+            else:
+                by_key = self._names
+            self._suggest[which] = (TrigramIndex(by_key), by_key)
+        index, cards = self._suggest[which]
         out: list[str] = []
-        for k in close:
-            for card in self._names[k]:
+        for k in index.closest(key, limit * 3):
+            for card in cards[k]:
                 if card.name not in out:
                     out.append(card.name)
         return out[:limit]

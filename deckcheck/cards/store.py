@@ -35,6 +35,7 @@ from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
+from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, padded, rank, tier
 from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
 
 if TYPE_CHECKING:
@@ -44,8 +45,14 @@ if TYPE_CHECKING:
 #: Schema 2 adds `Card.master_duel` and release dates beyond "tcg"/"ocg" to the cards' JSON.
 #: A schema-1 store is still read (its cards lack that data) and is rewritten as schema 2
 #: by the next import, from the source records it keeps.
-SCHEMA = 2
-READABLE = (1, 2)
+#: Schema 3 adds the "did you mean" trigram tables (`SUGGEST_TABLES`). A schema-1 or -2 store
+#: is still read: its first suggestion builds the trigram index in memory instead (slower),
+#: and the next import rewrites it as schema 3.
+SCHEMA = 3
+READABLE = (1, 2, 3)
+#: FTS5 tables (trigram tokenizer) of padded normalised names -> their passcodes
+#: ("1,2"): English card names ("en", for ASCII queries) and names in every language ("all").
+SUGGEST_TABLES = {"en": "suggest_en", "all": "suggest_all"}
 APPLICATION_ID = 0x44434B43  # "DCKC"
 
 _DDL = """
@@ -348,12 +355,37 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
             names = merged.names  # sorted by (key, passcode): keys first, then each key's
             con.executemany("INSERT INTO names VALUES (?, ?)", (
                 (key, pc) for key in sorted(names) for pc in sorted(set(names[key]))))
+        _write_suggest(con, merged)
         con.executescript(_INDEXES)
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute(f"PRAGMA user_version = {SCHEMA}")
         con.commit()
     finally:
         con.close()
+
+
+def _write_suggest(con: sqlite3.Connection, merged: Any) -> None:
+    """The "did you mean" trigram tables (`cards.suggest`). An SQLite without FTS5 gets
+    none: suggestions then build the index in memory, as for an older store."""
+    en: dict[str, list[int]] = {}
+    for pc, c in sorted(merged.cards.items()):
+        key = normalize(c["name"])
+        if key:
+            en.setdefault(key, []).append(pc)
+    every = {key: sorted(set(pcs)) for key, pcs in merged.names.items() if key}
+    try:
+        for which, index in (("en", en), ("all", every)):
+            table = SUGGEST_TABLES[which]
+            con.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(key, passcodes UNINDEXED, "
+                        "tokenize='trigram', detail='none')")
+            with con:
+                con.executemany(f"INSERT INTO {table} VALUES (?, ?)", (
+                    (padded(key), ",".join(map(str, pcs))) for key, pcs in index.items()))
+    except sqlite3.OperationalError as exc:
+        if "fts5" not in str(exc) and "tokenizer" not in str(exc):
+            raise
+        for table in SUGGEST_TABLES.values():
+            con.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def _dated(cards: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -403,53 +435,6 @@ def damaged_row(path: Path, passcode: Any, exc: Exception, source: str | None = 
             "update`).")
 
 
-class Suggester:
-    """"Did you mean": a trigram index over normalised names picks candidates, difflib ranks
-    them (whole name, or the start of a longer name)."""
-
-    def __init__(self, index: dict[str, list[int]]) -> None:
-        self.keys = list(index)
-        self.passcodes = [index[k] for k in self.keys]
-        grams: dict[str, list[int]] = {}
-        for i, key in enumerate(self.keys):
-            for g in _trigrams(key):
-                grams.setdefault(g, []).append(i)
-        self.grams = grams
-
-    def closest(self, key: str, n: int, cutoff: float = 0.6) -> list[int]:
-        if not key:
-            return []
-        import difflib  # only for suggestions: kept off `deckcheck check`'s start-up
-        from collections import Counter
-
-        hits: Counter[int] = Counter()
-        for g in _trigrams(key):
-            hits.update(self.grams.get(g, ()))
-        matcher = difflib.SequenceMatcher(b=key, autojunk=False)
-        scored: list[tuple[float, int]] = []
-        for i, _ in hits.most_common(200):
-            cand = self.keys[i]
-            matcher.set_seq1(cand)
-            score = matcher.ratio()
-            if len(cand) > len(key) + 2:
-                matcher.set_seq1(cand[:len(key) + 1])
-                score = max(score, matcher.ratio() * 0.95)
-            if score >= cutoff:
-                scored.append((score, i))
-        scored.sort(key=lambda si: (-si[0], len(self.keys[si[1]])))
-        out: list[int] = []
-        for _, i in scored:
-            for pc in self.passcodes[i]:
-                if pc not in out:
-                    out.append(pc)
-        return out[:n]
-
-
-def _trigrams(key: str) -> set[str]:
-    padded = f"^{key}$"
-    return {padded[i:i + 3] for i in range(len(padded) - 2)}
-
-
 class StorePool:
     """A `CardPool` over a store file: indexed SQL lookups, cached cards, and a suggestion
     index built only on the first `suggest()`."""
@@ -460,7 +445,9 @@ class StorePool:
         self._cards: dict[int, Card] = {}
         self._ids: dict[int, Card | None] = {}
         self._by_name: dict[str, list[Card]] = {}
-        self._suggest: dict[str, Suggester] = {}
+        #: tier -> (in-memory index, key -> passcodes), for a store without trigram tables
+        self._suggest: dict[str, tuple[TrigramIndex, dict[str, list[int]]]] = {}
+        self._has_suggest_tables: bool | None = None
         try:
             meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
             sources = dict(self._con.execute("SELECT name, version FROM sources").fetchall())
@@ -538,30 +525,50 @@ class StorePool:
         return list(found)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """Closest names: an ASCII query is matched against English names (the index is
-        built on first use); any other query against the names in every language."""
+        """Closest names (`cards.suggest`): an ASCII query is matched against English names,
+        any other against the names in every language. Candidates come from the store's
+        trigram tables (an older store builds the same index in memory on first use)."""
         key = normalize(name)
         if not key:
             return []
-        tier = "en" if key.isascii() else "all"
-        suggester = self._suggest.get(tier)
-        if suggester is None:
-            index: dict[str, list[int]] = {}
-            rows: Iterable[tuple[str, int]]
-            if tier == "en":
-                rows = [(normalize(n), pc) for pc, n in self._q(
-                    "SELECT passcode, name FROM cards")]
-            else:
-                rows = self._q("SELECT key, passcode FROM names")
-            for k, pc in rows:
-                index.setdefault(k, []).append(pc)
-            suggester = self._suggest[tier] = Suggester(index)
+        which = tier(key)
+        if self._has_suggest_tables is None:
+            found = {r[0] for r in self._q("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            self._has_suggest_tables = set(SUGGEST_TABLES.values()) <= found
+        if self._has_suggest_tables:
+            codes: dict[str, list[int]] = {}
+            for padded_key, pcs in self._q(
+                    f"SELECT key, passcodes FROM {SUGGEST_TABLES[which]} WHERE "
+                    f"{SUGGEST_TABLES[which]} MATCH ? ORDER BY rank LIMIT ?",
+                    (fts_query(key), CANDIDATES)):
+                codes[padded_key[1:-1]] = [int(p) for p in pcs.split(",") if p]
+            best = rank(key, codes, limit * 3)
+        else:
+            if which not in self._suggest:
+                self._suggest[which] = self._memory_index(which)
+            index, codes = self._suggest[which]
+            best = index.closest(key, limit * 3)
+        passcodes = list(dict.fromkeys(pc for k in best for pc in codes[k]))
+        names = dict(self._q(f"SELECT passcode, name FROM cards WHERE passcode IN "
+                             f"({','.join('?' * len(passcodes))})", passcodes)) if passcodes else {}
         out: list[str] = []
-        for pc in suggester.closest(key, limit * 3):
-            row = next(self._q("SELECT name FROM cards WHERE passcode = ?", (pc,)), None)
-            if row and row[0] not in out:
-                out.append(row[0])
+        for pc in passcodes:
+            n = names.get(pc)
+            if n is not None and n not in out:
+                out.append(n)
         return out[:limit]
+
+    def _memory_index(self, which: str) -> tuple[TrigramIndex, dict[str, list[int]]]:
+        codes: dict[str, list[int]] = {}
+        rows: Iterable[tuple[str, int]]
+        if which == "en":
+            rows = [(normalize(n), pc) for pc, n in self._q("SELECT passcode, name FROM cards")]
+        else:
+            rows = self._q("SELECT key, passcode FROM names")
+        for k, pc in rows:
+            if k:
+                codes.setdefault(k, []).append(pc)
+        return TrigramIndex(codes), codes
 
     def search(self, query: str, limit: int = 20) -> list[Card]:
         """Cards whose name in any language contains `query` (normalised), each once, best

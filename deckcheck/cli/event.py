@@ -89,6 +89,7 @@ class EventCheckOptions:
     as_json: bool = False
     progress: bool | None = None  # None: when stderr is a terminal
     event_name: str | None = None
+    jobs: int | None = None  # None: one process per core
 
 
 @event.command("check", short_help="Check every player's decklist; one report row per player.")
@@ -111,11 +112,14 @@ class EventCheckOptions:
               help="Print the JSON report on stdout instead of the summary.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar (default: when stderr is a terminal).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Read and check in N processes (default: one per core); the report is "
+                   "the same.")
 @click.pass_obj
 @handle_errors
 def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: str | None,
           banlist: str | None, points_cap: int | None, strict: bool, event_name: str | None,
-          output: str | None, as_json: bool, progress: bool | None) -> None:
+          output: str | None, as_json: bool, progress: bool | None, jobs: int | None) -> None:
     """Check every decklist in SOURCES (folders, deck files, workbooks, CSV exports of a
     registration form) under one format, list and date, and report one row per player, the
     problems with their locations, and duplicate registrations.
@@ -123,7 +127,8 @@ def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: str | None,
     Exit code: 0 all legal, 1 any illegal, 2 any list could not be read."""
     opts = EventCheckOptions(sources=list(sources), format=format_, date=date, banlist=banlist,
                              points_cap=points_cap, strict=strict, output=output,
-                             as_json=as_json, progress=progress, event_name=event_name)
+                             as_json=as_json, progress=progress, event_name=event_name,
+                             jobs=jobs)
     sys.exit(execute_check(opts, obj))
 
 
@@ -140,9 +145,14 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     show = opts.progress if opts.progress is not None else _stderr_is_tty()
     bar = _Progress() if show else None
     try:
+        if opts.jobs is None:
+            from deckcheck.event.jobs import default_jobs
+
+            opts.jobs = default_jobs()
         report = check_event(opts.sources, obj.pool(quiet=True), format=opts.format,
                              date=opts.date, banlist=opts.banlist, points_cap=opts.points_cap,
-                             strict=opts.strict, progress=bar, event_name=opts.event_name)
+                             strict=opts.strict, progress=bar, jobs=opts.jobs,
+                             event_name=opts.event_name)
     finally:
         if bar is not None:
             bar.close()

@@ -61,13 +61,16 @@ def _short(s: str) -> str:
     return s if len(s) <= 40 else s[:37] + "..."
 
 
-def _direct_format(s: str) -> str | None:
-    """"ydke" or "omega" when the source string is itself a deck, else None."""
+def _direct_format(s: str, is_file: bool | None = None) -> str | None:
+    """"ydke" or "omega" when the source string is itself a deck, else None. `is_file`:
+    whether `s` names a file, when the caller knows."""
     from deckcheck.decks.ydke import is_ydke
 
     if is_ydke(s):
         return "ydke"
-    if s != STDIN and "\n" not in s and not _is_file(s):
+    if is_file is None:
+        is_file = s != STDIN and "\n" not in s and _is_file(s)
+    if s != STDIN and "\n" not in s and not is_file:
         from deckcheck.decks.omega import looks_like_omega  # not needed for a file name
 
         if looks_like_omega(s):
@@ -132,10 +135,11 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
         raise DeckReadError(f"Unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}.")
     s = str(source)
     if isinstance(source, str) and data is None:
-        direct = _direct_format(s) if fmt in (None, "ydke", "omega") else None
+        is_file = s != STDIN and "\n" not in s and _is_file(s)  # one stat for both checks
+        direct = _direct_format(s, is_file) if fmt in (None, "ydke", "omega") else None
         if direct is not None:
             return [_read_string(s, fmt or direct, pool, name)]
-        if s != STDIN and "\n" not in s and not _exists(s):
+        if s != STDIN and "\n" not in s and not is_file and not _exists(s):
             if fmt in ("ydke", "omega"):  # named as a code: say why it does not decode
                 return [_read_string(s, fmt, pool, name)]
             if fmt is None and _CODE_LIKE.fullmatch(s):

@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 #: deck -> Report: how each registration's deck is checked (a `Checker.check`, or a test's).
 CheckFn = Callable[[Deck], Report]
 
+#: With `jobs` > 1, an event of fewer than twice this many files is checked in this process
+#: (starting workers would cost more than they save).
+MIN_FILES_PER_JOB = 64
+
 #: Violations of these severities are the event's "problems" (info notes are not).
 PROBLEM_SEVERITIES = ("error", "warning")
 
@@ -110,7 +114,7 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
                 date: dt.date | str | None = None, banlist: Banlist | str | None = None,
                 points_cap: int | None = None, strict: bool = False,
                 checker: CheckFn | None = None, progress: Progress | None = None,
-                event_name: str | None = None) -> EventReport:
+                jobs: int = 1, event_name: str | None = None) -> EventReport:
     """Find every registration in `sources`, check each deck and build the event report.
 
     `format`, `date` (default today), `banlist` (a list name, format id or file overriding the
@@ -121,6 +125,9 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     not grow with the event). `progress("check", done, total)` follows each registration;
     `total` counts the registrations found so far plus one per file not read yet, so it grows
     when a workbook or CSV holds many players and is exact at the end.
+
+    `jobs` > 1 reads and checks the files in that many processes (`event_jobs`), each with the
+    same format, list and card pool; the report is the same as with one.
     """
     from deckcheck.checker import parse_date
 
@@ -131,10 +138,22 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
                                points_cap=points_cap, strict=strict)
     sources = list(sources)
     files = expand_some(sources)  # refuses sources without any deck file
+    entries = expand_items(sources)
+    if jobs > 1 and len(files) >= MIN_FILES_PER_JOB * 2:
+        from deckcheck.event.jobs import check_files
+
+        event = check_files(entries, pool, checker, format=format, date=day, jobs=jobs,
+                            progress=progress, options={"banlist": banlist,
+                                                        "points_cap": points_cap,
+                                                        "strict": strict})
+        event.event = event_name
+        if not event.players:
+            raise no_registrations(files)
+        return finish(event)
     event = _new_event(format, day)
     event.event = event_name
     found = k = 0
-    for entry in expand_items(sources):
+    for entry in entries:
         if isinstance(entry, Skipped):
             event.skipped.append(SkippedRow(source=entry.source, reason=entry.reason))
             continue

@@ -140,6 +140,11 @@ class Sheet:
 def _cell(ref: str, value: Any, style: str) -> str:
     if value is None or value == "":
         return ""  # an empty cell is no cell
+    if type(value) is str and value.isascii() and value.isprintable() and not (
+            value.startswith(FORMULA_START)) and len(value) <= MAX_CELL_TEXT:
+        # most cells: plain one-line text that `clean_text` leaves as it is
+        return (f'<c r="{ref}" t="inlineStr"{_s(style)}><is><t xml:space="preserve">'
+                f"{escape(value)}</t></is></c>")
     if isinstance(value, bool):
         return f'<c r="{ref}" t="b"{_s(style)}><v>{int(value)}</v></c>'
     if isinstance(value, int):

@@ -61,6 +61,9 @@ def clear_cache() -> None:
     _parse_list.cache_clear()
     _all_formats.cache_clear()
     _headers.cache_clear()
+    from deckcheck.checker import clear_cache as forget_checkers
+
+    forget_checkers()
 
 
 def _text(path: Path) -> str:

@@ -35,33 +35,51 @@ def named_card_limit(ctx: CheckContext, items: list[Item]) -> tuple[int | None, 
     name = ctx.rule_name(items)
     if all(it.card is None or it.card.name == name for it in items):
         return None, None  # the named card itself is in the deck: its limit is already counted
-    for card in ctx.pool.find_name(name):
-        if card.name == name:
-            return strictest_limit(ctx.view, card.all_passcodes), card.name
-    return None, None
+    memo: dict[str, tuple[int | None, str | None]] = ctx.memo.setdefault(  # type: ignore[assignment]
+        "named_card_limit", {})
+    found = memo.get(name)
+    if found is None:
+        found = None, None
+        for card in ctx.pool.find_name(name):
+            if card.name == name:
+                found = strictest_limit(ctx.view, card.all_passcodes), card.name
+                break
+        memo[name] = found
+    return found
 
 
 def group_limits(ctx: CheckContext) -> list[GroupLimit]:
-    """One `GroupLimit` per rule name in the deck (main + extra + side), computed once."""
+    """One `GroupLimit` per rule name in the deck (main + extra + side) whose copies go over
+    a limit: the format's copy limit, or the list's (computed once per deck). A group within
+    both limits can break neither DC201 nor DC202-204, so none is built for it: most decks
+    have none over."""
     cached = ctx.cache.get("group_limits")
     if cached is not None:
         return cached  # type: ignore[return-value]  # this key always holds list[GroupLimit]
     out: list[GroupLimit] = []
     as_limited = ctx.format.forbidden_as_limited
+    cap = ctx.format.copies
     for key, items in ctx.by_key().items():
         listed: int | None = None
         by: Item | None = None
         total = 0
+        named = True
         for it in items:
             total += it.entry.count
             lim = it.limit
             if lim is not None and (listed is None or lim < listed):
                 listed, by = lim, it
+            named = named and it.named
+        if named and total <= cap and (listed is None or total <= listed):
+            continue  # within every limit (a limit of 0 is 1 for `as_limited`, no lower)
         holder = by.label if by is not None else None
-        named, named_holder = named_card_limit(ctx, items)
-        if named is not None and (listed is None or named < listed):
-            listed, by, holder = named, items[0], named_holder
+        if not named:  # a card *treated as* another name: that name's limit counts too
+            n_limit, n_holder = named_card_limit(ctx, items)
+            if n_limit is not None and (listed is None or n_limit < listed):
+                listed, by, holder = n_limit, items[0], n_holder
         effective = 1 if listed == 0 and as_limited else listed
+        if total <= cap and (effective is None or total <= effective):
+            continue
         out.append(GroupLimit(key, items, total, listed, effective, by, holder))
     ctx.cache["group_limits"] = out
     return out

@@ -46,6 +46,9 @@ class Item:
     #: The card is a Token or Skill, has scopes or release dates, or the passcode written is
     #: not one of its own: only these items can break DC120/DC121/DC402/DC403/DC404.
     unusual: bool = False
+    #: The card's own name is its rule name (or the card is unknown): a list naming that
+    #: name already names this card (see `_limits.named_card_limit`).
+    named: bool = True
 
     @property
     def count(self) -> int:
@@ -127,6 +130,9 @@ class CheckContext:
     notices: list[str] = field(default_factory=list)
     #: Values several rules share (computed by the first rule that needs them).
     cache: dict[str, object] = field(default_factory=dict, repr=False)
+    #: Facts that do not depend on the deck (per card or name under this format, list and
+    #: date), kept by the `Checker` for all its decks: a rule stores its own under its CODE.
+    memo: dict[str, object] = field(default_factory=dict, repr=False)
     _groups: dict[str, list[Item]] | None = field(default=None, repr=False)
 
     def notice(self, text: str) -> None:
@@ -148,9 +154,13 @@ class CheckContext:
         sizes = self.cache.get("sizes")
         if sizes is None:
             sizes = self.cache["sizes"] = {"main": 0, "extra": 0, "side": 0}
-            for i in self.items:
-                if self.counts_in_size(i):
+            if self.format.skills == "forbidden":  # every card counts (`counts_in_size`)
+                for i in self.items:
                     sizes[i.section] += i.entry.count
+            else:
+                for i in self.items:
+                    if self.counts_in_size(i):
+                        sizes[i.section] += i.entry.count
         return sizes[section]  # type: ignore[index,no-any-return]  # "sizes" is a dict[str, int]
 
     @property

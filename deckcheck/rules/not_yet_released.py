@@ -20,9 +20,10 @@ Failing (TCG, as of 2026-07-01)::
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 
-from deckcheck.cards.model import Kind
+from deckcheck.cards.model import Card, Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
@@ -43,18 +44,30 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     late: list[Item] = []
     undated: set[int] = set()
     dated = False
-    for i in ctx.items:
+    # card -> its release day here, None when undated, False when not checked (the same for
+    # every deck of a run)
+    memo: dict[int, dt.date | bool | None] = ctx.memo.setdefault(CODE, {})  # type: ignore[assignment]
+    candidates: list[Item] = ctx.items
+    if region != "md":
+        # An item that is not `unusual` has a known card with no release dates (and no
+        # scopes, not a Token or Skill): undated. Only the unusual ones need a look.
+        undated = {i.card.passcode for i in ctx.items if not i.unusual and i.card is not None}
+        candidates = ctx.unusual
+    for i in candidates:
         card = i.card
-        if card is None or card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes & excluded:
+        if card is None:
             continue
-        if region == "md" and card.master_duel is not True:
-            continue  # not in Master Duel, or not known to be: DC403 says so
-        day = card.released.get(region)
+        pc = card.passcode
+        day = memo.get(pc, True)
+        if day is True:
+            day = memo[pc] = _day(card, region, excluded)
+        if day is False:
+            continue
         if day is None:
-            undated.add(card.passcode)
+            undated.add(pc)
             continue
         dated = True
-        if day > ctx.date:
+        if day > ctx.date:  # type: ignore[operator]  # a date here
             late.append(i)
     if undated and not dated:
         ctx.notice(f"Release dates in {place} are not known for this deck's cards in this card "
@@ -71,3 +84,12 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
         yield make(f"{at.card.name} is not released in {place} until "
                    f"{day.isoformat()} (checked as of {ctx.date.isoformat()})"
                    f"{others(items, at)}.", at, count=n)
+
+
+def _day(card: Card, region: str, excluded: set[str]) -> dt.date | bool | None:
+    """The card's first release in `region`; None when undated; False when not checked."""
+    if card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes & excluded:
+        return False
+    if region == "md" and card.master_duel is not True:
+        return False  # not in Master Duel, or not known to be: DC403 says so
+    return card.released.get(region)

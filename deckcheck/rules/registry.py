@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from types import ModuleType
 
 from deckcheck.decks.model import Deck
+from deckcheck.decks.ydk import _fast
 from deckcheck.errors import UnknownRule
 from deckcheck.rules import (
     banned_card_type,
@@ -111,7 +112,18 @@ def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[
     for mod in rules:
         code, name, severity = mod.CODE, mod.NAME, mod.SEVERITY
         for f in mod.check(deck, ctx):
-            yield Violation(code=code, name=name, severity=severity, message=f.message,
-                            card=f.card, passcode=f.passcode, section=f.section,
-                            location=f.location, count=f.count, limit=f.limit,
-                            points=f.points, cap=f.cap, suggestions=list(f.suggestions))
+            # The values are this package's own (a rule module's identity, a `Found`), so
+            # they are set without re-validation: the same object `Violation(...)` builds.
+            yield _violation({
+                "code": code, "name": name, "severity": severity, "message": f.message,
+                "card": f.card, "passcode": f.passcode, "section": f.section,
+                "location": f.location, "count": f.count, "limit": f.limit,
+                "points": f.points, "cap": f.cap, "suggestions": list(f.suggestions)})
+
+
+_VIOLATION_FIELDS = frozenset(Violation.model_fields)
+
+
+def _violation(values: dict[str, object]) -> Violation:
+    """`Violation(**values)` for values known valid, without validating them again."""
+    return _fast(Violation, values, set(_VIOLATION_FIELDS))

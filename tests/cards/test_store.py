@@ -64,15 +64,28 @@ def test_lazy_and_cached(db: Path) -> None:
     assert pool._cards == {}
     pool.get(14558127)
     assert list(pool._cards) == [14558127]
-    assert pool._suggest == {}
     assert pool.suggest("ash blosom") == ["Ash Blossom & Joyous Spring"]
     assert pool.suggest("Dark Magican") == ["Dark Magician"]
     assert pool.suggest("zzzzqqq") == []
-    assert list(pool._suggest) == ["en"]
     assert pool.suggest("灰流うらら") == []  # only YGOPRODeck: no Japanese names yet
-    assert sorted(pool._suggest) == ["all", "en"]
+    assert pool._suggest == {}  # answered from the store's trigram tables: no index built
     import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
     assert StorePool(db).suggest("灰流うららら") == ["Ash Blossom & Joyous Spring"]
+
+
+def test_a_store_without_trigram_tables_suggests_the_same(db: Path) -> None:
+    """A schema-2 store (no trigram tables) builds the same index in memory, per tier."""
+    queries = ["ash blosom", "Dark Magican", "zzzzqqq", "harpie lady 4", "灰流うらら"]
+    fresh = [StorePool(db).suggest(q) for q in queries]
+    con = sqlite3.connect(db)
+    for table in store.SUGGEST_TABLES.values():
+        con.execute(f"DROP TABLE {table}")
+    con.execute("PRAGMA user_version = 2")
+    con.commit()
+    con.close()
+    old = StorePool(db)
+    assert [old.suggest(q) for q in queries] == fresh
+    assert sorted(old._suggest) == ["all", "en"]
 
 
 def test_search(db: Path) -> None:

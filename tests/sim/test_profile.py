@@ -104,7 +104,7 @@ def test_unknown_name_suggests() -> None:
         compiled({"roles": {"starter": ["Starter A"]}, "conditions": {"x": "startr >= 1"}})
     msg = str(exc.value)
     assert msg == ("p.toml: conditions.x: 'startr' is neither a role nor a known card or card "
-                   "property (did you mean 'starter', 'Starter B', 'Starter A'?); fix the name.")
+                   "property (did you mean 'starter', 'Starter A', 'Starter B'?); fix the name.")
 
 
 def test_unknown_key_error_has_the_toml_path() -> None:

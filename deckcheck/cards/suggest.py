@@ -1,0 +1,84 @@
+""""Did you mean": the one way deckcheck picks the names closest to a name it does not know.
+
+Every pool suggests the same way (the built-in set, test pools and the SQLite store):
+
+1. the name is normalised (`cards.names.normalize`); an ASCII name is compared with English
+   card names only, any other with the names in every language;
+2. candidates are the `CANDIDATES` known names sharing the most trigrams with it (the name
+   padded as "^name$", so a shared start or end counts);
+3. `rank` scores each candidate with difflib (the whole name, or the start of a longer name
+   at 0.95) and keeps those scoring at least 0.6, best first; on a tie the shorter name,
+   then the name in alphabetical order.
+
+Step 2 is a `TrigramIndex` in memory for pools held in memory; the store keeps the same
+trigrams on disk (an SQLite FTS5 table with the trigram tokenizer, `store.SUGGEST_TABLES`),
+so a cold "did you mean" answers without building an index of every name first.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+#: How many candidates (by shared trigrams) difflib ranks.
+CANDIDATES = 200
+CUTOFF = 0.6
+
+
+def padded(key: str) -> str:
+    return f"^{key}$"
+
+
+def trigrams(key: str) -> set[str]:
+    """The trigrams of a normalised name, padded ("^as", "ash", …, "om$")."""
+    p = padded(key)
+    return {p[i:i + 3] for i in range(len(p) - 2)}
+
+
+def tier(key: str) -> str:
+    """"en" (compare with English names) for an ASCII name, else "all"."""
+    return "en" if key.isascii() else "all"
+
+
+def fts_query(key: str) -> str:
+    """An FTS5 query matching any of the name's trigrams."""
+    return " OR ".join('"' + g.replace('"', '""') + '"' for g in sorted(trigrams(key)))
+
+
+def rank(key: str, candidates: Iterable[str], n: int, cutoff: float = CUTOFF) -> list[str]:
+    """The candidates closest to `key`, best first (at most `n`)."""
+    import difflib  # only for suggestions: kept off `deckcheck check`'s start-up
+
+    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+    scored: list[tuple[float, int, str]] = []
+    for cand in candidates:
+        matcher.set_seq1(cand)
+        score = matcher.ratio()
+        if len(cand) > len(key) + 2:
+            matcher.set_seq1(cand[:len(key) + 1])
+            score = max(score, matcher.ratio() * 0.95)
+        if score >= cutoff:
+            scored.append((score, len(cand), cand))
+    scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+    return [cand for _, _, cand in scored[:n]]
+
+
+class TrigramIndex:
+    """Names by trigram, in memory: the candidates of step 2."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = list(dict.fromkeys(k for k in keys if k))
+        grams: dict[str, list[int]] = {}
+        for i, key in enumerate(self.keys):
+            for g in trigrams(key):
+                grams.setdefault(g, []).append(i)
+        self.grams = grams
+
+    def candidates(self, key: str, limit: int = CANDIDATES) -> list[str]:
+        hits: Counter[int] = Counter()
+        for g in trigrams(key):
+            hits.update(self.grams.get(g, ()))
+        return [self.keys[i] for i, _ in hits.most_common(limit)]
+
+    def closest(self, key: str, n: int) -> list[str]:
+        return rank(key, self.candidates(key), n) if key else []
