@@ -31,7 +31,7 @@ TARGET = 5000 / 10  # decks per second, reading included (the event workflow's b
 def throughput() -> None:
     from deckcheck.cards.store import StorePool
     from deckcheck.checker import Checker
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
     from deckcheck.errors import DeckcheckError
 
     pool = StorePool(store_path())

@@ -285,7 +285,7 @@ def reason(exc: BaseException, where: str) -> str:
 
 def read_file(path: Path, pool: Any) -> list[Deck]:
     """Every deck in one deck file (the deck readers' `read_decks`)."""
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
 
     return read_decks(path, pool)
 
