@@ -502,18 +502,13 @@ def _workbook_items(path: Path, pool: Any) -> list[Item]:
 
 # --- CSV exports -----------------------------------------------------------------------------
 
-def _delimiter(text: str) -> str:
-    first = text.split("\n", 1)[0]
-    return max((",", ";", "\t"), key=first.count)
-
-
 def _read_csv_table(path: Path, pool: Any) -> list[Registration] | None:
     """The registrations of a CSV registration table, or None if the file is something else."""
-    from deckcheck.decks.csvfile import check_cells
+    from deckcheck.decks.csvfile import check_cells, guess_delimiter
     from deckcheck.decks.source import MAX_ROWS, decode_text, read_bytes
 
     text = decode_text(read_bytes(path), str(path)).lstrip("\ufeff")
-    delimiter = _delimiter(text)
+    delimiter = guess_delimiter(text)
     check_cells(text, delimiter, str(path))
     rows: list[list[str]] = []
     for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
