@@ -115,7 +115,7 @@ def throughput(full: Path, small: Path) -> None:
         return
     from deckcheck.cards.store import StorePool
     from deckcheck.checker import Checker
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
     from deckcheck.errors import DeckcheckError
 
     pool = StorePool(store_path())

@@ -70,7 +70,7 @@ def start_server(db: str | None, store: Path, port: int, token: str) -> subproce
 def real_decks(n: int) -> tuple[list[tuple[str, bytes]], int]:
     """The first `n` real .ydk files that hold a deck (some files in the corpus are empty
     or not decks at all: the desk rightly refuses those, so they are left out here)."""
-    from deckcheck.decks.io import read_deck
+    from deckcheck.decks.files import read_deck
     from deckcheck.errors import DeckcheckError
 
     out: list[tuple[str, bytes]] = []

@@ -61,7 +61,7 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 from deckcheck.cards.builtin import builtin_pool
-from deckcheck.decks.io import read_decks
+from deckcheck.decks.files import read_decks
 from deckcheck.decks import xlsx, xlsx_guard  # imported before measuring, as in a real run
 import openpyxl
 from deckcheck.errors import DeckReadError

@@ -75,7 +75,7 @@ def build() -> CompiledProfile:
 
 def example() -> CompiledProfile:
     from deckcheck.cards.builtin import builtin_pool
-    from deckcheck.decks.io import read_deck
+    from deckcheck.decks.files import read_deck
     from deckcheck.sim.state import deal_cards
 
     pool = builtin_pool()

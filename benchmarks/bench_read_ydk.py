@@ -13,7 +13,7 @@ from pathlib import Path
 
 from _timing import best_of
 
-from deckcheck.decks.io import read_decks
+from deckcheck.decks.files import read_decks
 from deckcheck.decks.ydk import read_ydk
 from deckcheck.errors import DeckReadError
 

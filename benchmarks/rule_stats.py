@@ -24,7 +24,7 @@ def main() -> None:
     need_data()
     from deckcheck.cards.store import StorePool
     from deckcheck.checker import Checker
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
     from deckcheck.errors import DeckcheckError
     from deckcheck.rules.registry import RULES
 

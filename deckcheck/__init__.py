@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from deckcheck.cards.load import open_pool
     from deckcheck.cards.pool import CardPool
     from deckcheck.checker import Checker, DeckData, check, check_many
-    from deckcheck.decks.io import read_deck, read_decks
+    from deckcheck.decks.files import read_deck, read_decks
     from deckcheck.decks.model import Deck, Location
     from deckcheck.errors import (
         BadDate,
@@ -41,8 +41,8 @@ _WHERE: dict[str, str] = {
     "check_many": "deckcheck.checker",
     "Checker": "deckcheck.checker",
     "DeckData": "deckcheck.checker",
-    "read_deck": "deckcheck.decks.io",
-    "read_decks": "deckcheck.decks.io",
+    "read_deck": "deckcheck.decks.files",
+    "read_decks": "deckcheck.decks.files",
     "open_pool": "deckcheck.cards.load",
     "CardPool": "deckcheck.cards.pool",
     "Deck": "deckcheck.decks.model",

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
 from deckcheck.cards.names import normalize
-from deckcheck.decks.io import EXTENSIONS
+from deckcheck.decks.files import EXTENSIONS
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
 from deckcheck.rules import registry
@@ -389,7 +389,7 @@ def _not_a_deck_file(source: str) -> str | None:
 
 
 def _read(source: Input, pool: CardPool) -> list[Deck]:
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
 
     if isinstance(source, DeckData):
         decks = read_decks(source.name, pool, data=source.data)

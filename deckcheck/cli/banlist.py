@@ -231,6 +231,6 @@ def export(name: str, to: str, date: str | None, output: str | None) -> None:
     if output is None:
         click.echo(text, nl=False)
     else:
-        from deckcheck.decks.io import save_bytes
+        from deckcheck.decks.files import save_bytes
 
         save_bytes(output, text.encode("utf-8"))

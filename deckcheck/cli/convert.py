@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from deckcheck.cli.common import Ctx, UserError, handle_errors, problem_place
-from deckcheck.decks.io import FORMATS, dump_deck, format_for, read_decks, save_bytes
+from deckcheck.decks.files import FORMATS, dump_deck, format_for, read_decks, save_bytes
 from deckcheck.decks.model import Deck, ReadProblem
 from deckcheck.decks.resolve import unknown_passcodes
 from deckcheck.reports import printable

@@ -213,7 +213,7 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     """Write the printable registration sheet for DECK, or, when DECK is a folder, workbook
     or CSV of many registrations, one sheet per player into the folder OUTPUT."""
     from deckcheck.checker import parse_date
-    from deckcheck.decks.io import write_deck
+    from deckcheck.decks.files import write_deck
     from deckcheck.event.sheets import plan_sheets, refuse_existing, safe_name, write_sheets
     from deckcheck.event.sources import discover
 
@@ -284,7 +284,7 @@ def diff(obj: Ctx, a: str, b: str, as_json: bool) -> None:
     Exit code: 0 identical, 1 different, 2 could not read (a file, or entries that could
     be the difference)."""
     from deckcheck.decks.diff import diff_decks, format_diff
-    from deckcheck.decks.io import read_deck
+    from deckcheck.decks.files import read_deck
 
     if a == b == "-":
         raise UserError("Standard input (-) can be read only once; save one of the decks to a "

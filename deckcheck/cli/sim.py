@@ -42,7 +42,7 @@ def _names(cards: list[Any]) -> list[str]:
 
 
 def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
-    from deckcheck.decks.io import read_deck
+    from deckcheck.decks.files import read_deck
     from deckcheck.sim.draws import group_cards, new_seed, test_draws
 
     pool = ctx.pool()
@@ -156,7 +156,7 @@ def _rules(format_id: str) -> Any:
 
 def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
              strict: bool = True, refine: dict[str, int] | None = None) -> Any:
-    from deckcheck.decks.io import read_deck
+    from deckcheck.decks.files import read_deck
     from deckcheck.sim.goldfish.compiled import compile_profile
     from deckcheck.sim.state import deal_cards
 

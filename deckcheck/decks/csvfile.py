@@ -1,8 +1,9 @@
 """CSV decklists: read through the table layout detection of `deckcheck.decks.tabular`;
 written as `Section,Quantity,Card Name,Passcode` rows.
 
-The delimiter (comma, semicolon or tab) is detected; every entry is located at its line and
-cell (`deck.csv:12`, cell `C12`). Written names are guarded against formula injection (a
+The delimiter (comma, semicolon, tab or bar) is detected by `guess_delimiter`, which the
+event's CSV registration tables share; every entry is located at its line and cell
+(`deck.csv:12`, cell `C12`). Written names are guarded against formula injection (a
 value starting with =, +, -, @, tab or CR gets a leading `'`, which the reader removes), and a
 carriage return inside a name is written as a (quoted) newline, so no name can start a row.
 """
@@ -21,13 +22,27 @@ from deckcheck.errors import DeckReadError
 _TITLES = {"main": "Main", "extra": "Extra", "side": "Side"}
 
 
-def _delimiter(text: str) -> str:
-    sample = [ln for ln in text.splitlines()[:30] if ln.strip()]
-    best, score = ",", -1
-    for d in (",", ";", "\t", "|"):
-        counts = [ln.count(d) for ln in sample]
-        hits = sum(1 for n in counts if n)
-        if hits > score and hits:
+#: The delimiters `guess_delimiter` chooses from, in order of preference on a tie.
+DELIMITERS = (",", ";", "\t", "|")
+#: How many non-blank lines `guess_delimiter` looks at.
+DELIMITER_SAMPLE_LINES = 30
+
+
+def guess_delimiter(text: str) -> str:
+    """The delimiter of a CSV text: of `DELIMITERS`, the one found on the most of its first
+    `DELIMITER_SAMPLE_LINES` non-blank lines (the earlier one on a tie; "," when none is).
+
+    Lines, not the first line alone: a registration table may have title lines above its
+    header (`deckcheck.event.table.HEADER_SEARCH_ROWS`), whose commas say nothing.
+
+    >>> guess_delimiter("Regional, Paris\\nPlayer;Deck\\nAnn;ydke://!!!\\n")
+    ';'
+    """
+    sample = [ln for ln in text.splitlines()[:DELIMITER_SAMPLE_LINES] if ln.strip()]
+    best, score = ",", 0
+    for d in DELIMITERS:
+        hits = sum(1 for ln in sample if d in ln)
+        if hits > score:
             best, score = d, hits
     return best
 
@@ -53,7 +68,7 @@ def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\x00", "")
-    delimiter = _delimiter(text)
+    delimiter = guess_delimiter(text)
     check_cells(text, delimiter, where)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     rows: list[list[object]] = []

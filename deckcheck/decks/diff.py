@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.cards.names import normalize
+from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import SECTIONS, Deck, Entry, Section
 
 #: A card's identity for comparison: ("pc", canonical passcode) or ("name", normalised name).
@@ -71,7 +72,7 @@ class DeckDiff(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
-def _key(entry: Entry, pool: Any) -> CardKey | None:
+def _key(entry: Entry, pool: CardPool | None) -> CardKey | None:
     if entry.passcode is not None:
         card = pool.get(entry.passcode) if pool is not None else None
         return ("pc", card.passcode if card is not None else entry.passcode)
@@ -80,7 +81,7 @@ def _key(entry: Entry, pool: Any) -> CardKey | None:
     return None
 
 
-def canonical_counts(deck: Deck, pool: Any) -> dict[Section, Counter[CardKey]]:
+def canonical_counts(deck: Deck, pool: CardPool | None) -> dict[Section, Counter[CardKey]]:
     """Copies per card identity in each section, alternate artworks folded together."""
     out: dict[Section, Counter[CardKey]] = {}
     for section in SECTIONS:
@@ -93,7 +94,7 @@ def canonical_counts(deck: Deck, pool: Any) -> dict[Section, Counter[CardKey]]:
     return out
 
 
-def deck_hash(deck: Deck, pool: Any, canonical: dict[int, int] | None = None) -> str:
+def deck_hash(deck: Deck, pool: CardPool | None, canonical: dict[int, int] | None = None) -> str:
     """A short stable hash of the normalised deck: equal for the same cards in the same
     sections, whatever the file format, order, artwork or line endings.
 
@@ -119,7 +120,8 @@ def deck_hash(deck: Deck, pool: Any, canonical: dict[int, int] | None = None) ->
     return hashlib.sha256(";".join(parts).encode()).hexdigest()[:12]
 
 
-def _names(deck: Deck, pool: Any, names: dict[CardKey, tuple[str, int | None]]) -> list[CardKey]:
+def _names(deck: Deck, pool: CardPool | None,
+           names: dict[CardKey, tuple[str, int | None]]) -> list[CardKey]:
     """Record a display name per key; return the keys in the order first written."""
     order: list[CardKey] = []
     for _, entry in deck.entries():
@@ -137,7 +139,7 @@ def _names(deck: Deck, pool: Any, names: dict[CardKey, tuple[str, int | None]]) 
     return order
 
 
-def diff_decks(a: Deck, b: Deck, pool: Any, *, a_label: str | None = None,
+def diff_decks(a: Deck, b: Deck, pool: CardPool | None, *, a_label: str | None = None,
                b_label: str | None = None) -> DeckDiff:
     """Compare two decks section by section (`a` before, `b` after)."""
     ca, cb = canonical_counts(a, pool), canonical_counts(b, pool)

@@ -240,10 +240,23 @@ def _infer_blocks(grid: Grid) -> list[Block]:
     return blocks
 
 
+@dataclass(slots=True)
+class _Row:
+    """One card row as read, before it becomes an `Entry`; the next row of the same card in
+    the same section adds its copies to `count`."""
+
+    passcode: int
+    written: str
+    count: int
+    location: Location
+    section: Section
+
+
 @dataclass
 class _State:
     section: Section | None
-    last: list[Any] | None = None
+    #: The row read last in this part of the block (None after a section or totals row).
+    last: _Row | None = None
     #: The part of the Main Deck the rows are in ("monster", "spell", "trap"), if a row said.
     group: str | None = None
     #: Copies listed since the last section row or totals row (None: one count unreadable).
@@ -278,7 +291,7 @@ class TableReader:
     grid: Grid
     pool: CardPool | None
     resolver: Resolver = field(init=False)
-    rows_out: dict[Section, list[list[Any]]] = field(init=False)
+    rows_out: dict[Section, list[_Row]] = field(init=False)
     card_lines: int = 0
     #: Copies listed per (section, Main Deck part); None when a count there did not read.
     by_group: dict[tuple[Section | None, str | None], int | None] = field(default_factory=dict)
@@ -317,9 +330,10 @@ class TableReader:
         for start, end, blocks in regions:
             for b in blocks:
                 self._read_block(b, start, end, deck)
-        for sec, items in self.rows_out.items():
+        for sec, rows in self.rows_out.items():
             deck.section(sec).extend(
-                Entry(passcode=pc, written=w, count=n, location=loc) for pc, w, n, loc, _ in items)
+                Entry(passcode=row.passcode, written=row.written, count=row.count,
+                      location=row.location) for row in rows)
         deck.problems.extend(self.resolver.problems)
         self.check_totals(deck)
         deck.meta.update(self._meta(headers, regions))
@@ -404,12 +418,13 @@ class TableReader:
                                                grid.loc(r, b.qty)))  # type: ignore[arg-type]
                 continue
             sec = section if section is not None else place_by_frame(self.pool, pc)
-            if state.last is not None and state.last[0] == pc and state.last[4] == sec:
-                state.last[2] += count
+            last = state.last
+            if last is not None and last.passcode == pc and last.section == sec:
+                last.count += count
                 continue
-            item = [pc, written, count, where, sec]
-            self.rows_out[sec].append(item)
-            state.last = item
+            row = _Row(pc, written, count, where, sec)
+            self.rows_out[sec].append(row)
+            state.last = row
 
     def _tally(self, state: _State, section: Section | None, count: int | str) -> None:
         """Count a row's copies for the totals rows (a count that does not read spoils them)."""

@@ -97,7 +97,7 @@ class Library:
     def read_upload(self, data: bytes, filename: str) -> Deck:
         """The one deck in an uploaded file's bytes. `filename` is used for its extension
         and as the label in locations only, never as a path. Raises LibraryError."""
-        from deckcheck.decks.io import EXTENSIONS, sniff
+        from deckcheck.decks.files import EXTENSIONS, sniff
         from deckcheck.decks.source import decode_text
         from deckcheck.errors import DeckReadError
 
@@ -137,7 +137,7 @@ class Library:
 
     def read_pasted(self, text: str, label: str = "pasted list") -> Deck:
         """The deck in pasted text: a ydke:// URL, an Omega code, a ydk or a text list."""
-        from deckcheck.decks.io import sniff
+        from deckcheck.decks.files import sniff
 
         text = text.strip().lstrip("\ufeff")
         data = text.encode("utf-8", "surrogatepass")
@@ -288,7 +288,7 @@ def write_event_report(event: EventReport, kind: str) -> tuple[bytes, str, str]:
 def registration_sheet(lib: Library, deck: Deck, *, player: str | None,
                        player_id: str | None, event: str, date: str) -> bytes:
     """The printable registration sheet (.xlsx) of `deck`, as `deckcheck event sheet` writes."""
-    from deckcheck.decks.io import dump_deck
+    from deckcheck.decks.files import dump_deck
 
     return dump_deck(deck, "xlsx", lib.pool, player=player, player_id=player_id, event=event,
                      date=date)

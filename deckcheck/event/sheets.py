@@ -23,7 +23,7 @@ from deckcheck.event.models import Registration
 
 def safe_name(text: str) -> str:
     """A file name from a player's name: bounded length, no path parts (`file_name_for`)."""
-    from deckcheck.decks.io import file_name_for
+    from deckcheck.decks.files import file_name_for
 
     return file_name_for(text, "")
 
@@ -72,7 +72,7 @@ def write_sheets(plan: SheetPlan, pool: CardPool, *, event: str | None = None,
     """Write every planned sheet (the folder is made when needed); return the files written.
     Raises `OutputError` before writing anything when a sheet exists (without `force`) or the
     folder cannot be made."""
-    from deckcheck.decks.io import write_deck
+    from deckcheck.decks.files import write_deck
 
     refuse_existing([dest for _, dest in plan.sheets], force)
     try:

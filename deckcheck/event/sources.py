@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
 from deckcheck.decks.tabular import column_letter
 from deckcheck.errors import DeckcheckError, DeckReadError
@@ -196,7 +197,7 @@ def expand_some(sources: Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def discover(sources: Iterable[str | Path], pool: Any, *,
+def discover(sources: Iterable[str | Path], pool: CardPool | None, *,
              progress: Progress | None = None) -> list[Registration]:
     """Every registration in `sources`, in a deterministic order (DeckReadError when they
     hold no deck file at all)."""
@@ -221,7 +222,7 @@ def no_registrations(files: Sequence[Path]) -> DeckReadError:
                          "rows); add one row per player.")
 
 
-def discover_items(sources: Iterable[str | Path], pool: Any, *,
+def discover_items(sources: Iterable[str | Path], pool: CardPool | None, *,
                    progress: Progress | None = None) -> list[Item]:
     """Every input in `sources`, in a deterministic order, each accounted for: a registration
     (a "could not read" one carries its reason in `error`) or a `Skipped` with the reason.
@@ -242,13 +243,13 @@ def discover_items(sources: Iterable[str | Path], pool: Any, *,
     return items
 
 
-def read_source(path: Path, pool: Any) -> list[Registration]:
+def read_source(path: Path, pool: CardPool | None) -> list[Registration]:
     """The registrations in one file; a file that cannot be read is one registration with
     the reason, never an exception (what it holds that is no registration: `read_items`)."""
     return [i for i in read_items(path, pool) if isinstance(i, Registration)]
 
 
-def read_items(path: Path, pool: Any) -> list[Item]:
+def read_items(path: Path, pool: CardPool | None) -> list[Item]:
     """Everything in one file: its registrations, and what was skipped in it (an empty sheet,
     a registration table without rows) with the reason. A file that cannot be read is one
     registration with the reason, never an exception."""
@@ -283,9 +284,9 @@ def reason(exc: BaseException, where: str) -> str:
 
 # --- deck files -----------------------------------------------------------------------------
 
-def read_file(path: Path, pool: Any) -> list[Deck]:
+def read_file(path: Path, pool: CardPool | None) -> list[Deck]:
     """Every deck in one deck file (the deck readers' `read_decks`)."""
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
 
     return read_decks(path, pool)
 
@@ -375,7 +376,7 @@ def _omega(cell: str) -> bool:
 _PASSCODES = re.compile(r"^[\d\s,;]+$")
 
 
-def read_cell(text: str, pool: Any, location: Location) -> Deck:
+def read_cell(text: str, pool: CardPool | None, location: Location) -> Deck:
     """The deck in one table cell: a ydke:// URL, an Omega code, a pasted list or passcodes.
     Every entry's and problem's location becomes the cell's (the line inside the cell is
     kept as `part`)."""
@@ -418,7 +419,7 @@ def relocate(deck: Deck, where: Location) -> Deck:
         "side": entries(deck.side), "problems": problems})
 
 
-def _table_rows(rows: Sequence[Sequence[Any]], pool: Any,
+def _table_rows(rows: Sequence[Sequence[Any]], pool: CardPool | None,
                 where: Callable[[int, int], Location]) -> list[Registration] | None:
     """Registrations of a table (`where(row_index, col)` locates a cell), or None if `rows`
     is not a registration table."""
@@ -450,7 +451,7 @@ def _table_rows(rows: Sequence[Sequence[Any]], pool: Any,
 
 # --- workbooks -------------------------------------------------------------------------------
 
-def _workbook_items(path: Path, pool: Any) -> list[Item]:
+def _workbook_items(path: Path, pool: CardPool | None) -> list[Item]:
     """A workbook's registrations: registration tables (one player per row) and deck sheets
     (one player per sheet), then every sheet holding neither as Skipped (or as a "could not
     read" registration when it looked like a deck). The workbook is read once."""
@@ -502,18 +503,13 @@ def _workbook_items(path: Path, pool: Any) -> list[Item]:
 
 # --- CSV exports -----------------------------------------------------------------------------
 
-def _delimiter(text: str) -> str:
-    first = text.split("\n", 1)[0]
-    return max((",", ";", "\t"), key=first.count)
-
-
-def _read_csv_table(path: Path, pool: Any) -> list[Registration] | None:
+def _read_csv_table(path: Path, pool: CardPool | None) -> list[Registration] | None:
     """The registrations of a CSV registration table, or None if the file is something else."""
-    from deckcheck.decks.csvfile import check_cells
+    from deckcheck.decks.csvfile import check_cells, guess_delimiter
     from deckcheck.decks.source import MAX_ROWS, decode_text, read_bytes
 
     text = decode_text(read_bytes(path), str(path)).lstrip("\ufeff")
-    delimiter = _delimiter(text)
+    delimiter = guess_delimiter(text)
     check_cells(text, delimiter, str(path))
     rows: list[list[str]] = []
     for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):

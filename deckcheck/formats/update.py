@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload, FormatError, UnknownFormat
-from deckcheck.formats import conflicts, konami, lflist, native, ygoprodeck
+from deckcheck.formats import conflicts, konami, lflist, native, ygoprodeck_banlist
 from deckcheck.formats.listnames import classify
 from deckcheck.formats.loader import all_formats, clear_cache, user_dir
 from deckcheck.formats.model import Banlist, Format
@@ -316,7 +316,7 @@ def _cardinfo(path: Path) -> Any:
 def _ygoprodeck_lists(path: Path, day: dt.date, formats: tuple[Format, ...],
                       found: _Found) -> None:
     keys = {f.imports.ygoprodeck: f.id for f in formats if f.imports.ygoprodeck}
-    for key, fid in ygoprodeck.KEYS.items():
+    for key, fid in ygoprodeck_banlist.KEYS.items():
         keys.setdefault(key, fid)
     # "ygoprodeck-tcg.cardinfo.json" answered `?banlist=tcg`: only its ban_tcg is complete
     only = re.match(r"^ygoprodeck-(\w+)\.cardinfo\.json$", path.name)
@@ -327,7 +327,7 @@ def _ygoprodeck_lists(path: Path, day: dt.date, formats: tuple[Format, ...],
     except ValueError:
         raise FormatError(f"{path}: not valid JSON; give a YGOPRODeck cardinfo answer.") \
             from None
-    for bl in ygoprodeck.banlists(data, effective=day, keys=keys,
+    for bl in ygoprodeck_banlist.banlists(data, effective=day, keys=keys,
                                   source=f"YGOPRODeck cardinfo, {path.name}"):
         found.add((3, path.name), bl)
 

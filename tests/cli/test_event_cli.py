@@ -148,7 +148,7 @@ def test_bad_output_suffix_and_bad_date(sources: list[str]) -> None:
 
 
 def test_event_sheet_one_deck(sources: list[str]) -> None:
-    from deckcheck.decks.io import read_deck
+    from deckcheck.decks.files import read_deck
 
     result = run("event", "sheet", "event/alice.ydk", "--player", "Alice Doe", "--id",
                  "0301234567", "--event", "Store Championship", "--date", "2026-12-05",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.decks.io import read_deck, write_deck
+from deckcheck.decks.files import read_deck, write_deck
 from deckcheck.errors import DeckReadError, DeckWriteError
 
 

@@ -86,3 +86,15 @@ def test_writer_escapes_formulas_and_reads_back(pool: MemoryPool) -> None:
     assert again.counts("extra") == {86066372: 1}
     assert again.counts("side") == {777: 3}
     assert [p.written for p in again.problems] == ["x"]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("no delimiter at all\n", ","),
+    ("a;b,c\n", ","),  # a tie goes to the earlier of , ; tab |
+    ("a|b\n\n\n" + "a;b\n" * 2, ";"),  # blank lines do not count
+    ("a|b\n" * 30 + "a;b\n" * 31, "|"),  # only the first 30 non-blank lines count
+])
+def test_guess_delimiter_counts_lines(text: str, want: str) -> None:
+    from deckcheck.decks.csvfile import guess_delimiter
+
+    assert guess_delimiter(text) == want

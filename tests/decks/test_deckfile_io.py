@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from deckcheck.cards.pool import MemoryPool
-from deckcheck.decks import io as deck_io
+from deckcheck.decks import files as deck_files
 from deckcheck.decks import source as source_mod
-from deckcheck.decks.io import detect_format, dump_deck, read_deck, read_decks, write_deck
+from deckcheck.decks.files import detect_format, dump_deck, read_deck, read_decks, write_deck
 from deckcheck.decks.model import Deck, Entry
 from deckcheck.decks.source import decode_text
 from deckcheck.errors import DeckReadError, DeckWriteError
@@ -116,13 +116,13 @@ def test_write_deck_by_extension_and_stream(tmp_path: Path, pool: MemoryPool) ->
         write_deck(deck, tmp_path / "d.unknown", pool)
     with pytest.raises(DeckWriteError, match="cannot be written"):
         write_deck(deck, tmp_path / "missing" / "d.ydk", pool)
-    assert deck_io.FORMATS == ("ydk", "ydke", "omega", "text", "csv", "xlsx")
+    assert deck_files.FORMATS == ("ydk", "ydke", "omega", "text", "csv", "xlsx")
 
 
 def test_reading_ydk_does_not_import_openpyxl(fixtures: Path) -> None:
     import subprocess
 
-    code = ("import sys\nfrom deckcheck.decks.io import read_decks\n"
+    code = ("import sys\nfrom deckcheck.decks.files import read_decks\n"
             f"read_decks({str(fixtures / 'ydk' / 'basic.ydk')!r}, None)\n"
             "print('openpyxl' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

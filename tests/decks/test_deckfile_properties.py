@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from deckcheck.cards.pool import MemoryPool
 from deckcheck.decks.csvfile import read_csv, write_csv
-from deckcheck.decks.io import dump_deck, sniff
+from deckcheck.decks.files import dump_deck, sniff
 from deckcheck.decks.model import SECTIONS, Deck, Entry
 from deckcheck.decks.omega import read_omega, to_omega
 from deckcheck.decks.text import read_text, write_text

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck.cards.pool import MemoryPool
-from deckcheck.decks.io import read_decks
+from deckcheck.decks.files import read_decks
 from deckcheck.decks.ydk import read_ydk
 from deckcheck.decks.ydke import read_ydke
 from deckcheck.errors import DeckReadError

@@ -263,7 +263,7 @@ def test_first_and_last_name_and_the_deck_name_only_when_given(pool: MemoryPool)
 
 
 def test_file_names_made_from_player_names_stay_in_their_folder(tmp_path: Any) -> None:
-    from deckcheck.decks.io import MAX_NAME_BYTES, file_name_for, path_inside
+    from deckcheck.decks.files import MAX_NAME_BYTES, file_name_for, path_inside
     from deckcheck.errors import DeckWriteError
 
     used: set[str] = set()

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from deckcheck.cards.pool import MemoryPool
 from deckcheck.decks.csvfile import read_csv
-from deckcheck.decks.io import read_decks, sniff
+from deckcheck.decks.files import read_decks, sniff
 from deckcheck.decks.resolve import is_total, section_word, split_trailing_count
 from deckcheck.decks.text import read_text
 from deckcheck.decks.xlsx import read_xlsx

@@ -218,7 +218,7 @@ def test_a_restart_keeps_every_accepted_submission(make_settings: Callable[..., 
 
 
 def test_an_xlsx_registration_sheet_is_read(client: Any) -> None:
-    from deckcheck.decks.io import dump_deck, read_deck
+    from deckcheck.decks.files import dump_deck, read_deck
     from deckcheck.desk.library import Library
 
     lib = Library(client.app.state.desk.lib.format, pool=client.app.state.desk.lib.pool)

@@ -290,3 +290,34 @@ def test_registration_rows_past_the_bound_are_named(tmp_path: Path, pool: Any,
     assert items[-1] == Skipped(f"{path}:Form", f"{path}:Form has more than 4 rows; the rows "
                                                 "after row 4 were not read — split the "
                                                 "registrations over several sheets.")
+
+
+#: CSV texts on which the deck reader's delimiter guess (most lines) and the event's old one
+#: (most on the first line) disagreed: a title line above the header, a bar-separated table,
+#: a title with a semicolon above a tab-separated table. Both now use `guess_delimiter`.
+_DISAGREED = [
+    ("Regional Championship, Paris\nPlayer;Deck list\n", ";"),
+    ("Player|Deck list\n", "|"),
+    ("Event: Paris; day 1\nPlayer\tDeck list\n", "\t"),
+]
+
+
+@pytest.mark.parametrize(("head", "want"), _DISAGREED)
+def test_deck_and_event_csv_readers_guess_one_delimiter(tmp_path: Path, pool: Any,
+                                                        kit: SimpleNamespace, head: str,
+                                                        want: str) -> None:
+    from deckcheck.decks.csvfile import guess_delimiter
+    from deckcheck.decks.ydke import to_ydke
+
+    url = to_ydke(kit.make_deck(kit.LEGAL_MAIN, kit.LEGAL_EXTRA, kit.LEGAL_SIDE))
+    text = head + f"Ann{want}{url}\nBob{want}{url}\n"
+    first = text.split("\n", 1)[0]
+    assert max((",", ";", "\t"), key=first.count) != want  # the event's old guess
+    assert guess_delimiter(text) == want
+    path = tmp_path / "reg.csv"
+    path.write_text(text)
+    regs = discover([path], pool)
+    assert [(r.player, r.source, r.error) for r in regs] == [
+        ("Ann", f"{path}:{text.count(chr(10)) - 1}", None),
+        ("Bob", f"{path}:{text.count(chr(10))}", None)]
+    assert all(r.deck is not None and r.deck.size("main") == 40 for r in regs)

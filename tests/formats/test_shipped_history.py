@@ -169,7 +169,7 @@ EXCEPTIONS = {
 def test_real_goat_and_edison_decks_are_legal(real_pool: Any, shared_data: Path,
                                               fresh_install: Path) -> None:
     from deckcheck.checker import Checker
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
 
     decks = sorted(p for p in (shared_data / "decks").rglob("*.ydk")
                    if re.search(r"goat|edison", p.name, re.I))
@@ -198,7 +198,7 @@ def test_goat_list_names_the_official_passcodes(fresh_install: Path) -> None:
 def test_rush_duel_allows_one_legend_card_of_each_kind(real_pool: Any, tmp_path: Path,
                                                        fresh_install: Path) -> None:
     from deckcheck.checker import Checker
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
 
     rush = load_format("rush")
     assert (rush.main.min, rush.main.max, rush.hand_size) == (40, 60, 4)

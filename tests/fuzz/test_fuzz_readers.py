@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deckcheck.decks.csvfile import read_csv
-from deckcheck.decks.io import sniff
+from deckcheck.decks.files import sniff
 from deckcheck.decks.model import Deck, Entry, Location
 from deckcheck.decks.omega import read_omega, to_omega
 from deckcheck.decks.text import read_text

@@ -39,7 +39,7 @@ def tcg() -> Any:
 
 def test_every_real_ydk_deck_gets_a_verdict(shared_data: Path, real_pool: Any, tcg: Any) -> None:
     from deckcheck.checker import Checker
-    from deckcheck.decks.io import read_decks
+    from deckcheck.decks.files import read_decks
     from deckcheck.errors import DeckReadError
 
     checker = Checker(tcg, "2026-06-01", pool=real_pool)

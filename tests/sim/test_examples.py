@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from deckcheck.cards.builtin import builtin_pool
-from deckcheck.decks.io import read_deck
+from deckcheck.decks.files import read_deck
 from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.profile import find_profile, load_profile_file
 from deckcheck.sim.goldfish.report import odds

@@ -124,7 +124,7 @@ def test_shared_names_resolve_to_the_card_players_mean(full_store: Any, tmp_path
     """Names an official card shares with a Rush Duel, anime or prerelease-id card (issue 12:
     "Black Luster Soldier", Mind Scan, Reversal Box, Quick Summon…) resolve to the official
     card."""
-    from deckcheck.decks.io import read_deck
+    from deckcheck.decks.files import read_deck
 
     path = tmp_path / "names.txt"
     path.write_text("1 Black Luster Soldier\n1 Mind Scan\n1 Reversal Box\n1 Quick Summon\n"

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from deckcheck.errors import FormatError
-from deckcheck.formats import ygoprodeck
+from deckcheck.formats import ygoprodeck_banlist
 
 CARDINFO = {"data": [
     {"id": 55144522, "name": "Pot of Greed",
@@ -21,7 +21,7 @@ CARDINFO = {"data": [
 
 
 def test_banlist_info_becomes_one_list_per_key() -> None:
-    lists = ygoprodeck.banlists(CARDINFO, effective=dt.date(2026, 5, 18))
+    lists = ygoprodeck_banlist.banlists(CARDINFO, effective=dt.date(2026, 5, 18))
     got = {b.format: b.limits() for b in lists}
     assert got == {"tcg": {55144522: 0, 83764718: 1},
                    "ocg": {55144522: 0, 14558127: 2},
@@ -30,12 +30,12 @@ def test_banlist_info_becomes_one_list_per_key() -> None:
 
 
 def test_alternate_artwork_ids() -> None:
-    assert ygoprodeck.alt_ids(CARDINFO)[83764719] == 83764718
+    assert ygoprodeck_banlist.alt_ids(CARDINFO)[83764719] == 83764718
 
 
 def test_unknown_status_and_shape() -> None:
     with pytest.raises(FormatError, match="unknown ban_tcg status 'Gone'"):
-        ygoprodeck.limits({"data": [{"id": 1, "name": "X",
+        ygoprodeck_banlist.limits({"data": [{"id": 1, "name": "X",
                                      "banlist_info": {"ban_tcg": "Gone"}}]}, "ban_tcg")
     with pytest.raises(FormatError, match="not a YGOPRODeck cardinfo"):
-        ygoprodeck.limits({"cards": []}, "ban_tcg")
+        ygoprodeck_banlist.limits({"cards": []}, "ban_tcg")
