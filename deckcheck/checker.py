@@ -223,8 +223,8 @@ class Checker:
             raise NoListInForce(
                 f"No {self.format.name} list in force on {self.date.isoformat()} is known to "
                 f"deckcheck (the earliest it has is {first.name}, from "
-                f"{first.effective.isoformat()}); run `deckcheck banlist update` to import the "
-                "list history, or pass --banlist.")
+                f"{first.effective.isoformat()}); check the date, or pass --banlist to check "
+                "against a list of your choice.")
         self.view = ListView.of(self.banlist)
         self.points_cap = points_cap if points_cap is not None else self.format.points_cap
         self.strict = strict

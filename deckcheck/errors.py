@@ -72,8 +72,8 @@ class UnknownRule(DeckcheckError):
 
 
 class NoListInForce(FormatError):
-    """No list of the format was in force on that date; import the list history with
-    `deckcheck banlist update`, or pass --banlist."""
+    """No list of the format was in force on that date (deckcheck ships every list it knows):
+    check the date, or pass --banlist."""
 
 
 class UnknownBanlist(FormatError):

@@ -266,8 +266,8 @@ def test_a_date_before_every_known_list_cannot_be_checked() -> None:
     assert result.stdout == ""
     assert result.stderr.startswith("deckcheck: No TCG Advanced list in force on 1999-01-01 is "
                                     "known to deckcheck (the earliest it has is ")
-    assert result.stderr.endswith("run `deckcheck banlist update` to import the list history, "
-                                  "or pass --banlist.\n")
+    assert result.stderr.endswith("check the date, or pass --banlist to check against a list "
+                                  "of your choice.\n")
 
 
 def test_a_folder_is_not_a_deck_and_the_message_says_what_to_use(tmp_path: Path) -> None:

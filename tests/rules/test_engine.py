@@ -110,8 +110,8 @@ def test_list_in_force_at_the_date() -> None:
         run(deck(), fmt, date=dt.date(2019, 1, 1))
     assert str(err.value) == (
         "No TCG Advanced list in force on 2019-01-01 is known to deckcheck (the earliest it has "
-        "is Old, from 2020-01-01); run `deckcheck banlist update` to import the list history, "
-        "or pass --banlist.")
+        "is Old, from 2020-01-01); check the date, or pass --banlist to check against a list "
+        "of your choice.")
     # A format that has no lists at all is checked without one, and says so.
     listless = run(deck(), tcg(history=[]), date=dt.date(2019, 1, 1))
     assert listless.banlist is None and listless.verdict == "legal"
