@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.event.models import EventReport, SkippedRow
+from deckcheck.event.models import EventReport
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -90,22 +90,12 @@ def _init(store: str | os.PathLike[str] | None, pool: CardPool | None,
 
 
 def _check_run(files: list[Path | Skipped]) -> EventReport:
-    from deckcheck.event.run import _new_event, add_registration
-    from deckcheck.event.sources import Skipped, read_items
+    from deckcheck.event.run import _new_event, add_registration, read_entry
 
     pool, checker = _state["pool"], _state["checker"]
     part = _new_event(_state["format"], _state["date"])
     for entry in files:
-        if isinstance(entry, Skipped):
-            part.skipped.append(SkippedRow(source=entry.source, reason=entry.reason))
-            continue
-        regs = []
-        for item in read_items(entry, pool):
-            if isinstance(item, Skipped):
-                part.skipped.append(SkippedRow(source=item.source, reason=item.reason))
-            else:
-                regs.append(item)
-        for reg in regs:
+        for reg in read_entry(entry, pool, part):
             add_registration(part, reg, checker, pool)
     return part
 

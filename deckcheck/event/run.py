@@ -154,16 +154,10 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     event.event = event_name
     found = k = 0
     for entry in entries:
+        regs = read_entry(entry, cached, event)
         if isinstance(entry, Skipped):
-            event.skipped.append(SkippedRow(source=entry.source, reason=entry.reason))
             continue
         k += 1
-        regs: list[Registration] = []
-        for item in read_items(entry, cached):
-            if isinstance(item, Skipped):
-                event.skipped.append(SkippedRow(source=item.source, reason=item.reason))
-            else:
-                regs.append(item)
         found += len(regs)
         for reg in regs:
             add_registration(event, reg, checker, cached)
@@ -172,6 +166,20 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     if not event.players:
         raise no_registrations(files)
     return finish(event)
+
+
+def read_entry(entry: Path | Skipped, pool: CardPool, event: EventReport) -> list[Registration]:
+    """The registrations of one input of the event; what is not a registration (the entry
+    itself, or an empty sheet in it) goes to `event.skipped` with its reason."""
+    items: list[Registration | Skipped] = [entry] if isinstance(entry, Skipped) \
+        else read_items(entry, pool)
+    regs: list[Registration] = []
+    for item in items:
+        if isinstance(item, Skipped):
+            event.skipped.append(SkippedRow(source=item.source, reason=item.reason))
+        else:
+            regs.append(item)
+    return regs
 
 
 def check_registrations(regs: list[Registration], checker: CheckFn, pool: CardPool, *,
