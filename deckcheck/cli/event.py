@@ -214,12 +214,20 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     or CSV of many registrations, one sheet per player into the folder OUTPUT."""
     from deckcheck.checker import parse_date
     from deckcheck.decks.files import write_deck
+    from deckcheck.event.models import Registration
     from deckcheck.event.sheets import plan_sheets, refuse_existing, safe_name, write_sheets
-    from deckcheck.event.sources import discover
+    from deckcheck.event.sources import discover_items, no_registrations
+    from deckcheck.reports import printable
 
     day = parse_date(date).isoformat() if date else None
     pool = obj.pool()
-    regs = discover([deck], pool)
+    items = discover_items([deck], pool)
+    regs = [i for i in items if isinstance(i, Registration)]
+    for item in items:
+        if not isinstance(item, Registration):  # every input accounted for
+            click.echo(f"note: skipped {printable(item.reason)}", err=True)
+    if not regs:
+        raise no_registrations([Path(deck)])
     many = Path(deck).is_dir() or len(regs) > 1
     if not many:
         reg = regs[0]

@@ -184,6 +184,10 @@ def test_event_sheet_folder_one_file_per_player(sources: list[str]) -> None:
     assert "skipped registrations.csv:6: registrations.csv:6 is empty" in result.stderr
     many = run("event", "sheet", "event", "--player", "X", "-o", "sheets2")
     assert many.exit_code == 2 and "--player, --id and --deck-name apply to one deck" in many.stderr
+    # a folder's files that are no registrations are named, never passed over in silence
+    folder = run("event", "sheet", "event", "-o", "sheets3")
+    assert "note: skipped event/notes.md is not a deck file" in folder.stderr
+    assert "note: skipped event/.hidden.ydk is a hidden file" in folder.stderr
 
 
 def test_diff_identical_different_unreadable(sources: list[str], kit: Any) -> None:
