@@ -220,15 +220,21 @@ async def player_page(request: Request) -> Response:
     return render(request, "staff_player.html", ctx)
 
 
+def _version(form: Any) -> int:
+    """The version of the record the form was filled in from (optimistic versioning: a change
+    made meanwhile by someone else is refused, not overwritten)."""
+    try:
+        return int(str(form.get("version", "")))
+    except ValueError:
+        raise Refused(400, "The form has no version; reload the page and try again.") from None
+
+
 async def update(request: Request) -> Response:
     desk = require_staff(request)
     reg_id = request.path_params["reg_id"]
     form = await request.form(max_files=0, max_fields=20, max_part_size=10_000)
     check_csrf(request, form)
-    try:
-        version = int(str(form.get("version", "")))
-    except ValueError:
-        raise Refused(400, "The form has no version; reload the page and try again.") from None
+    version = _version(form)
     action = form.get("action")
     note = form.get("note")
     changes: dict[str, Any] = {}
@@ -420,10 +426,7 @@ async def settings(request: Request) -> Response:
     desk = require_staff(request)
     form = await request.form(max_files=0, max_fields=10)
     check_csrf(request, form)
-    try:
-        version = int(str(form.get("version", "")))
-    except ValueError:
-        raise Refused(400, "The form has no version; reload the page and try again.") from None
+    version = _version(form)
     text = form.get("deadline")
     value = ""
     if isinstance(text, str) and text.strip():
