@@ -35,10 +35,15 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _realdata import ROOT, need_data, store_path, ydk_files  # noqa: E402
+
+if TYPE_CHECKING:
+    from deckcheck.decks.model import Deck
+    from deckcheck.reports.model import Report
 
 DATE = "2026-06-01"
 GOAL = 5000.0  # decks per second
@@ -184,7 +189,7 @@ def throughput(repeat: int) -> None:
     assert checker.banlist is not None
     plain = PlainValidator(store, checker.format, checker.banlist)
 
-    def readme() -> list[str]:
+    def verdicts(check: Callable[[Deck], Report]) -> list[str]:
         out = []
         for path in files:
             try:
@@ -192,19 +197,14 @@ def throughput(repeat: int) -> None:
             except DeckcheckError:
                 out.append("unreadable")
                 continue
-            out.append(deckcheck.check(deck, format="tcg", date=DATE, pool=pool).verdict)
+            out.append(check(deck).verdict)
         return out
 
+    def readme() -> list[str]:  # the README's library path: a `check` call per deck
+        return verdicts(lambda d: deckcheck.check(d, format="tcg", date=DATE, pool=pool))
+
     def reused() -> list[str]:
-        out = []
-        for path in files:
-            try:
-                deck = deckcheck.read_deck(path, pool)
-            except DeckcheckError:
-                out.append("unreadable")
-                continue
-            out.append(checker.check(deck).verdict)
-        return out
+        return verdicts(checker.check)
 
     def yardstick() -> list[str]:
         return [plain.verdict(p) for p in files]
