@@ -18,7 +18,7 @@
    with the imported store, against `python -c pass` and `python -c "import pydantic, click"`.
    Goal: <= 1.5x the latter.
 
-    python benchmarks/bench_check.py [--repeat 5] [--cold-repeat 11]
+    python benchmarks/bench_check.py [--repeat 5] [--cold-repeat 11] [--skip-cold | --cold-only]
 """
 
 from __future__ import annotations
@@ -306,9 +306,11 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--cold-repeat", type=int, default=11)
     ap.add_argument("--skip-cold", action="store_true")
+    ap.add_argument("--cold-only", action="store_true", help="only the cold-start part")
     args = ap.parse_args()
     need_data()
-    throughput(args.repeat)
+    if not args.cold_only:
+        throughput(args.repeat)
     if not args.skip_cold:
         cold_start(args.cold_repeat)
 

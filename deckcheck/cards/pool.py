@@ -11,24 +11,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
-
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.suggest import TrigramIndex, tier
+from deckcheck.plain import Plain
 
 
-class PoolInfo(BaseModel):
+class PoolInfo(Plain):
     """Where a pool's cards came from, for notices and `deckcheck cards info`."""
 
-    model_config = ConfigDict(extra="forbid")
+    __slots__ = ("builtin", "sources", "card_count", "imported_at", "path")
 
-    builtin: bool = False
-    sources: dict[str, str] = {}
-    """source name -> version or date string"""
-    card_count: int = 0
-    imported_at: str | None = None
-    path: str | None = None
+    builtin: bool
+    #: source name -> version or date string
+    sources: dict[str, str]
+    card_count: int
+    imported_at: str | None
+    path: str | None
+
+    def __init__(self, *, builtin: bool = False, sources: dict[str, str] | None = None,
+                 card_count: int = 0, imported_at: str | None = None,
+                 path: str | None = None) -> None:
+        self.builtin = builtin
+        self.sources = {} if sources is None else dict(sources)
+        self.card_count = card_count
+        self.imported_at = imported_at
+        self.path = path
 
 
 @runtime_checkable

@@ -279,8 +279,10 @@ def _validate(cards: Iterable[dict[str, Any]]) -> None:
     """Check the merged cards against the model once, in bulk."""
     from pydantic import TypeAdapter, ValidationError
 
+    from deckcheck.cards.schema import CardSchema
+
     try:
-        TypeAdapter(list[Card]).validate_python(list(cards))
+        TypeAdapter(list[CardSchema]).validate_python(list(cards))
     except ValidationError as exc:
         err = exc.errors()[0]
         raise ImportFailed(f"A merged card is not valid ({'.'.join(map(str, err['loc']))}: "
@@ -477,7 +479,7 @@ class StorePool:
         if card is None:
             try:
                 card = Card.model_validate_json(data)
-            except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            except (ValueError, TypeError, KeyError) as exc:  # imports store valid cards
                 raise CardPoolError(damaged_row(self.path, passcode, exc)) from None
             self._cards[passcode] = card
             for pc in card.all_passcodes:

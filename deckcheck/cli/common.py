@@ -121,13 +121,13 @@ def _silence_stdout() -> None:
 
 
 def echo_json(data: Any) -> None:
-    """Print JSON (pydantic models, lists of them, or plain data) to stdout."""
+    """Print JSON (deckcheck's values, pydantic models, lists of them, or plain data)."""
     import json
 
-    from pydantic import BaseModel
+    from deckcheck.plain import Plain
 
     def default(o: Any) -> Any:
-        if isinstance(o, BaseModel):
+        if isinstance(o, Plain) or hasattr(o, "model_dump"):  # a pydantic model
             return o.model_dump(mode="json")
         if isinstance(o, (set, frozenset, tuple)):
             return list(o)

@@ -37,8 +37,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from deckcheck.errors import FormatError
 from deckcheck.formats.model import Banlist, BanlistEntry, Format, LimitGroup
 
@@ -178,7 +176,7 @@ def list_from_dict(data: dict[str, Any], path: str | Path | None = None) -> Banl
     if isinstance(effective, dt.datetime) or not isinstance(effective, dt.date):
         raise _error(path, "`effective` must be a date like 2026-05-18")
 
-    # entries as plain dicts: pydantic validates them all at once, fast, in Banlist()
+    # entries as plain dicts until every one is checked
     entries: dict[int, dict[str, Any]] = {}
 
     def add(entry: dict[str, Any], section: str) -> None:
@@ -220,15 +218,19 @@ def list_from_dict(data: dict[str, Any], path: str | Path | None = None) -> Banl
             raise _error(path, f"[{section}.cards] must be a table of passcode = \"name\"")
         codes = frozenset(_passcode(k, path, section + ".cards") for k in cards)
         groups.append(LimitGroup(name=gname, max=group["max"], passcodes=codes))
-    try:
-        return Banlist.model_validate({
-            "name": data["name"], "format": data["format"], "effective": effective,
-            "source": data.get("source"), "whitelist": data.get("whitelist", False),
-            "entries": list(entries.values()), "groups": groups})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise _error(path, f"`{loc}` {first['msg'].lower()}") from None
+    name, fmt, source, whitelist = (data["name"], data["format"], data.get("source"),
+                                    data.get("whitelist", False))
+    for key, ok, what in (
+            ("name", isinstance(name, str), "a valid string"),
+            ("format", isinstance(fmt, str), "a valid string"),
+            ("source", source is None or isinstance(source, str), "a valid string"),
+            ("whitelist", isinstance(whitelist, bool), "a valid boolean")):
+        if not ok:
+            raise _error(path, f"`{key}` input should be {what}")
+    # the entries were checked above, one by one: built without checking them again
+    return Banlist(name=name, format=fmt, effective=effective, source=source,
+                   whitelist=whitelist, entries=[BanlistEntry(**e) for e in entries.values()],
+                   groups=groups)
 
 
 def read_header(path: Path) -> dict[str, Any]:
@@ -302,8 +304,9 @@ def dump_list(bl: Banlist, comment: str | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def parse_format(text: str, path: str | Path | None = None) -> Format:
-    """A `format.toml` text -> `Format` (without history)."""
+def parse_format(text: str, path: str | Path | None = None, *, trusted: bool = False) -> Format:
+    """A `format.toml` text -> `Format` (without history). A file people write is validated
+    against the strict schema (`FormatSchema`); `trusted` (a shipped file) is read plainly."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -311,12 +314,24 @@ def parse_format(text: str, path: str | Path | None = None) -> Format:
     if "history" in data:
         raise _error(path, "a format file does not hold lists; put each list in its own "
                            "file beside it")
+    if trusted:
+        # a shipped file: read plainly (tests/formats/test_schema.py validates every shipped
+        # file against the strict schema, so a bad one fails the tests, not a user's check)
+        try:
+            return Format.model_validate(data)
+        except (TypeError, ValueError) as exc:
+            raise _error(path, f"not a valid format file ({exc})") from None
+    from pydantic import ValidationError
+
+    from deckcheck.formats.schema import FormatSchema
+
     try:
-        return Format.model_validate(data)
+        checked = FormatSchema.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
         raise _error(path, f"`{loc}`: {first['msg'].lower()}") from None
+    return Format.model_validate(checked.model_dump())
 
 
 def looks_native(text: str) -> bool:
