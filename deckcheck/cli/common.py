@@ -7,7 +7,6 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -32,10 +31,15 @@ class UserError(click.ClickException):
         click.echo(f"deckcheck: {self.format_message()}", err=True)
 
 
-@dataclass
 class Ctx:
-    db: str | None = None
-    _pool: CardPool | None = field(default=None, repr=False)
+    """The state one command run shares: the card database asked for, the pool once open.
+    (A plain class: creating a dataclass at import costs start-up.)"""
+
+    __slots__ = ("db", "_pool")
+
+    def __init__(self, db: str | None = None, _pool: CardPool | None = None) -> None:
+        self.db = db
+        self._pool = _pool
 
     def pool(self, quiet: bool = False) -> CardPool:
         """The card pool (imported store, or the built-in set with a notice on stderr)."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +22,7 @@ from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
 from deckcheck.formats import native
 from deckcheck.formats.listnames import classify, label_key
 from deckcheck.formats.model import Banlist, Format
+from deckcheck.plain import Plain
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -180,15 +180,27 @@ def all_formats() -> tuple[Format, ...]:
 
 # -- lists -------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class ListInfo:
+class ListInfo(Plain):
     """A list file's header: enough to list and find lists without parsing their entries."""
+
+    __slots__ = ("name", "format", "effective", "path", "origin")
 
     name: str
     format: str
     effective: dt.date
     path: Path
     origin: str  # "shipped" or "imported"
+
+    def __init__(self, name: str, format: str, effective: dt.date,  # noqa: A002
+                 path: Path, origin: str) -> None:
+        self.name = name
+        self.format = format
+        self.effective = effective
+        self.path = path
+        self.origin = origin
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
 @functools.lru_cache(maxsize=4)

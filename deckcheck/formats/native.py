@@ -81,6 +81,24 @@ _FAST_BAD = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|\r(?!\n)")
 _FAST_ODD_ESCAPE = re.compile(r"\\(?:/|U|u[dD][89a-fA-F])")
 
 
+#: TOML's one-letter escapes (a card name's quotes are the usual one).
+_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
+
+
+def _unescape(raw: str) -> str | None:
+    """A basic string's one-letter escapes decoded; None when it holds another (\\u…)."""
+    out: list[str] = []
+    i = 0
+    while (j := raw.find("\\", i)) >= 0:
+        rep = _ESCAPES.get(raw[j + 1:j + 2])
+        if rep is None:
+            return None
+        out += (raw[i:j], rep)
+        i = j + 2
+    out.append(raw[i:])
+    return "".join(out)
+
+
 def _fast_toml(text: str) -> dict[str, Any] | None:
     """Parse the plain shape deckcheck writes (tomllib is slow on 10,000-line whitelists);
     None for anything else, which then goes to tomllib. Whatever it returns is what tomllib
@@ -104,12 +122,15 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
                 continue
             if _FAST_ODD_ESCAPE.search(raw):
                 return None
-            import json  # escapes are rare: json stays off the start-up path
+            value = _unescape(raw)
+            if value is None:
+                import json  # \u escapes are rare: json stays off the start-up path
 
-            try:
-                table[m[1]] = json.loads(f'"{raw}"')
-            except ValueError:
-                return None
+                try:
+                    value = json.loads(f'"{raw}"')
+                except ValueError:
+                    return None
+            table[m[1]] = value
             continue
         m = _FAST_VAL.match(s)
         if m:
