@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import deckcheck
 from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
 from deckcheck.formats import native
-from deckcheck.formats.listnames import classify, label_key
 from deckcheck.formats.model import Banlist, Format
 from deckcheck.plain import Plain
 
@@ -152,8 +151,11 @@ def load_format(name: str) -> Format:
     """The format `name` ("tcg", "Master Duel", …) with its whole list history."""
     dirs = search_dirs()
     ids = _format_ids(dirs)
-    fid = name if name in ids else next(
-        (i for i in ids if label_key(i) == label_key(name)), None)
+    if name in ids:  # the usual case: no name matching (listnames) needed
+        return _load_format(name, dirs)
+    from deckcheck.formats.listnames import label_key
+
+    fid = next((i for i in ids if label_key(i) == label_key(name)), None)
     if fid is None:
         fid = next((f.id for f in _all_formats(dirs) if label_key(f.name) == label_key(name)),
                    None)
@@ -244,6 +246,8 @@ def load_banlist_file(path: str | Path, pool: CardPool | None = None) -> list[Ba
         raise FormatError(f"{path} is a deck (.ydk), not a Forbidden & Limited List; give a list "
                           "file, a list name or a format id as the list.")
     if lflist.looks_like_lflist(text):
+        from deckcheck.formats.listnames import classify
+
         formats = all_formats()
         fallback = dt.date.fromtimestamp(path.stat().st_mtime)
 
@@ -265,6 +269,8 @@ def load_banlist_file(path: str | Path, pool: CardPool | None = None) -> list[Ba
 
 def find_banlist(name: str, date: dt.date | None = None, pool: CardPool | None = None) -> Banlist:
     """A list by format id (the one in force on `date`, today when None), list name, or file."""
+    from deckcheck.formats.listnames import label_key
+
     path = Path(name)
     if path.is_file():
         lists = load_banlist_file(path, pool)
