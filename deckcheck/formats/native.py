@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -168,10 +167,204 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
     return root
 
 
+class _Bail(Exception):
+    """The fast format-file reader met something it leaves to tomllib."""
+
+
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_DIGITS = frozenset("0123456789")
+
+
+class _FormatScan:
+    """Reads the plain shape of a `format.toml` (comments; bare or simple quoted keys; basic
+    strings, integers, booleans, dates and arrays of them, arrays across lines; `[a.b]`
+    tables) without importing tomllib. Anything else raises `_Bail`."""
+
+    def __init__(self, text: str) -> None:
+        self.t = text
+        self.i = 0
+
+    def peek(self) -> str:
+        return self.t[self.i:self.i + 1]
+
+    def blank(self, newlines: bool = False) -> None:
+        """Skip spaces and tabs (and comments and newlines when `newlines`)."""
+        t, n = self.t, len(self.t)
+        while self.i < n:
+            c = t[self.i]
+            if c in " \t":
+                self.i += 1
+            elif newlines and c in "\r\n":
+                if c == "\r" and t[self.i + 1:self.i + 2] != "\n":
+                    raise _Bail
+                self.i += 1
+            elif newlines and c == "#":
+                self.comment()
+            else:
+                break
+
+    def comment(self) -> None:
+        end = self.t.find("\n", self.i)
+        end = len(self.t) if end < 0 else end
+        body = self.t[self.i:end].removesuffix("\r")
+        if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in body):
+            raise _Bail
+        self.i = end
+
+    def end_of_line(self) -> None:
+        self.blank()
+        if self.peek() == "#":
+            self.comment()
+        if self.t.startswith("\r\n", self.i):
+            self.i += 2
+        elif self.peek() == "\n":
+            self.i += 1
+        elif self.i < len(self.t):
+            raise _Bail
+
+    def key(self) -> str:
+        if self.peek() == '"':
+            end = self.t.find('"', self.i + 1)
+            k = self.t[self.i + 1:end]
+            if end < 0 or "\\" in k or "\n" in k or any(ord(c) < 32 or ord(c) == 127
+                                                           for c in k):
+                raise _Bail
+            self.i = end + 1
+            return k
+        start = self.i
+        while self.peek() and self.peek() in _BARE:
+            self.i += 1
+        if self.i == start:
+            raise _Bail
+        return self.t[start:self.i]
+
+    def string(self) -> str:
+        end = self.i + 1
+        while True:
+            end = self.t.find('"', end)
+            if end < 0:
+                raise _Bail
+            backslashes = 0
+            while self.t[end - 1 - backslashes] == "\\":
+                backslashes += 1
+            if backslashes % 2 == 0:
+                break
+            end += 1
+        raw = self.t[self.i + 1:end]
+        if any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in raw):
+            raise _Bail
+        value = _unescape(raw) if "\\" in raw else raw
+        if value is None:
+            raise _Bail
+        self.i = end + 1
+        return value
+
+    def value(self) -> Any:
+        c = self.peek()
+        if c == '"':
+            if self.t.startswith('"""', self.i):
+                raise _Bail
+            return self.string()
+        if c == "[":
+            self.i += 1
+            out: list[Any] = []
+            while True:
+                self.blank(newlines=True)
+                if self.peek() == "]":
+                    self.i += 1
+                    return out
+                out.append(self.value())
+                self.blank(newlines=True)
+                if self.peek() == ",":
+                    self.i += 1
+                elif self.peek() == "]":
+                    self.i += 1
+                    return out
+                else:
+                    raise _Bail
+        start = self.i
+        while self.peek() and self.peek() in _BARE:
+            self.i += 1
+        word = self.t[start:self.i]
+        if word in ("true", "false"):
+            return word == "true"
+        if word.isdigit() and word.isascii() and (word == "0" or word[0] != "0"):
+            return int(word)
+        if len(word) == 10 and word[4] == word[7] == "-" and set(word[:4] + word[5:7]
+                                                              + word[8:]) <= _DIGITS:
+            if self.peek() in (" ", "T", "t", ".", ":", "Z", "z", "+"):
+                # a time may follow (a datetime): tomllib decides
+                rest = self.t[self.i:self.i + 2]
+                if rest[:1] != " " or rest[1:2] in _DIGITS:
+                    raise _Bail
+            try:
+                return dt.date.fromisoformat(word)
+            except ValueError:
+                raise _Bail from None
+        raise _Bail
+
+    def document(self) -> dict[str, Any]:
+        root: dict[str, Any] = {}
+        table = root
+        tables: set[tuple[str, ...]] = set()
+        n = len(self.t)
+        while True:
+            self.blank(newlines=True)
+            if self.i >= n:
+                return root
+            if self.peek() == "[":
+                if self.t.startswith("[[", self.i):
+                    raise _Bail
+                self.i += 1
+                self.blank()
+                parts = [self.key()]
+                self.blank()
+                while self.peek() == ".":
+                    self.i += 1
+                    self.blank()
+                    parts.append(self.key())
+                    self.blank()
+                if self.peek() != "]":
+                    raise _Bail
+                self.i += 1
+                self.end_of_line()
+                name = tuple(parts)
+                if name in tables:
+                    raise _Bail
+                tables.add(name)
+                table = root
+                for part in parts:
+                    nxt = table.setdefault(part, {})
+                    if not isinstance(nxt, dict):
+                        raise _Bail
+                    table = nxt
+                continue
+            k = self.key()
+            self.blank()
+            if self.peek() != "=" or k in table:
+                raise _Bail
+            self.i += 1
+            self.blank()
+            table[k] = self.value()
+            self.end_of_line()
+
+
+def _fast_format_toml(text: str) -> dict[str, Any] | None:
+    """A format file's plain TOML without importing tomllib (start-up); None for anything
+    else, which then goes to tomllib. Whatever it returns is what tomllib returns for the
+    same text (tests hold it to that on every shipped file and on odd cases)."""
+    try:
+        return _FormatScan(text).document()
+    except (_Bail, IndexError):
+        return None
+
+
 def parse_list(text: str, path: str | Path | None = None) -> Banlist:
     """A native list file's text -> `Banlist` (FormatError naming the file when invalid)."""
     data = _fast_toml(text)
     if data is None:
+        import tomllib  # only for what the fast readers leave (start-up)
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -265,6 +458,8 @@ def read_header(path: Path) -> dict[str, Any]:
                 head.append(line)
     except UnicodeDecodeError:
         raise _error(path, "not a UTF-8 text file; save it as UTF-8, or remove it") from None
+    import tomllib
+
     try:
         return tomllib.loads("".join(head))
     except tomllib.TOMLDecodeError as exc:
@@ -328,10 +523,14 @@ def dump_list(bl: Banlist, comment: str | None = None) -> str:
 def parse_format(text: str, path: str | Path | None = None, *, trusted: bool = False) -> Format:
     """A `format.toml` text -> `Format` (without history). A file people write is validated
     against the strict schema (`FormatSchema`); `trusted` (a shipped file) is read plainly."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
+    data = _fast_format_toml(text)
+    if data is None:
+        import tomllib
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
     if "history" in data:
         raise _error(path, "a format file does not hold lists; put each list in its own "
                            "file beside it")
