@@ -175,6 +175,12 @@ _BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 _DIGITS = frozenset("0123456789")
 
 
+def _controls(s: str) -> bool:
+    """True when `s` holds a character TOML allows in no string or comment (a control
+    character other than tab)."""
+    return any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in s)
+
+
 class _FormatScan:
     """Reads the plain shape of a `format.toml` (comments; bare or simple quoted keys; basic
     strings, integers, booleans, dates and arrays of them, arrays across lines; `[a.b]`
@@ -207,7 +213,7 @@ class _FormatScan:
         end = self.t.find("\n", self.i)
         end = len(self.t) if end < 0 else end
         body = self.t[self.i:end].removesuffix("\r")
-        if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in body):
+        if not body.isprintable() and _controls(body):
             raise _Bail
         self.i = end
 
@@ -251,7 +257,7 @@ class _FormatScan:
                 break
             end += 1
         raw = self.t[self.i + 1:end]
-        if any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in raw):
+        if not raw.isprintable() and _controls(raw):
             raise _Bail
         value = _unescape(raw) if "\\" in raw else raw
         if value is None:
