@@ -24,14 +24,25 @@ from typing import Any, ClassVar, TypeVar
 _P = TypeVar("_P", bound="Plain")
 
 
+def _key(key: Any) -> str:
+    """A dict key as JSON (pydantic's way): strings as they are, enums by value, dates in ISO
+    form, anything else as `str`."""
+    if isinstance(key, str) and not isinstance(key, Enum):
+        return key
+    if isinstance(key, Enum):
+        return str(key.value)
+    if isinstance(key, (dt.date, dt.datetime)):
+        return key.isoformat()
+    return str(key)
+
+
 def _dump(value: Any, json: bool) -> Any:
     if isinstance(value, Plain):
         return value.model_dump(mode="json" if json else "python")
     if isinstance(value, list):
         return [_dump(v, json) for v in value]
     if isinstance(value, dict):
-        return {(k.value if json and isinstance(k, Enum) else k): _dump(v, json)
-                for k, v in value.items()}
+        return {(_key(k) if json else k): _dump(v, json) for k, v in value.items()}
     if json:
         if isinstance(value, Enum):
             return value.value
