@@ -49,3 +49,17 @@ def test_a_user_format_file_gets_pydantic_messages(tmp_path: Path) -> None:
         parse_format('id = "x"\nname = "X"\n[main]\nmin = 40\n', tmp_path / FORMAT_FILE)
     with pytest.raises(FormatError, match=r"`colour`: extra inputs are not permitted"):
         parse_format('id = "x"\nname = "X"\ncolour = "red"\n', tmp_path / FORMAT_FILE)
+
+
+def test_every_shipped_list_passes_the_strict_schema() -> None:
+    """List files are checked line by line by `native`; what it builds from every shipped
+    list also passes the strict schema, value for value."""
+    from deckcheck.formats.native import parse_list
+
+    paths = [p for p in sorted(shipped_dir().glob("*/*.toml"))  # type: ignore[union-attr]
+             if p.name != FORMAT_FILE]
+    assert paths
+    for path in paths:
+        bl = parse_list(path.read_text(encoding="utf-8"), path)
+        strict = schema.BanlistSchema.model_validate(bl.model_dump())
+        assert strict.model_dump() == bl.model_dump(), path
