@@ -273,18 +273,29 @@ class _At:
     run: Any = None
 
 
-def success_at(cp: CompiledProfile, going_second: bool, mode: Mode, K: tuple[int, ...],
-               hands: int, seed: int, *, exact_ok: bool = True) -> _At:
-    """The turn-1 success rate with class sizes `K`."""
+def _exact_at(cp: CompiledProfile, going_second: bool, mode: Mode,
+              K: tuple[int, ...]) -> _At | None:
+    """The exact turn-1 success rate with class sizes `K`; None where it takes Monte
+    Carlo."""
     n = cp.rules.cards_by(1, going_second)
     goal = {"success": cp.success_for(going_second)}
-    if mode != "mc" and exact_ok and _exact_possible(cp, n, K, mode):
+    if mode != "mc" and _exact_possible(cp, n, K, mode):
         try:
             res = exact_odds(cp, n, goals=goal, K=K, draw_work=_draw_work(mode))
             return _At(float(res.probabilities["success"]), "exact")
         except (NeedsMonteCarlo, ExactTooLarge):
             if mode == "exact":
                 raise
+    return None
+
+
+def success_at(cp: CompiledProfile, going_second: bool, mode: Mode, K: tuple[int, ...],
+               hands: int, seed: int, *, exact_ok: bool = True) -> _At:
+    """The turn-1 success rate with class sizes `K`."""
+    goal = {"success": cp.success_for(going_second)}
+    found = _exact_at(cp, going_second, mode, K) if exact_ok else None
+    if found is not None:
+        return found
     from deckcheck.sim.goldfish.montecarlo import simulate
 
     mc = simulate(cp, hands, seed=seed, going_second=going_second, goals=goal, K=K,
@@ -314,9 +325,32 @@ def sensitivity(cp: CompiledProfile, going_second: bool, mode: Mode, hands: int 
     # paired differences need far fewer hands than separate rates for the same precision
     n_hands = hands or (SENSITIVITY_HANDS if not cp.has_draws else SENSITIVITY_HANDS // 16)
     base_K = cp.K
-    base = success_at(cp, going_second, mode, base_K, n_hands, seed)
-    exact_ok = base.method == "exact"
+    found = _exact_at(cp, going_second, mode, base_K)
     cache: dict[tuple[int, ...], _At] = {}
+    variants = [(ci, copies) for ci, cls in enumerate(cp.classes)
+                for copies in cls.cards.values()]
+
+    def changed(ci: int, by: int) -> tuple[int, ...]:
+        K = list(base_K)
+        K[ci] += by
+        return tuple(K)
+
+    if found is None:  # Monte Carlo: every variant on the same hands, in one paired run
+        from deckcheck.sim.goldfish.montecarlo import simulate_paired
+
+        Ks = [base_K]
+        for ci, copies in variants:
+            if copies < COPY_LIMIT:
+                Ks.append(changed(ci, 1))
+            Ks.append(changed(ci, -1))
+        Ks = [K for K in dict.fromkeys(Ks)
+              if K == base_K or sum(K) >= cp.rules.cards_by(1, True)]
+        runs = simulate_paired(cp, Ks, n_hands, seed=seed, going_second=going_second,
+                               goals={"success": cp.success_for(going_second)})
+        cache = {K: _At(r.rate(), "monte-carlo", r) for K, r in zip(Ks, runs, strict=True)}
+        found = cache[base_K]
+    base = found
+    exact_ok = base.method == "exact"
 
     def at(K: tuple[int, ...]) -> _At | None:
         if sum(K) < cp.rules.cards_by(1, True):

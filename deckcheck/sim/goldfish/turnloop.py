@@ -79,15 +79,16 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
     """Deal `hands` hands in chunks and play `turns` turns for each goal: (hands that met
     each goal by each turn, the most common failing opening hands, deck-outs, and with
     `per_hand` whether each hand met the first goal by each turn)."""
+    if per_hand:
+        return play_paired(cp, [K], hands, seed, going_second, turns, goals, failing)[0]
     by_turn = {name: [0] * turns for name in goals}
-    won_by_turn: list[Array] = []
     fail_counts: dict[tuple[int, ...], int] = {}
     deck_outs = 0
     order = play.discard_order(cp, goals)
     # every goal plays the same hands: the opening hands (and the generator's state after
     # dealing them) of the first goal are kept for the others when they fit in memory
-    keep = not per_hand and len(goals) > 1 and hands * len(K) <= 64_000_000
-    openings: list[tuple[Array, Any]] = []
+    keep = len(goals) > 1 and hands * len(K) <= 64_000_000
+    openings: list[tuple[Array, Any, Array]] = []
     for gi, (name, terms) in enumerate(goals.items()):
         ev = NpEvaluator(cp, terms)
         rng = np.random.default_rng(seed)  # the same hands for every goal
@@ -96,16 +97,15 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
         while done < hands:
             size = min(CHUNK, hands - done)
             dealt = openings[chunk] if gi and keep else None
-            batch = _Batch(cp, ev, rng, K, size, going_second, ordered=per_hand,
-                           opening=dealt)
-            if gi == 0 and keep:
-                openings.append((batch.H.copy(), rng.bit_generator.state))
+            batch = _Batch(cp, ev, rng, K, size, going_second,
+                           opening=None if dealt is None else dealt[:2])
             chunk += 1
-            first, hits, outs = batch.run(turns, order)
+            first, hits, outs = batch.run(turns, order,
+                                          drawn=None if dealt is None else dealt[2])
+            if gi == 0 and keep and batch.after_draws is not None:
+                openings.append(batch.after_draws)  # turn 1's hands, draws included
             for t in range(turns):
                 by_turn[name][t] += int(hits[t])
-            if gi == 0 and per_hand:  # as bits: 8 hands a byte
-                won_by_turn.append(np.packbits(batch.won_by_turn, axis=0))
             if gi == 0:
                 deck_outs += outs
                 if failing:
@@ -113,7 +113,60 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
                     _count_rows(X[~ok1], fail_counts)
             done += size
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
-    return by_turn, fails, deck_outs, np.concatenate(won_by_turn) if per_hand else None
+    return by_turn, fails, deck_outs, None
+
+
+#: Hands per batch of paired runs (a multiple of 8: each batch packs to whole bytes, and of
+#: `deal_orders`'s slice, so the orders dealt do not depend on it).
+PAIRED_CHUNK = 1 << 15
+
+
+def play_paired(cp: CompiledProfile, Ks: list[Array], hands: int, seed: int,
+                going_second: bool, turns: int, goals: dict[str, list[Term]], failing: int
+                ) -> list[tuple[dict[str, list[int]], list[tuple[tuple[int, ...], int]], int,
+                                Array]]:
+    """Paired runs of the first goal (common random numbers): the deck with class sizes
+    `K` for each `K` of `Ks` (the compiled deck's and its +-1 copy variants: one slot
+    layout), each hand's whole Deck order dealt up front from the same random slot
+    priorities, so every variant meets the very same cards in the same order. The
+    variants play side by side in one batch. Per variant: as `play_turns`, with whether
+    each hand met the goal by each turn as bits (`np.packbits` over the hands)."""
+    name, terms = next(iter(goals.items()))
+    ev = NpEvaluator(cp, terms)
+    order = play.discard_order(cp, {name: terms})
+    layouts = [deck_slots(cp, K) for K in Ks]
+    S = len(layouts[0])
+    if any(len(lay) != S for lay in layouts):
+        raise ValueError("paired variants need one slot layout (the same number of slots)")
+    V = len(Ks)
+    by_turn = [[0] * turns for _ in Ks]
+    packed: list[list[Array]] = [[] for _ in Ks]
+    fail_counts: dict[tuple[int, ...], int] = {}
+    outs = [0] * V
+    rng = np.random.default_rng(seed)
+    Kmat = np.array([np.asarray(K, dtype=np.int8) for K in Ks])
+    done = 0
+    while done < hands:
+        size = min(PAIRED_CHUNK, hands - done)
+        slots = slot_orders(rng, S, size)
+        orders = np.concatenate([_variant_orders(slots, lay) for lay in layouts])
+        batch = _Batch(cp, ev, rng, Kmat, size * V, going_second,
+                       orders=(orders, np.repeat(Kmat, size, axis=0)))
+        first, _, _ = batch.run(turns, order)
+        for v in range(V):
+            part = slice(v * size, (v + 1) * size)
+            won = batch.won_by_turn[part]
+            for t in range(turns):
+                by_turn[v][t] += int(won[:, t].sum())
+            packed[v].append(np.packbits(won, axis=0))  # 8 hands a byte
+            outs[v] += int(batch.lost[part].sum())
+        if failing:
+            X, ok1 = first
+            _count_rows(X[:size][~ok1[:size]], fail_counts)
+        done += size
+    fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
+    return [({name: by_turn[v]}, fails if v == 0 else [], outs[v], np.concatenate(packed[v]))
+            for v in range(V)]
 
 
 def deck_slots(cp: CompiledProfile, K: Array) -> Array:
@@ -149,7 +202,34 @@ def deal_orders(rng: Array, layout: Array, size: int) -> Array:
     return out
 
 
-def _deal_slice(rng: Array, layout: Array, size: int) -> Array:
+def slot_orders(rng: Array, S: int, size: int) -> Array:
+    """The slots 0..S-1 of `size` Decks in dealing order (rows), from the same random
+    numbers `deal_orders` takes for an `S`-slot layout: `deal_orders` of any layout of S
+    slots is this order with the empty slots moved to the end (`_variant_orders`)."""
+    out = np.empty((size, S), dtype=np.uint8 if S <= 256 else np.intp)
+    step = 1 << 15
+    for lo in range(0, size, step):
+        hi = min(size, lo + step)
+        out[lo:hi] = _deal_slice(rng, np.zeros(S, dtype=np.int8), hi - lo, slots=True)
+    return out
+
+
+def _variant_orders(slots: Array, layout: Array) -> Array:
+    """`deal_orders` of `layout` from the slot orders `slots` (`slot_orders`): the classes
+    of the filled slots in order, then -1 for each empty slot."""
+    empty = np.nonzero(layout < 0)[0]
+    if not len(empty):
+        return layout[slots]
+    keep = slots != empty[0]
+    for e in empty[1:]:
+        keep &= slots != e
+    size, S = slots.shape
+    out = np.full((size, S), -1, dtype=layout.dtype)
+    out[:, :S - len(empty)] = layout[slots[keep].reshape(size, S - len(empty))]
+    return out
+
+
+def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Array:
     S = layout.shape[-1]
     shift = max(6, int(S).bit_length())
     words = -(-size * S // 4)
@@ -165,6 +245,8 @@ def _deal_slice(rng: Array, layout: Array, size: int) -> Array:
     keys.sort(axis=1)
     keys &= np.uint32((1 << shift) - 1)
     slot = keys.astype(np.intp)
+    if slots:
+        return slot
     if layout.ndim == 2:
         return np.take_along_axis(layout, slot, axis=1)
     return layout[slot]
@@ -193,8 +275,8 @@ class _Batch:
     drawn only when R is empty, found by searches), and this turn's play state."""
 
     def __init__(self, cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
-                 going_second: bool, ordered: bool = False,
-                 opening: tuple[Array, Any] | None = None) -> None:
+                 going_second: bool, opening: tuple[Array, Any] | None = None,
+                 orders: tuple[Array, Array] | None = None) -> None:
         self.cp, self.ev, self.rng, self.size = cp, ev, rng, size
         self.going_second = going_second
         #: Ordered mode: each hand's whole Deck order is dealt up front from random slot
@@ -204,11 +286,11 @@ class _Batch:
         self.O: Array = None
         self.ptr: Array = None
         n = cp.rules.hand_size
-        if ordered:
-            self.O = deal_orders(rng, deck_slots(cp, K), size)
+        if orders is not None:  # paired runs: each Deck's order (and class sizes) per hand
+            self.O, K = orders
             self.ptr = np.full(size, n, dtype=np.int64)
             # counts fit in one byte (a deck holds a few dozen cards): less memory to move
-            self.H = np.zeros((size, len(K)), dtype=np.int8)
+            self.H = np.zeros((size, K.shape[-1]), dtype=np.int8)
             idx = np.arange(size)
             for i in range(n):
                 self.H[idx, self.O[:, i]] += 1
@@ -217,7 +299,7 @@ class _Batch:
             rng.bit_generator.state = opening[1]
         else:
             self.H = _sample_opening(rng, K, n, size)
-        self.R = K.astype(np.int8)[None, :] - self.H
+        self.R = (K.astype(np.int8) if K.ndim == 2 else K.astype(np.int8)[None, :]) - self.H
         self.B = np.zeros_like(self.R)
         #: GY and banished counts, tracked only when a condition counts them.
         self.G: Array = np.zeros_like(self.H) if cp.zones else None
@@ -225,6 +307,10 @@ class _Batch:
         self.order = play.play_order(cp)
         self.extra = np.full(size, cp.extra_size, dtype=np.int64)
         self.won_by_turn: Array = None
+        #: Turn 1 after its draws: (hands, the generator's state, hands that could not draw).
+        self.after_draws: tuple[Array, Any, Array] | None = None
+        #: After `run`: the hands that lost by drawing from an empty Deck.
+        self.lost: Array = None
         #: Whether any card was put on the bottom (B is all zero until then).
         self.bottom = False
 
@@ -289,15 +375,20 @@ class _Batch:
             return self.ev.succeeds(self.full(self.H), self.deck())
         return self.ev.succeeds(self.full(self.H[rows], rows), self.deck(rows))
 
-    def run(self, turns: int, order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
+    def run(self, turns: int, order: list[int], drawn: Array = None
+            ) -> tuple[tuple[Array, Array], list[int], int]:
+        """Play `turns` turns. `drawn`: the hands already hold turn 1's draws (the hands
+        that could not draw: True), as `after_draws` of a batch dealt the same hands left
+        them; the turn-1 hands and the generator's state then are kept in `after_draws`."""
         rules, size = self.cp.rules, self.size
         self.won_by_turn = np.zeros((size, turns), dtype=bool)
         won = np.zeros(size, dtype=bool)
-        lost = np.zeros(size, dtype=bool)
+        lost = np.zeros(size, dtype=bool) if drawn is None else drawn.copy()
         hits: list[int] = []
         first: tuple[Array, Array] = (self.H.copy(), np.zeros(size, dtype=bool))
         for turn in range(1, turns + 1):
-            for _ in range(rules.draws_in(turn, self.going_second)):
+            for _ in range(rules.draws_in(turn, self.going_second)
+                           if turn > 1 or drawn is None else 0):
                 rows = np.nonzero(~won & ~lost)[0]
                 cls = self.draw(rows)
                 lost[rows[cls < 0]] = True  # had to draw from an empty Deck
@@ -305,6 +396,8 @@ class _Batch:
                 self.H[rows[got], cls[got]] += 1
             active = ~won & ~lost
             H1 = self.H.copy() if turn == 1 else None
+            if turn == 1:
+                self.after_draws = (H1, self.rng.bit_generator.state, lost.copy())
             ok = np.zeros(size, dtype=bool)
             if active.all():
                 ok = self.succeeds()
@@ -327,12 +420,18 @@ class _Batch:
                     self.H[rows, c] -= take
                     self.to_zone(self.G, rows, c, take)
                     excess -= take
+        self.lost = lost
         return first, hits, int(lost.sum())
 
     def play_draw_cards(self, rows: Array, ok: Array) -> None:
         """Play draw cards in the hands `rows` (which do not yet succeed): on a compact copy
         of just those hands, written back afterwards."""
         if not self.order or not len(rows):
+            return
+        # only hands holding a draw card can play one (the others change nothing and take
+        # no random numbers)
+        rows = rows[(self.H[rows][:, self.order] > 0).any(axis=1)]
+        if not len(rows):
             return
         sub = _Batch.__new__(_Batch)
         sub.cp, sub.ev, sub.rng, sub.size = self.cp, self.ev, self.rng, len(rows)
