@@ -148,10 +148,10 @@ def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[
 
 
 def _rules(format_id: str) -> Any:
-    from deckcheck.checker import resolve_format
+    from deckcheck.formats import load_format  # (not the checker: only the hand size)
     from deckcheck.sim.rules import TurnRules
 
-    return TurnRules(hand_size=resolve_format(format_id).hand_size)
+    return TurnRules(hand_size=load_format(format_id).hand_size)
 
 
 def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
@@ -167,6 +167,17 @@ def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
                            strict=strict, refine=refine)
 
 
+def _one_blas_thread() -> None:
+    """NumPy's bundled BLAS starts a thread per core when NumPy is imported (tens of
+    milliseconds of CPU, more wall time on a busy machine) though the odds engines use no
+    BLAS: one thread, unless the user set it or NumPy is already loaded."""
+    import os
+    import sys
+
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     from deckcheck.sim.draws import new_seed
     from deckcheck.sim.goldfish.report import compare, render_text, require_deck_size
@@ -178,6 +189,7 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
         raise ProfileError("--compare and --compare-profile exclude each other; give one.")
     if opts.chart:
         check_output_folder(opts.chart, "chart")
+    _one_blas_thread()
     pool = ctx.pool()
     rules = _rules(opts.format)
     pf, source = _profile_file(opts, opts.profile, opts.deck)
