@@ -58,7 +58,7 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
     H = np.zeros((size, len(K)), dtype=np.int8)
     rows = np.arange(size)
     for i in range(n):
-        H[rows, word_cls[P[i]]] += 1
+        _add_at(H, rows, word_cls[P[i]], 1)
     return H
 
 
@@ -74,8 +74,17 @@ def _draw(rng: Array, R: Array, rows: Array) -> Array:
     for c in range(len(RT) - 1):
         acc += RT[c]
         cls += acc <= target
-    R[rows, cls] -= 1
+    _add_at(R, rows, cls, -1)
     return cls
+
+
+def _add_at(A: Array, rows: Array, cols: Array, value: Array | int) -> None:
+    """`A[rows, cols] += value` through one flat index (NumPy's 2-D fancy indexing costs
+    about twice as much). Columns are not negative; pairs do not repeat."""
+    if not A.flags.c_contiguous:
+        A[rows, cols] += value
+        return
+    A.reshape(-1)[np.asarray(rows, dtype=np.intp) * A.shape[1] + cols] += value
 
 
 def _row_sums(A: Array) -> Array:
@@ -310,7 +319,7 @@ class _Batch:
             self.H = np.zeros((size, K.shape[-1]), dtype=np.int8)
             idx = np.arange(size)
             for i in range(n):
-                self.H[idx, self.O[:, i]] += 1
+                _add_at(self.H, idx, self.O[:, i], 1)
         elif opening is not None:  # hands already dealt, the generator where it was then
             self.H = opening[0].copy()
             rng.bit_generator.state = opening[1]
@@ -356,7 +365,7 @@ class _Batch:
             return _draw(self.rng, self.R, rows)
         cls = self.O[rows, self.ptr[rows]].astype(np.int64)
         self.ptr[rows] += 1
-        self.R[rows, cls] -= 1
+        _add_at(self.R, rows, cls, -1)
         return cls
 
     def reshuffle(self, rows: Array) -> None:
@@ -411,7 +420,7 @@ class _Batch:
                 cls = self.draw(rows)
                 lost[rows[cls < 0]] = True  # had to draw from an empty Deck
                 got = cls >= 0
-                self.H[rows[got], cls[got]] += 1
+                _add_at(self.H, rows[got], cls[got], 1)
             active = ~won & ~lost
             H1 = self.H.copy() if turn == 1 else None
             if turn == 1:
@@ -552,7 +561,7 @@ class _Batch:
             for i in range(int(n.max(initial=0))):
                 sub = rows[n > i]
                 cls = self.draw(sub)
-                H[sub, cls] += 1
+                H[sub, cls] += 1  # (-1: the Deck was empty)
             return
         if b.draw:
             # banish the top cards face-down (cost), then draw: both random cards of the Deck
@@ -564,7 +573,7 @@ class _Batch:
             for i in range(b.draw):
                 sub = rows[n > i]
                 cls = self.draw(sub)
-                H[sub, cls] += 1
+                H[sub, cls] += 1  # (-1: the Deck was empty)
             if b.then_banish is not None:
                 done = self.remove_one(rows, cp.class_members(cp.targets[d]), banish=True)
                 if self.G is not None:
@@ -583,7 +592,7 @@ class _Batch:
         for i in range(b.excavate):
             live = np.nonzero((n > i) & (self.row_sums(self.R[rows]) > 0))[0]
             cls = self.draw_top(rows[live])
-            E[live, cls] += 1
+            _add_at(E, live, cls, 1)
         chosen = np.full(len(rows), -1, dtype=np.int64)
         pref = play.preference(cp)
         for t in pref:
@@ -600,8 +609,8 @@ class _Batch:
             cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
             chosen[cand] = t
         got = chosen >= 0
-        E[np.nonzero(got)[0], chosen[got]] -= 1
-        H[rows[got], chosen[got]] += 1
+        _add_at(E, np.nonzero(got)[0], chosen[got], -1)
+        _add_at(H, rows[got], chosen[got], 1)
         if b.excavate_rest == "shuffle":
             self.R[rows] += E
             self.reshuffle(rows)
