@@ -175,7 +175,7 @@ def play_paired(cp: CompiledProfile, Ks: list[Array], hands: int, seed: int,
     while done < hands:
         size = min(PAIRED_CHUNK, hands - done)
         slots = slot_orders(rng, S, size)
-        orders = np.concatenate([_variant_orders(slots, lay) for lay in layouts])
+        orders = _all_variant_orders(slots, layouts)
         batch = _Batch(cp, ev, rng, Kmat, size * V, going_second,
                        orders=(orders, np.repeat(Kmat, size, axis=0)))
         first, _, _ = batch.run(turns, order)
@@ -252,6 +252,39 @@ def _variant_orders(slots: Array, layout: Array) -> Array:
     size, S = slots.shape
     out = np.full((size, S), -1, dtype=layout.dtype)
     out[:, :S - len(empty)] = layout[slots[keep].reshape(size, S - len(empty))]
+    return out
+
+
+def _all_variant_orders(slots: Array, layouts: list[Array]) -> Array:
+    """`_variant_orders` of each layout, stacked. A layout that is the first one with one
+    more slot emptied (a -1 copy variant) is read off the first one's orders: the emptied
+    slot's card taken out of each row, the cards after it moved up one place."""
+    size, S = slots.shape
+    out = np.empty((size * len(layouts), S), dtype=layouts[0].dtype)
+    base = out[:size]
+    base[:] = _variant_orders(slots, layouts[0])
+    base_empty = layouts[0] < 0
+    place: Array = None  # each slot's place in each row's order
+    before: Array = None  # how many of the first layout's empty slots come before it
+    for v, lay in enumerate(layouts[1:], 1):
+        part = out[v * size:(v + 1) * size]
+        gone = np.nonzero((lay < 0) & ~base_empty)[0]
+        if len(gone) != 1 or ((lay != layouts[0]) & (lay >= 0)).any():
+            part[:] = _variant_orders(slots, lay)
+            continue
+        if place is None:
+            place = np.empty_like(slots)
+            np.put_along_axis(place, slots.astype(np.intp),
+                              np.arange(S, dtype=slots.dtype)[None, :], axis=1)
+            empty = np.nonzero(base_empty)[0]
+            before = np.zeros((size, S), dtype=np.intp)
+            for e in empty:
+                before += place[:, e:e + 1] < place
+        e = int(gone[0])
+        at = place[:, e].astype(np.intp) - before[:, e]  # its place among filled slots
+        cols = np.arange(S - 1)[None, :]
+        part[:, :S - 1] = np.where(cols < at[:, None], base[:, :S - 1], base[:, 1:])
+        part[:, S - 1] = -1
     return out
 
 
