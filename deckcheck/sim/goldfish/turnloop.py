@@ -278,8 +278,8 @@ def _all_variant_orders(slots: Array, layouts: list[Array]) -> Array:
                               np.arange(S, dtype=slots.dtype)[None, :], axis=1)
             empty = np.nonzero(base_empty)[0]
             before = np.zeros((size, S), dtype=np.intp)
-            for e in empty:
-                before += place[:, e:e + 1] < place
+            for x in empty.tolist():
+                before += place[:, x:x + 1] < place
         e = int(gone[0])
         at = place[:, e].astype(np.intp) - before[:, e]  # its place among filled slots
         cols = np.arange(S - 1)[None, :]
