@@ -175,17 +175,24 @@ def play_paired(cp: CompiledProfile, Ks: list[Array], hands: int, seed: int,
     while done < hands:
         size = min(PAIRED_CHUNK, hands - done)
         slots = slot_orders(rng, S, size)
-        orders = _all_variant_orders(slots, layouts)
-        batch = _Batch(cp, ev, rng, Kmat, size * V, going_second,
-                       orders=(orders, np.repeat(Kmat, size, axis=0)))
-        first, _, _ = batch.run(turns, order)
+        orders, changes = _all_variant_orders(slots, layouts)
+        Krows = np.repeat(Kmat, size, axis=0)
+        dealt = rng.bit_generator.state
+        won_all, lost_all, first = _play_variants_from_base(
+            cp, ev, rng, orders, Krows, changes, size, going_second, turns, order)
+        if won_all is None or first is None:  # every variant played in full
+            rng.bit_generator.state = dealt
+            batch = _Batch(cp, ev, rng, Kmat, size * V, going_second,
+                           orders=(orders, Krows))
+            first, _, _ = batch.run(turns, order)
+            won_all, lost_all = batch.won_by_turn, batch.lost
         for v in range(V):
             part = slice(v * size, (v + 1) * size)
-            won = batch.won_by_turn[part]
+            won = won_all[part]
             for t in range(turns):
                 by_turn[v][t] += int(won[:, t].sum())
             packed[v].append(np.packbits(won, axis=0))  # 8 hands a byte
-            outs[v] += int(batch.lost[part].sum())
+            outs[v] += int(lost_all[part].sum())
         if failing:
             X, ok1 = first
             _count_rows(X[:size][~ok1[:size]], fail_counts)
@@ -193,6 +200,63 @@ def play_paired(cp: CompiledProfile, Ks: list[Array], hands: int, seed: int,
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
     return [({name: by_turn[v]}, fails if v == 0 else [], outs[v], np.concatenate(packed[v]))
             for v in range(V)]
+
+
+def _deck_sensitive(cp: CompiledProfile) -> set[int] | None:
+    """The classes whose number left in the Deck a turn can depend on beyond the cards it
+    takes from the top (searched, Small World); None when any card reshuffles the Deck or
+    redraws a hand."""
+    if any(b.redraw_hand or b.excavate_rest == "shuffle" for b in cp.behaviours.values()):
+        return None
+    out = {c for f in cp.targets.values() for c in cp.class_members(f)}
+    for a, t, bridges in cp.small_world:
+        out |= {a, t, *bridges}
+    return out
+
+
+def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array, orders: Array,
+                             Krows: Array, changes: list[tuple[Array, int] | None],
+                             size: int, going_second: bool, turns: int, order: list[int]
+                             ) -> tuple[Array, Array, tuple[Array, Array] | None]:
+    """Turn 1 of the unchanged deck (the first `size` rows), then of each +-1 copy variant
+    only the hands the change can reach: a hand whose changed card lies deeper in the Deck
+    than the unchanged deck's play took cards from the top (with a margin of cards to
+    spare), of a class no search or Small World looks for in the Deck, plays exactly as the
+    unchanged hand did and takes its result. (won by turn, lost, turn-1 hands) of all rows;
+    (None, None, ...) when this does not apply (several turns, a reshuffle, a redraw, or a
+    hand that drew from an emptied Deck), and every variant must be played in full."""
+    sensitive = _deck_sensitive(cp)
+    V = len(changes)
+    if turns != 1 or sensitive is None or V == 1:
+        return None, None, None
+    base = _Batch(cp, ev, rng, Krows[:size], size, going_second,
+                  orders=(orders[:size], Krows[:size]))
+    first, _, _ = base.run(turns, order)
+    if base.rng_used:
+        return None, None, None
+    need = max([b.banish_top + b.draw + b.excavate for b in cp.behaviours.values()] or [0])
+    taken = base.ptr  # cards each hand took from the top of its Deck
+    spare = int(Krows[0].sum()) - taken - 2 > need  # and still the cards to play any
+    rows = []
+    for v in range(1, V):
+        ch = changes[v]
+        if ch is None or ch[1] in sensitive:
+            rows.append(v * size + np.arange(size))
+        else:
+            at, _ = ch
+            rows.append(v * size + np.nonzero(~((at >= taken) & spare))[0])
+    idx = np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp)
+    won = np.tile(base.won_by_turn, (V, 1))
+    lost = np.tile(base.lost, V)
+    if len(idx):
+        rest = _Batch(cp, ev, rng, Krows[idx], len(idx), going_second,
+                      orders=(orders[idx], Krows[idx]))
+        rest.run(turns, order)
+        if rest.rng_used:
+            return None, None, None
+        won[idx] = rest.won_by_turn
+        lost[idx] = rest.lost
+    return won, lost, first
 
 
 def deck_slots(cp: CompiledProfile, K: Array) -> Array:
@@ -255,37 +319,46 @@ def _variant_orders(slots: Array, layout: Array) -> Array:
     return out
 
 
-def _all_variant_orders(slots: Array, layouts: list[Array]) -> Array:
-    """`_variant_orders` of each layout, stacked. A layout that is the first one with one
-    more slot emptied (a -1 copy variant) is read off the first one's orders: the emptied
-    slot's card taken out of each row, the cards after it moved up one place."""
+def _all_variant_orders(slots: Array, layouts: list[Array]
+                        ) -> tuple[Array, list[tuple[Array, int] | None]]:
+    """`_variant_orders` of each layout, stacked; and for each layout that differs from the
+    first by one card (a +-1 copy variant), where (per hand) its order first differs from the
+    first layout's, and the class of that card (else None).
+
+    A -1 copy variant (one more slot emptied) is read off the first layout's orders: the
+    emptied slot's card taken out of each row, the cards after it moved up one place."""
     size, S = slots.shape
     out = np.empty((size * len(layouts), S), dtype=layouts[0].dtype)
     base = out[:size]
     base[:] = _variant_orders(slots, layouts[0])
     base_empty = layouts[0] < 0
-    place: Array = None  # each slot's place in each row's order
-    before: Array = None  # how many of the first layout's empty slots come before it
+    # each slot's place in each row's order, less the first layout's empty slots before it:
+    # its place among that layout's cards
+    place = np.empty(slots.shape, dtype=np.intp)
+    np.put_along_axis(place, slots.astype(np.intp), np.arange(S)[None, :], axis=1)
+    at_card = place.copy()
+    for x in np.nonzero(base_empty)[0].tolist():
+        at_card -= place[:, x:x + 1] < place
+    changes: list[tuple[Array, int] | None] = [None]
     for v, lay in enumerate(layouts[1:], 1):
         part = out[v * size:(v + 1) * size]
         gone = np.nonzero((lay < 0) & ~base_empty)[0]
-        if len(gone) != 1 or ((lay != layouts[0]) & (lay >= 0)).any():
-            part[:] = _variant_orders(slots, lay)
+        added = np.nonzero((lay >= 0) & base_empty)[0]
+        same_else = not ((lay != layouts[0]) & (lay >= 0) & ~base_empty).any()
+        if len(gone) == 1 and not len(added) and same_else:  # -1 copy
+            e = int(gone[0])
+            at = at_card[:, e]
+            cols = np.arange(S - 1)[None, :]
+            part[:, :S - 1] = np.where(cols < at[:, None], base[:, :S - 1], base[:, 1:])
+            part[:, S - 1] = -1
+            changes.append((at, int(layouts[0][e])))
             continue
-        if place is None:
-            place = np.empty_like(slots)
-            np.put_along_axis(place, slots.astype(np.intp),
-                              np.arange(S, dtype=slots.dtype)[None, :], axis=1)
-            empty = np.nonzero(base_empty)[0]
-            before = np.zeros((size, S), dtype=np.intp)
-            for x in empty.tolist():
-                before += place[:, x:x + 1] < place
-        e = int(gone[0])
-        at = place[:, e].astype(np.intp) - before[:, e]  # its place among filled slots
-        cols = np.arange(S - 1)[None, :]
-        part[:, :S - 1] = np.where(cols < at[:, None], base[:, :S - 1], base[:, 1:])
-        part[:, S - 1] = -1
-    return out
+        part[:] = _variant_orders(slots, lay)
+        if len(added) == 1 and not len(gone) and same_else:  # +1 copy
+            changes.append((at_card[:, int(added[0])], int(lay[added[0]])))
+        else:
+            changes.append(None)
+    return out, changes
 
 
 def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Array:
@@ -371,6 +444,9 @@ class _Batch:
         self.after_draws: tuple[Array, Any, Array] | None = None
         #: After `run`: the hands that lost by drawing from an empty Deck.
         self.lost: Array = None
+        #: Whether play took random numbers after dealing (a draw from the bottom cards, a
+        #: reshuffle): ordered runs then depend on which other hands share the batch.
+        self.rng_used = False
         #: Whether any card was put on the bottom (B is all zero until then).
         self.bottom = False
 
@@ -389,6 +465,7 @@ class _Batch:
             out[inr] = self.draw_top(rows[inr])
         inb = ~inr & (self.row_sums(self.B[rows]) > 0) if self.bottom else np.zeros(len(rows), bool)
         if inb.any():
+            self.rng_used = True
             out[inb] = _draw(self.rng, self.B, rows[inb])
         return out
 
@@ -405,6 +482,7 @@ class _Batch:
         """Ordered mode: the Deck of each hand in `rows` is shuffled (a new order of R)."""
         if self.O is None or not len(rows):
             return
+        self.rng_used = True
         S = self.O.shape[1]
         cum = np.cumsum(self.R[rows], axis=1, dtype=np.int16)
         slots = np.arange(S, dtype=np.int16)
@@ -497,6 +575,7 @@ class _Batch:
         sub.cp, sub.ev, sub.rng, sub.size = self.cp, self.ev, self.rng, len(rows)
         sub.going_second, sub.order, sub.bottom = self.going_second, self.order, self.bottom
         sub.row_sums = self.row_sums
+        sub.rng_used = False
         sub.H, sub.R, sub.B, sub.extra = self.H[rows], self.R[rows], self.B[rows], \
             self.extra[rows]
         sub.O = None if self.O is None else self.O[rows]
@@ -508,6 +587,7 @@ class _Batch:
         self.H[rows], self.R[rows], self.B[rows], self.extra[rows] = sub.H, sub.R, sub.B, \
             sub.extra
         self.bottom |= sub.bottom
+        self.rng_used |= sub.rng_used
         if self.O is not None:
             self.O[rows], self.ptr[rows] = sub.O, sub.ptr
         if self.G is not None:
