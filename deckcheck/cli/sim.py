@@ -180,7 +180,12 @@ def _one_blas_thread() -> None:
 
 def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     from deckcheck.sim.draws import new_seed
-    from deckcheck.sim.goldfish.report import compare, render_text, require_deck_size
+    from deckcheck.sim.goldfish.report import (
+        as_json,
+        compare,
+        render_text,
+        require_deck_size,
+    )
     from deckcheck.sim.goldfish.report import odds as goldfish_odds
 
     if opts.exact and opts.hands is not None:
@@ -226,7 +231,7 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
                                  for res in report.results],
                     labels=[f"going {res.going}" for res in report.results])
     if opts.as_json:
-        echo_json(report)
+        echo_json(as_json(report))
     else:
         click.echo(render_text(report), nl=False)
     if opts.chart:
