@@ -604,44 +604,50 @@ class _Batch:
         played = np.zeros(size, dtype=bool)
         drew = np.zeros(size, dtype=bool)
         locked = np.zeros(size, dtype=bool)
+        active = active.copy()
         for _ in range(4 * nd + 4):
-            todo = active & ~ok
-            if not todo.any():
+            # the hands still to play; one that could play nothing last time is left out:
+            # nothing about it has changed since
+            idx = np.nonzero(active & ~ok)[0]
+            if not len(idx):
                 return
-            chosen = np.full(size, -1, dtype=np.int64)
-            left = self.row_sums(self.R + self.B) if self.bottom else self.row_sums(self.R)
+            chosen = np.full(len(idx), -1, dtype=np.int64)
+            H = self.H[idx]
+            left = self.row_sums(self.R[idx] + self.B[idx]) if self.bottom else \
+                self.row_sums(self.R[idx])
+            ex = self.extra[idx]
             for j, d in enumerate(self.order):
-                free = todo & (chosen < 0)
+                free = chosen < 0
                 if not free.any():
                     break
                 b = cp.behaviours[d]
-                mask = free & (self.H[:, d] > 0)
+                mask = free & (H[:, d] > 0)
                 if b.once_per_turn:
-                    mask &= ~used[:, j]
+                    mask &= ~used[idx, j]
                 if b.start_of_main1:
-                    mask &= ~played
+                    mask &= ~played[idx]
                 if b.draws:
-                    mask &= ~locked
+                    mask &= ~locked[idx]
                 if b.no_draw_before:
-                    mask &= ~drew
-                ex = self.extra
+                    mask &= ~drew[idx]
                 if b.extra_deck_cost:
                     mask &= ex >= 3
                 draw6, exc6 = b.draw, b.excavate
                 half = b.extra_deck_cost & (ex < 6)
                 need = b.banish_top + np.where(half, draw6 // 2 + exc6 // 2, draw6 + exc6)
                 if b.redraw_hand:
-                    need = self.row_sums(self.H) - 1
+                    need = self.row_sums(H) - 1
                 mask &= left >= np.maximum(need, 1)
                 if d in cp.costs:
                     members = cp.class_members(cp.costs[d])
-                    have = self.row_sums(self.H[:, members]) - (1 if d in members else 0)
+                    have = self.row_sums(H[:, members]) - (1 if d in members else 0)
                     mask &= have > 0
                 chosen[mask] = j
+            active[idx[chosen < 0]] = False
             if not (chosen >= 0).any():
                 return
             for j, d in enumerate(self.order):
-                rows = np.nonzero(chosen == j)[0]
+                rows = idx[chosen == j]
                 if not len(rows):
                     continue
                 b = cp.behaviours[d]
