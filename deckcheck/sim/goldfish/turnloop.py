@@ -174,16 +174,14 @@ def play_paired(cp: CompiledProfile, Ks: list[Array], hands: int, seed: int,
     done = 0
     while done < hands:
         size = min(PAIRED_CHUNK, hands - done)
-        slots = slot_orders(rng, S, size)
-        orders, changes = _all_variant_orders(slots, layouts)
-        Krows = np.repeat(Kmat, size, axis=0)
+        variants = _Variants(slot_orders(rng, S, size), layouts)
         dealt = rng.bit_generator.state
         won_all, lost_all, first = _play_variants_from_base(
-            cp, ev, rng, orders, Krows, changes, size, going_second, turns, order)
+            cp, ev, rng, variants, Kmat, size, going_second, turns, order)
         if won_all is None or first is None:  # every variant played in full
             rng.bit_generator.state = dealt
             batch = _Batch(cp, ev, rng, Kmat, size * V, going_second,
-                           orders=(orders, Krows))
+                           orders=(variants.all_orders(), np.repeat(Kmat, size, axis=0)))
             first, _, _ = batch.run(turns, order)
             won_all, lost_all = batch.won_by_turn, batch.lost
         for v in range(V):
@@ -214,9 +212,9 @@ def _deck_sensitive(cp: CompiledProfile) -> set[int] | None:
     return out
 
 
-def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array, orders: Array,
-                             Krows: Array, changes: list[tuple[Array, int] | None],
-                             size: int, going_second: bool, turns: int, order: list[int]
+def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array,
+                             variants: _Variants, Kmat: Array, size: int, going_second: bool,
+                             turns: int, order: list[int]
                              ) -> tuple[Array, Array, tuple[Array, Array] | None]:
     """Turn 1 of the unchanged deck (the first `size` rows), then of each +-1 copy variant
     only the hands the change can reach: a hand whose changed card lies deeper in the Deck
@@ -226,31 +224,31 @@ def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array, o
     (None, None, ...) when this does not apply (several turns, a reshuffle, a redraw, or a
     hand that drew from an emptied Deck), and every variant must be played in full."""
     sensitive = _deck_sensitive(cp)
-    V = len(changes)
+    V = len(variants.layouts)
     if turns != 1 or sensitive is None or V == 1:
         return None, None, None
-    base = _Batch(cp, ev, rng, Krows[:size], size, going_second,
-                  orders=(orders[:size], Krows[:size]))
+    base = _Batch(cp, ev, rng, Kmat[:1], size, going_second,
+                  orders=(variants.orders(0), np.repeat(Kmat[:1], size, axis=0)))
     first, _, _ = base.run(turns, order)
     if base.rng_used:
         return None, None, None
     need = max([b.banish_top + b.draw + b.excavate for b in cp.behaviours.values()] or [0])
     taken = base.ptr  # cards each hand took from the top of its Deck
-    spare = int(Krows[0].sum()) - taken - 2 > need  # and still the cards to play any
-    rows = []
+    spare = int(Kmat[0].sum()) - taken - 2 > need  # and still the cards to play any
+    rows: list[Array] = []  # per variant, the hands it replays
     for v in range(1, V):
-        ch = changes[v]
+        ch = variants.changes[v]
         if ch is None or ch[1] in sensitive:
-            rows.append(v * size + np.arange(size))
+            rows.append(np.arange(size))
         else:
-            at, _ = ch
-            rows.append(v * size + np.nonzero(~((at >= taken) & spare))[0])
-    idx = np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp)
+            rows.append(np.nonzero(~((ch[0] >= taken) & spare))[0])
+    idx = np.concatenate([v * size + r for v, r in enumerate(rows, 1)])
     won = np.tile(base.won_by_turn, (V, 1))
     lost = np.tile(base.lost, V)
     if len(idx):
-        rest = _Batch(cp, ev, rng, Krows[idx], len(idx), going_second,
-                      orders=(orders[idx], Krows[idx]))
+        orders = np.concatenate([variants.orders(v, r) for v, r in enumerate(rows, 1)])
+        Krows = np.repeat(Kmat[1:], [len(r) for r in rows], axis=0)
+        rest = _Batch(cp, ev, rng, Krows, len(idx), going_second, orders=(orders, Krows))
         rest.run(turns, order)
         if rest.rng_used:
             return None, None, None
@@ -319,46 +317,67 @@ def _variant_orders(slots: Array, layout: Array) -> Array:
     return out
 
 
-def _all_variant_orders(slots: Array, layouts: list[Array]
-                        ) -> tuple[Array, list[tuple[Array, int] | None]]:
-    """`_variant_orders` of each layout, stacked; and for each layout that differs from the
-    first by one card (a +-1 copy variant), where (per hand) its order first differs from the
-    first layout's, and the class of that card (else None).
+class _Variants:
+    """The Deck orders of +-1 copy variants dealt from one set of slot orders (`slots`,
+    `slot_orders`): `orders(v)` is `_variant_orders(slots, layouts[v])`, built only for the
+    hands asked for. A variant that differs from the first layout by one card (a +-1 copy)
+    is read off the first layout's orders, and `changes[v]` says where (per hand) its order
+    first differs from the first layout's, and the class of that card (else None)."""
 
-    A -1 copy variant (one more slot emptied) is read off the first layout's orders: the
-    emptied slot's card taken out of each row, the cards after it moved up one place."""
-    size, S = slots.shape
-    out = np.empty((size * len(layouts), S), dtype=layouts[0].dtype)
-    base = out[:size]
-    base[:] = _variant_orders(slots, layouts[0])
-    base_empty = layouts[0] < 0
-    # each slot's place in each row's order, less the first layout's empty slots before it:
-    # its place among that layout's cards
-    place = np.empty(slots.shape, dtype=np.intp)
-    np.put_along_axis(place, slots.astype(np.intp), np.arange(S)[None, :], axis=1)
-    at_card = place.copy()
-    for x in np.nonzero(base_empty)[0].tolist():
-        at_card -= place[:, x:x + 1] < place
-    changes: list[tuple[Array, int] | None] = [None]
-    for v, lay in enumerate(layouts[1:], 1):
-        part = out[v * size:(v + 1) * size]
-        gone = np.nonzero((lay < 0) & ~base_empty)[0]
-        added = np.nonzero((lay >= 0) & base_empty)[0]
-        same_else = not ((lay != layouts[0]) & (lay >= 0) & ~base_empty).any()
-        if len(gone) == 1 and not len(added) and same_else:  # -1 copy
-            e = int(gone[0])
-            at = at_card[:, e]
+    def __init__(self, slots: Array, layouts: list[Array]) -> None:
+        self.slots, self.layouts = slots, layouts
+        size, S = slots.shape
+        self.base = _variant_orders(slots, layouts[0])
+        base_empty = layouts[0] < 0
+        # each slot's place among the first layout's cards in each row's order
+        small = np.uint8 if S < 256 else np.intp
+        place = np.empty(slots.shape, dtype=small)
+        np.put_along_axis(place, slots.astype(np.intp), np.arange(S, dtype=small)[None, :],
+                          axis=1)
+        at_card = place.copy()
+        for x in np.nonzero(base_empty)[0].tolist():
+            at_card -= (place[:, x:x + 1] < place).astype(small)
+        #: per variant: ("-", emptied slot) / ("+", filled slot) / None (dealt in full)
+        self.kind: list[tuple[str, int] | None] = [None]
+        self.changes: list[tuple[Array, int] | None] = [None]
+        for lay in layouts[1:]:
+            gone = np.nonzero((lay < 0) & ~base_empty)[0]
+            added = np.nonzero((lay >= 0) & base_empty)[0]
+            same_else = not ((lay != layouts[0]) & (lay >= 0) & ~base_empty).any()
+            if len(gone) == 1 and not len(added) and same_else:  # -1 copy
+                e = int(gone[0])
+                self.kind.append(("-", e))
+                self.changes.append((at_card[:, e], int(layouts[0][e])))
+            elif len(added) == 1 and not len(gone) and same_else:  # +1 copy
+                a = int(added[0])
+                self.kind.append(("+", a))
+                self.changes.append((at_card[:, a], int(lay[a])))
+            else:
+                self.kind.append(None)
+                self.changes.append(None)
+
+    def orders(self, v: int, rows: Array | None = None) -> Array:
+        """The Deck orders of variant `v` for the hands `rows` (all)."""
+        if v == 0:
+            return self.base if rows is None else self.base[rows]
+        kind = self.kind[v]
+        if kind is not None and kind[0] == "-":
+            at = self.changes[v][0]  # type: ignore[index]
+            base = self.base
+            if rows is not None:
+                at, base = at[rows], base[rows]
+            S = base.shape[1]
+            out = np.empty_like(base)
             cols = np.arange(S - 1)[None, :]
-            part[:, :S - 1] = np.where(cols < at[:, None], base[:, :S - 1], base[:, 1:])
-            part[:, S - 1] = -1
-            changes.append((at, int(layouts[0][e])))
-            continue
-        part[:] = _variant_orders(slots, lay)
-        if len(added) == 1 and not len(gone) and same_else:  # +1 copy
-            changes.append((at_card[:, int(added[0])], int(lay[added[0]])))
-        else:
-            changes.append(None)
-    return out, changes
+            out[:, :S - 1] = np.where(cols < at[:, None], base[:, :S - 1], base[:, 1:])
+            out[:, S - 1] = -1
+            return out
+        return _variant_orders(self.slots if rows is None else self.slots[rows],
+                               self.layouts[v])
+
+    def all_orders(self) -> Array:
+        """Every variant's orders, stacked."""
+        return np.concatenate([self.orders(v) for v in range(len(self.layouts))])
 
 
 def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Array:
