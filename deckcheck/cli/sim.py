@@ -47,7 +47,8 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
 
     pool = ctx.pool()
     deck = read_deck(opts.deck, pool)
-    echo_read_problems(deck, "left out of the hands")
+    if deck.problems:  # (the notes' printing loads the reporters)
+        echo_read_problems(deck, "left out of the hands")
     seed = opts.seed if opts.seed is not None else new_seed()
     draws = test_draws(deck, pool, opts.hands, seed=seed, going_second=opts.second,
                        turns=opts.turns, rules=_rules(opts.format))
@@ -161,7 +162,8 @@ def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
     from deckcheck.sim.state import deal_cards
 
     deck = read_deck(deck_path, pool)
-    echo_read_problems(deck, "left out of the odds")
+    if deck.problems:  # (the notes' printing loads the reporters)
+        echo_read_problems(deck, "left out of the odds")
     main, extra = deal_cards(deck, pool)
     return compile_profile(pf, main, pool, source, extra=len(extra), rules=rules,
                            strict=strict, refine=refine)
