@@ -29,6 +29,7 @@ from deckcheck.sources import ygoprodeck
 
 DEFAULT = (Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
            / "ygoprodeck-cardinfo.zip")
+ROWS = ("dump", "yaml-yugi", "ygojson")
 
 
 def main() -> None:
@@ -37,8 +38,20 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--ygojson", default=str(DEFAULT.parent / "ygojson-v1.zip"))
     ap.add_argument("--yaml-yugi", default=str(DEFAULT.parent / "yaml-yugi-cards.zip"))
+    ap.add_argument("--only", choices=ROWS, action="append",
+                    help="run only this row (repeatable; default: every row)")
     args = ap.parse_args()
-    with zipfile.ZipFile(args.dump) as zf:
+    rows = set(args.only or ROWS)
+    if "dump" in rows:
+        bench_dump(Path(args.dump), args.repeat)
+    if "yaml-yugi" in rows and Path(args.yaml_yugi).is_file():
+        bench_yamlyugi(Path(args.yaml_yugi), Path(args.dump), args.repeat)
+    if "ygojson" in rows and Path(args.ygojson).is_file():
+        bench_ygojson(Path(args.ygojson), Path(args.dump), args.repeat)
+
+
+def bench_dump(dump: Path, repeat: int) -> None:
+    with zipfile.ZipFile(dump) as zf:
         raw = zf.read("cardinfo.json")
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "cardinfo.json"
@@ -55,15 +68,11 @@ def main() -> None:
             result = ygoprodeck.update(Path(tmp) / f"cards{next(counter)}.sqlite", from_file=src)
             assert result["cards"] > 10000
 
-        base = best_of(baseline, args.repeat)
-        imp = best_of(full_import, args.repeat)
+        base = best_of(baseline, repeat)
+        imp = best_of(full_import, repeat)
     print(f"json.load of cardinfo.json ({len(raw) / 1e6:.1f} MB): {base:.3f} s")
     print(f"full import into a new store:               {imp:.3f} s")
     print(f"ratio import / json.load: {imp / base:.2f}x (goal <= 5x)")
-    if Path(args.yaml_yugi).is_file():
-        bench_yamlyugi(Path(args.yaml_yugi), Path(args.dump), args.repeat)
-    if Path(args.ygojson).is_file():
-        bench_ygojson(Path(args.ygojson), Path(args.dump), args.repeat)
 
 
 def best_cpu_and_wall(fn: Callable[[], object], repeat: int,

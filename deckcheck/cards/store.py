@@ -22,6 +22,7 @@ import datetime as dt
 import errno
 import json
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -32,7 +33,7 @@ from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
-from deckcheck.cards.model import UNOFFICIAL_IDS, Card
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card, Frame, Kind
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, padded, rank, tier
@@ -275,16 +276,75 @@ def _check_ids(sd: SourceData) -> None:
                                    "changed — check the file.")
 
 
-def _validate(cards: Iterable[dict[str, Any]]) -> None:
-    """Check the merged cards against the model once, in bulk."""
-    from pydantic import TypeAdapter, ValidationError
+#: What a merged card may hold (the fields of `Card`), by type.
+_INTS = ("konami_id", "level", "rank", "link_rating", "scale", "atk", "defense")
+_TEXTS = ("attribute", "race", "text")
+_TEXT_LISTS = ("monster_types", "link_arrows", "archetypes", "scopes")
+_TEXT_DICTS = ("names", "rule_name_evidence")
+CARD_FIELDS = frozenset({"passcode", "alt_passcodes", "name", "kind", "frame", "released",
+                         "master_duel", "rule_name", "cannot_normal_summon", *_INTS, *_TEXTS,
+                         *_TEXT_LISTS, *_TEXT_DICTS})
+_KINDS = frozenset(k.value for k in Kind)
+_FRAMES = frozenset(f.value for f in Frame)
 
+
+def _problem(c: dict[str, Any]) -> str | None:
+    """What makes a merged card not fit `Card` ("field: why"), or None when it fits."""
+    if extra := c.keys() - CARD_FIELDS:
+        return f"{min(extra)}: not a card field"
+    if type(c.get("passcode")) is not int:
+        return "passcode: not a whole number"
+    for f in ("name", "rule_name"):
+        if not isinstance(c.get(f), str):
+            return f"{f}: not a text"
+    if c.get("kind") not in _KINDS or c.get("frame") not in _FRAMES:
+        return "kind: not a card kind" if c.get("kind") not in _KINDS else \
+            "frame: not a card frame"
+    for f in _INTS:
+        if (v := c.get(f)) is not None and type(v) is not int:
+            return f"{f}: not a whole number"
+    for f in _TEXTS:
+        if (v := c.get(f)) is not None and not isinstance(v, str):
+            return f"{f}: not a text"
+    for f in _TEXT_LISTS:
+        if not isinstance(v := c.get(f, ()), (list, tuple)) or not all(
+                isinstance(x, str) for x in v):
+            return f"{f}: not a list of texts"
+    if not isinstance(v := c.get("alt_passcodes", ()), (list, tuple)) or not all(
+            type(x) is int for x in v):
+        return "alt_passcodes: not a list of whole numbers"
+    for f in _TEXT_DICTS:
+        if not isinstance(v := c.get(f, {}), dict) or not all(
+                isinstance(k, str) and isinstance(x, str) for k, x in v.items()):
+            return f"{f}: not texts by key"
+    released = c.get("released", {})
+    if not isinstance(released, dict) or not all(
+            isinstance(k, str) and _is_day(x) for k, x in released.items()):
+        return "released: not dates (YYYY-MM-DD) by region"
+    if (v := c.get("master_duel")) is not None and type(v) is not bool:
+        return "master_duel: not true or false"
+    if type(c.get("cannot_normal_summon", False)) is not bool:
+        return "cannot_normal_summon: not true or false"
+    return None
+
+
+def _is_day(v: Any) -> bool:
+    if not isinstance(v, str) or len(v) != 10:
+        return False
     try:
-        TypeAdapter(list[Card]).validate_python(list(cards))
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise ImportFailed(f"A merged card is not valid ({'.'.join(map(str, err['loc']))}: "
-                           f"{err['msg']}); nothing was changed — please report this.") from None
+        dt.date.fromisoformat(v)
+    except ValueError:
+        return False
+    return True
+
+
+def _validate(cards: Iterable[dict[str, Any]]) -> None:
+    """Check the merged cards against what `Card` holds, in plain Python (once per import,
+    before anything is written)."""
+    for c in cards:
+        if (why := _problem(c)) is not None:
+            raise ImportFailed(f"A merged card is not valid (passcode {c.get('passcode')}, "
+                               f"{why}); nothing was changed — please report this.")
 
 
 def write_store(path: Path, sources: dict[str, SourceRows], merged: Merged,
@@ -321,42 +381,22 @@ def _disk_full(path: Path) -> CardPoolError:
 
 def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
                   built_at: str) -> None:
+    """Write the store into `tmp`: when the sources come from a store of the current schema,
+    a copy of that store with only what changed written (`_patch_tables`), else every table
+    anew (`_fresh_tables`). Either way the tables hold the same rows."""
+    old = next((s.stored_in for s in sources.values() if s.stored_in is not None), None)
+    if old is not None:
+        shutil.copyfile(old, tmp)
     con = sqlite3.connect(tmp)
     try:
-        con.execute("PRAGMA journal_mode=OFF")
-        con.execute("PRAGMA synchronous=OFF")
-        con.executescript(_DDL)
-        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-        old = next((s.stored_in for s in sources.values() if s.stored_in is not None), None)
-        if old is not None:  # ATTACH is refused inside a transaction: before `with con`
-            con.execute("ATTACH DATABASE ? AS old", (str(old),))
-        with con:
-            con.executemany("INSERT INTO meta VALUES (?, ?)", [
-                ("built_at", built_at), ("cards", str(len(merged.cards))),
-                *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items())])
-            con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", [
-                (s.name, s.version, s.origin, s.imported_at, len(s.records))
-                for s in sources.values()])
-            for s in sources.values():
-                if s.stored_in is not None and s.stored_in == old:
-                    # unchanged since the last import: the rows as they are, in their order
-                    con.execute("INSERT INTO source_records SELECT source, passcode, data "
-                                "FROM old.source_records WHERE source = ? ORDER BY rowid",
-                                (s.name,))
-                else:
-                    con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                        (s.name, r["passcode"], dumps(r)) for r in s.records))
-            # rows in key order: B-tree appends instead of page splits
-            con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?)", (
-                (pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c))
-                for pc, c in sorted(merged.cards.items())))
-            con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
-                (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
-            names = merged.names  # sorted by (key, passcode): keys first, then each key's
-            con.executemany("INSERT INTO names VALUES (?, ?)", (
-                (key, pc) for key in sorted(names) for pc in sorted(set(names[key]))))
-        _write_suggest(con, merged)
-        con.executescript(_INDEXES)
+        # a temporary file, renamed over the store only once complete: no journal, no syncs
+        for pragma in ("journal_mode=OFF", "synchronous=OFF", "locking_mode=EXCLUSIVE",
+                       "cache_size=-131072", "temp_store=MEMORY"):
+            con.execute(f"PRAGMA {pragma}")
+        if old is not None:
+            _patch_tables(con, sources, merged, built_at, old)
+        else:
+            _fresh_tables(con, sources, merged, built_at)
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute(f"PRAGMA user_version = {SCHEMA}")
         con.commit()
@@ -364,23 +404,132 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
         con.close()
 
 
-def _write_suggest(con: sqlite3.Connection, merged: Any) -> None:
-    """The "did you mean" trigram tables (`cards.suggest`). An SQLite without FTS5 gets
-    none: suggestions then build the index in memory, as for an older store."""
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _meta_rows(merged: Merged, built_at: str) -> list[tuple[str, str]]:
+    return [("built_at", built_at), ("cards", str(len(merged.cards))),
+            *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items())]
+
+
+def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
+    return [(s.name, s.version, s.origin, s.imported_at, len(s.records))
+            for s in sources.values()]
+
+
+def _card_row(pc: int, c: dict[str, Any]) -> tuple[Any, ...]:
+    return pc, c["name"], c.get("konami_id"), c["rule_name"], _dumps(c)
+
+
+def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
+    """(key, passcode) in key order, then passcode order (B-tree appends, no page splits)."""
+    for key in sorted(names):
+        pcs = names[key]
+        for pc in (sorted(pcs) if len(pcs) > 1 else pcs):
+            yield key, pc
+
+
+def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merged: Merged,
+                  built_at: str) -> None:
+    con.executescript(_DDL)
+    with con:
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at))
+        con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
+        for s in sources.values():
+            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
+                (s.name, r["passcode"], _dumps(r)) for r in s.records))
+        # rows in key order: B-tree appends instead of page splits
+        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?)", (
+            _card_row(pc, c) for pc, c in sorted(merged.cards.items())))
+        con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
+            (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
+        con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))
+    _write_suggest(con, merged, {})
+    con.executescript(_INDEXES)
+
+
+def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merged: Merged,
+                  built_at: str, old: Path) -> None:
+    """Turn a copy of the store the sources were read from into the new store: only the
+    sources read anew, and the cards, ids, names and suggestion rows that differ, are
+    written (the rows that stay keep their place)."""
+    with con:
+        con.execute("DELETE FROM meta")
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at))
+        con.execute("DELETE FROM sources")
+        con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
+        for s in sources.values():
+            if s.stored_in != old:
+                con.execute("DELETE FROM source_records WHERE source = ?", (s.name,))
+                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
+                    (s.name, r["passcode"], _dumps(r)) for r in s.records))
+        stored: dict[int, str] = dict(con.execute("SELECT passcode, data FROM cards"))
+        rows = []
+        for pc, c in sorted(merged.cards.items()):
+            row = _card_row(pc, c)
+            if stored.pop(pc, None) != row[4]:
+                rows.append(row)
+        con.executemany("DELETE FROM cards WHERE passcode = ?", ((pc,) for pc in stored))
+        con.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?)", rows)
+        had = {i: (pc, kind) for i, pc, kind in con.execute("SELECT id, passcode, kind FROM ids")}
+        con.executemany("DELETE FROM ids WHERE id = ?", ((i,) for i in had.keys()
+                                                          - merged.ids.keys()))
+        con.executemany("INSERT OR REPLACE INTO ids VALUES (?, ?, ?)", (
+            (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items()) if had.get(i) != (
+                pc, kind)))
+        index = merged.names
+        names = set(con.execute("SELECT key, passcode FROM names"))
+        con.executemany("DELETE FROM names WHERE key = ? AND passcode = ?", [
+            (key, pc) for key, pc in names if pc not in index.get(key, ())])
+        con.executemany("INSERT INTO names VALUES (?, ?)", (
+            row for row in _name_rows(index) if row not in names))
+    _write_suggest(con, merged, {t: dict(((k, (rowid, pcs)) for rowid, k, pcs in con.execute(
+        f"SELECT rowid, key, passcodes FROM {t}"))) for t in SUGGEST_TABLES.values()
+        if _has_table(con, t)})
+
+
+def _has_table(con: sqlite3.Connection, name: str) -> bool:
+    return con.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone() \
+        is not None
+
+
+def _suggest_rows(merged: Merged) -> dict[str, dict[str, str]]:
+    """table -> padded key -> its passcodes ("1,2"): English names in card order, then every
+    name in the order the merge indexed them."""
+    keys = merged.keys
     en: dict[str, list[int]] = {}
     for pc, c in sorted(merged.cards.items()):
-        key = normalize(c["name"])
+        key = keys[c["name"]]
         if key:
             en.setdefault(key, []).append(pc)
-    every = {key: sorted(set(pcs)) for key, pcs in merged.names.items() if key}
+    out: dict[str, dict[str, str]] = {}
+    for which, index in (("en", en), ("all", merged.names)):
+        out[SUGGEST_TABLES[which]] = {
+            f"^{key}$": str(pcs[0]) if len(pcs) == 1 else ",".join(map(str, sorted(set(pcs))))
+            for key, pcs in index.items() if key}
+    return out
+
+
+def _write_suggest(con: sqlite3.Connection, merged: Merged,
+                   stored: dict[str, dict[str, tuple[int, str]]]) -> None:
+    """The "did you mean" trigram tables (`cards.suggest`): with `stored` (table -> padded key
+    -> (rowid, passcodes) already in the file), only the rows that differ. An SQLite without
+    FTS5 gets none: suggestions then build the index in memory, as for an older store."""
+    assert padded("k") == "^k$"  # the rows below pad keys the same way
     try:
-        for which, index in (("en", en), ("all", every)):
-            table = SUGGEST_TABLES[which]
-            con.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(key, passcodes UNINDEXED, "
-                        "tokenize='trigram', detail='none')")
+        for table, rows in _suggest_rows(merged).items():
+            had = stored.get(table)
+            if had is None:
+                con.execute(f"DROP TABLE IF EXISTS {table}")
+                con.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(key, passcodes "
+                            "UNINDEXED, tokenize='trigram', detail='none')")
+                had = {}
             with con:
+                con.executemany(f"DELETE FROM {table} WHERE rowid = ?", (
+                    (rowid,) for key, (rowid, pcs) in had.items() if rows.get(key) != pcs))
                 con.executemany(f"INSERT INTO {table} VALUES (?, ?)", (
-                    (padded(key), ",".join(map(str, pcs))) for key, pcs in index.items()))
+                    (key, pcs) for key, pcs in rows.items()
+                    if (was := had.get(key)) is None or was[1] != pcs))
     except sqlite3.OperationalError as exc:
         if "fts5" not in str(exc) and "tokenizer" not in str(exc):
             raise
