@@ -483,9 +483,9 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
             (key, pc) for key, pc in names if pc not in index.get(key, ())])
         con.executemany("INSERT INTO names VALUES (?, ?)", (
             row for row in _name_rows(index) if row not in names))
-    _write_suggest(con, merged, {t: dict(((k, (rowid, pcs)) for rowid, k, pcs in con.execute(
-        f"SELECT rowid, key, passcodes FROM {t}"))) for t in SUGGEST_TABLES.values()
-        if _has_table(con, t)})
+    _write_suggest(con, merged, {t: con.execute(
+        f"SELECT key, passcodes FROM {t} ORDER BY rowid").fetchall()
+        for t in SUGGEST_TABLES.values() if _has_table(con, t)})
 
 
 def _has_table(con: sqlite3.Connection, name: str) -> bool:
@@ -494,8 +494,8 @@ def _has_table(con: sqlite3.Connection, name: str) -> bool:
 
 
 def _suggest_rows(merged: Merged) -> dict[str, dict[str, str]]:
-    """table -> padded key -> its passcodes ("1,2"): English names in card order, then every
-    name in the order the merge indexed them."""
+    """table -> padded key (`suggest.padded`) -> its passcodes ("1,2"): English names in card
+    order, and every name in the order the merge indexed them."""
     keys = merged.keys
     en: dict[str, list[int]] = {}
     for pc, c in sorted(merged.cards.items()):
@@ -505,31 +505,28 @@ def _suggest_rows(merged: Merged) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for which, index in (("en", en), ("all", merged.names)):
         out[SUGGEST_TABLES[which]] = {
-            f"^{key}$": str(pcs[0]) if len(pcs) == 1 else ",".join(map(str, sorted(set(pcs))))
+            padded(key): str(pcs[0]) if len(pcs) == 1 else ",".join(map(str, sorted(set(pcs))))
             for key, pcs in index.items() if key}
     return out
 
 
 def _write_suggest(con: sqlite3.Connection, merged: Merged,
-                   stored: dict[str, dict[str, tuple[int, str]]]) -> None:
-    """The "did you mean" trigram tables (`cards.suggest`): with `stored` (table -> padded key
-    -> (rowid, passcodes) already in the file), only the rows that differ. An SQLite without
-    FTS5 gets none: suggestions then build the index in memory, as for an older store."""
-    assert padded("k") == "^k$"  # the rows below pad keys the same way
+                   stored: dict[str, list[tuple[str, str]]]) -> None:
+    """The "did you mean" trigram tables (`cards.suggest`). A table whose rows (`stored`:
+    table -> its rows in rowid order) are already the new ones, in the same order, is kept;
+    any other is written anew, so that a store holds the same rows under the same rowids (and
+    FTS5 breaks ties in rank the same way) however its sources were imported. An SQLite
+    without FTS5 gets none: suggestions then build the index in memory, as for an older
+    store."""
     try:
         for table, rows in _suggest_rows(merged).items():
-            had = stored.get(table)
-            if had is None:
-                con.execute(f"DROP TABLE IF EXISTS {table}")
-                con.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(key, passcodes "
-                            "UNINDEXED, tokenize='trigram', detail='none')")
-                had = {}
+            if stored.get(table) == list(rows.items()):
+                continue
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+            con.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(key, passcodes UNINDEXED, "
+                        "tokenize='trigram', detail='none')")
             with con:
-                con.executemany(f"DELETE FROM {table} WHERE rowid = ?", (
-                    (rowid,) for key, (rowid, pcs) in had.items() if rows.get(key) != pcs))
-                con.executemany(f"INSERT INTO {table} VALUES (?, ?)", (
-                    (key, pcs) for key, pcs in rows.items()
-                    if (was := had.get(key)) is None or was[1] != pcs))
+                con.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows.items())
     except sqlite3.OperationalError as exc:
         if "fts5" not in str(exc) and "tokenizer" not in str(exc):
             raise
