@@ -162,9 +162,15 @@ def _build(groups: dict[int, _Pairs], art: _Artworks, extra_of: dict[int, int],
            group_of: Callable[[int], int]) -> Merged:
     """The cards, and every id each answers to (main, alternate artworks, prerelease ids)."""
     out = Merged()
+    prio: dict[str, int] = {}
     for g, recs in groups.items():
-        if len(recs) > 1:
-            recs.sort(key=lambda sr: (priority(sr[0]), sr[1]["passcode"] != g))
+        # records come in source order; only a group with a record under another id (an
+        # alternate artwork, a prerelease id) needs the main passcode's records moved first
+        if len(recs) > 1 and any(r["passcode"] != g for _, r in recs):
+            for src, _ in recs:
+                if src not in prio:
+                    prio[src] = priority(src)
+            recs.sort(key=lambda sr: (prio[sr[0]], sr[1]["passcode"] != g))
         card = _combine(g, recs)
         if card is not None:
             out.cards[g] = card
@@ -292,9 +298,10 @@ def _join_prerelease_ids(pairs: _Pairs, real: set[int], main: Callable[[int], in
     for _, rec in pairs:
         pc = rec["passcode"]
         if pc < UNOFFICIAL_IDS and rec.get("name") and not rec.get("enrich_only") \
-                and main(pc) in real and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
+                and (m := main(pc)) in real and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
             key = keys[rec["name"]]
-            official[key] = min(official.get(key, main(pc)), main(pc))
+            was = official.get(key)
+            official[key] = m if was is None or m < was else was
     if not official:
         return
     for _, rec in pairs:
