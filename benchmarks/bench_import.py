@@ -100,7 +100,7 @@ YAML_YUGI_GOAL = 3.0
 def bench_yamlyugi(archive: Path, dump: Path, repeat: int) -> None:
     import sqlite3
 
-    from deckcheck.cards.store import SUGGEST_TABLES, import_sources
+    from deckcheck.cards.store import SUGGEST_FTS, SUGGEST_TABLES, import_sources
     from deckcheck.sources import read_source
 
     with zipfile.ZipFile(archive) as zf:
@@ -137,8 +137,7 @@ def bench_yamlyugi(archive: Path, dump: Path, repeat: int) -> None:
 
         def fts_alone() -> None:
             mem = sqlite3.connect(":memory:")
-            mem.execute("CREATE VIRTUAL TABLE t USING fts5(key, passcodes UNINDEXED, "
-                        "tokenize='trigram', detail='none')")
+            mem.execute(f"CREATE VIRTUAL TABLE t USING {SUGGEST_FTS}")
             with mem:
                 mem.executemany("INSERT INTO t VALUES (?, ?)", added)
             mem.close()
