@@ -10,8 +10,9 @@ the file as deckcheck's):
   re-merges everything,
 - ``meta``: when the pool was built.
 
-A store is never changed in place: every import writes a new file next to the old one and
-renames it over it, so a failed import leaves the previous pool intact and usable.
+A store is never changed in place: every import writes a new file next to the old one (a
+copy of it with only what changed written, when it is of the current schema) and renames it
+over it, so a failed import leaves the previous pool intact and usable.
 `StorePool` answers the `CardPool` protocol lazily from the file, caching what it loads.
 """
 
@@ -123,8 +124,8 @@ class SourceRows:
     """One source's records as stored (raw JSON kept for re-merging).
 
     `stored_in`: a store of the current schema whose ``source_records`` rows hold exactly
-    these records; the next store copies those rows as they are (SQL to SQL) instead of
-    writing every record of every source again."""
+    these records; the next store is a patched copy of it, so those rows stay as they are
+    instead of being written again."""
 
     def __init__(self, name: str, records: list[SourceRecord], version: str | None,
                  origin: str | None, imported_at: str, stored_in: Path | None = None) -> None:
