@@ -34,7 +34,7 @@ from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
-from deckcheck.cards.model import UNOFFICIAL_IDS, Card, Frame, Kind
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, padded, rank, tier
@@ -285,81 +285,18 @@ def _check_ids(sd: SourceData) -> None:
                                    "changed — check the file.")
 
 
-#: What a merged card may hold (the fields of `Card`), by type.
-_INTS = ("konami_id", "level", "rank", "link_rating", "scale", "atk", "defense")
-_TEXTS = ("attribute", "race", "text")
-_TEXT_LISTS = ("monster_types", "link_arrows", "archetypes", "scopes")
-_TEXT_DICTS = ("names", "rule_name_evidence")
-CARD_FIELDS = frozenset({"passcode", "alt_passcodes", "name", "kind", "frame", "released",
-                         "master_duel", "rule_name", "cannot_normal_summon", *_INTS, *_TEXTS,
-                         *_TEXT_LISTS, *_TEXT_DICTS})
-_KINDS = frozenset(k.value for k in Kind)
-_FRAMES = frozenset(f.value for f in Frame)
-
-
-def _problem(c: dict[str, Any]) -> str | None:
-    """What makes a merged card not fit `Card` ("field: why"), or None when it fits. (Types
-    are compared exactly, a set of them at a time: this runs once per card of every import.)"""
-    get = c.get
-    if not c.keys() <= CARD_FIELDS:
-        return f"{min(c.keys() - CARD_FIELDS)}: not a card field"
-    if type(get("passcode")) is not int:
-        return "passcode: not a whole number"
-    if type(get("name")) is not str or type(get("rule_name")) is not str:
-        return "name: not a text" if type(get("name")) is not str else "rule_name: not a text"
-    if get("kind") not in _KINDS:
-        return "kind: not a card kind"
-    if get("frame") not in _FRAMES:
-        return "frame: not a card frame"
-    for fields, default, allowed, what in _SHAPES:
-        if not {type(get(f, default)) for f in fields} <= allowed:
-            f = next(f for f in fields if type(get(f, default)) not in allowed)
-            return f"{f}: {what}"
-    for f in _TEXT_LISTS:
-        if (v := get(f)) and not set(map(type, v)) <= _STR:
-            return f"{f}: not a list of texts"
-    if (v := get("alt_passcodes")) and not set(map(type, v)) <= _INT:
-        return "alt_passcodes: not a list of whole numbers"
-    for f in _TEXT_DICTS:
-        if (v := get(f)) and not (set(map(type, v)) | set(map(type, v.values()))) <= _STR:
-            return f"{f}: not texts by key"
-    if released := get("released"):
-        if not set(map(type, released)) <= _STR or not all(map(_is_day, released.values())):
-            return "released: not dates (YYYY-MM-DD) by region"
-    return None
-
-
-_STR = frozenset({str})
-_INT = frozenset({int})
-_NONE = type(None)
-#: (fields, the value an absent one has, the types each may have, what is wrong otherwise)
-_SHAPES: tuple[tuple[tuple[str, ...], Any, frozenset[type], str], ...] = (
-    (_INTS, None, frozenset({int, _NONE}), "not a whole number"),
-    (_TEXTS, None, frozenset({str, _NONE}), "not a text"),
-    ((*_TEXT_LISTS, "alt_passcodes"), (), frozenset({list, tuple}), "not a list"),
-    ((*_TEXT_DICTS, "released"), {}, frozenset({dict}), "not a mapping"),
-    (("master_duel",), None, frozenset({bool, _NONE}), "not true or false"),
-    (("cannot_normal_summon",), False, frozenset({bool}), "not true or false"),
-)
-
-
-def _is_day(v: Any) -> bool:
-    if not isinstance(v, str) or len(v) != 10:
-        return False
-    try:
-        dt.date.fromisoformat(v)
-    except ValueError:
-        return False
-    return True
-
-
 def _validate(cards: Iterable[dict[str, Any]]) -> None:
-    """Check the merged cards against what `Card` holds, in plain Python (once per import,
-    before anything is written)."""
-    for c in cards:
-        if (why := _problem(c)) is not None:
-            raise ImportFailed(f"A merged card is not valid (passcode {c.get('passcode')}, "
-                               f"{why}); nothing was changed — please report this.")
+    """Check the merged cards against the model once, in bulk."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from deckcheck.cards.schema import CardSchema
+
+    try:
+        TypeAdapter(list[CardSchema]).validate_python(list(cards))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ImportFailed(f"A merged card is not valid ({'.'.join(map(str, err['loc']))}: "
+                           f"{err['msg']}); nothing was changed — please report this.") from None
 
 
 def write_store(path: Path, sources: dict[str, SourceRows], merged: Merged,
@@ -637,7 +574,7 @@ class StorePool:
         if card is None:
             try:
                 card = Card.model_validate_json(data)
-            except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            except (ValueError, TypeError, KeyError) as exc:  # imports store valid cards
                 raise CardPoolError(damaged_row(self.path, passcode, exc)) from None
             self._cards[passcode] = card
             for pc in card.all_passcodes:
