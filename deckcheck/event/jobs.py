@@ -14,7 +14,6 @@ Elsewhere they are spawned and prepare their own checker.
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -78,7 +77,6 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
         _state.update(entries=entries, pool=pool, checker=checker, format=event.format)
         initializer: Any = _init_forked
         initargs: tuple[Any, ...] = ()
-        gc.freeze()  # the parent's objects stay put: no copy-on-write of them in the workers
     else:  # pragma: no cover - Windows, macOS: the worker prepares its own checker
         ctx = multiprocessing.get_context("spawn")
         initializer = _init_spawned
@@ -95,9 +93,7 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
                 if progress is not None:
                     progress("check", len(event.players), len(event.players) + left)
     finally:
-        if forked:
-            gc.unfreeze()
-            _state.clear()
+        _state.clear()
 
 
 def _add_facts(event: EventReport, facts: tuple[str | None, str | None, list[str]]) -> None:

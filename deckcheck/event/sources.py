@@ -291,11 +291,10 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
         return list(_from_decks(path, read_file(path, pool)))
     except Exception as exc:  # one bad file never stops the event
         player, player_id = player_from_stem(path)
-        why: BaseException = exc
-        if not path.exists():  # asked only when reading failed: no extra stat per file
-            why = DeckcheckError(f"{label} does not exist: check the path.")
-        return [Registration(source=label, player=player, player_id=player_id,
-                             error=reason(why, label))]
+        # asked only when reading failed: no extra stat per file
+        error = reason(exc, label) if path.exists() else f"{label} does not exist: check " \
+            "the path."
+        return [Registration(source=label, player=player, player_id=player_id, error=error)]
 
 
 def reason(exc: BaseException, where: str) -> str:
