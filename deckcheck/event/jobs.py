@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from deckcheck.event.sources import Progress, Skipped
 
 #: Each worker's share is cut into about this many runs, so a worker whose files are slower
-#: (workbooks, big CSV exports) does not hold the others up.
-RUNS_PER_JOB = 8
+#: (workbooks, big CSV exports) does not hold the others up, and the last runs end close
+#: together (4,000 files on 2 cores: runs of 63, about 50 ms each).
+RUNS_PER_JOB = 32
 #: No run is shorter than this many inputs (each run is one message each way).
 MIN_RUN = 16
 
