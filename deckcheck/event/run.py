@@ -100,7 +100,8 @@ class CachingPool:
         new = [pc for pc in set(passcodes) if pc not in known]
         if new:
             pool = self._pool
-            pool.preload(new)  # one query for the lot
+            if hasattr(pool, "preload"):  # a pool of the protocol has it; a stand-in may not
+                pool.preload(new)  # one query for the lot
             for pc in new:
                 known[pc] = pool.get(pc)
 
