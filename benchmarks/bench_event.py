@@ -102,11 +102,12 @@ def one(players: int, jobs: int, folder: Path, mode: str) -> dict[str, float]:
         out.update(wall=time.perf_counter() - t0, cpu=cpu() - c0, rss=maxrss_mb())
         return out
     report = check_event([folder], pool, format="tcg", date=DATE, jobs=jobs)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     write_xlsx(report, folder.parent / "report.xlsx")
     t2 = time.perf_counter()
     out.update(wall=t2 - t0, cpu=cpu() - c0, rss=maxrss_mb(), xlsx=t2 - t1,
-               players=report.total, illegal=report.illegal)
+               xlsx_cpu=time.process_time() - c1, players=report.total,
+               illegal=report.illegal)
     return out
 
 
@@ -164,7 +165,7 @@ def main() -> None:
             xlsx = statistics.median(r["xlsx"] for r in runs[jobs])
             print(f"  event check --jobs {jobs}:               {wall:7.3f} s wall "
                   f"({wall / base:5.0f}x the yardstick), {used:6.3f} s CPU "
-                  f"(xlsx {xlsx:.3f} s) -> {'met' if wall < GOAL_SECONDS else 'NOT met'}")
+                  f"(xlsx {xlsx:.3f} s wall) -> {'met' if wall < GOAL_SECONDS else 'NOT met'}")
         print(f"  speed-up of --jobs {n_cores} over --jobs 1: "
               f"{med[1]['wall'] / med[n_cores]['wall']:.2f}x "
               f"(load average now: {os.getloadavg()[0]:.1f} on {n_cores} cores)")
@@ -172,14 +173,14 @@ def main() -> None:
         # when other processes share the cores
         plain = min(r["cpu"] for r in runs["plain"])
         event = min(r["cpu"] for r in runs[1])
-        xlsx = min(r["xlsx"] for r in runs[1])
+        xlsx = min(r["xlsx_cpu"] for r in runs[1])
         over = event - plain
         print(f"  plain read_deck + Checker.check, same files, one process: "
               f"{med['plain']['wall']:.3f} s wall, {med['plain']['cpu']:.3f} s CPU "
               f"({med['plain']['cpu'] / GOAL_PLAYERS * 1e6:.0f} µs/deck)")
         print(f"  the event's own overhead (--jobs 1 minus plain, best runs): {over:.3f} s CPU "
-              f"({over / GOAL_PLAYERS * 1e6:.0f} µs/registration), of which the xlsx "
-              f"{xlsx:.3f} s")
+              f"({over / GOAL_PLAYERS * 1e6:.0f} µs/registration), of which writing the "
+              f"xlsx {xlsx:.3f} s CPU")
         print(f"  -> with read + check at R µs/deck, --jobs 1 takes about "
               f"{over:.2f} s + R x {GOAL_PLAYERS:,} CPU")
         shutil.rmtree(folder)
