@@ -28,6 +28,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -384,11 +385,15 @@ def _from_decks(path: Path, decks: list[Deck]) -> list[Registration]:
     return regs
 
 
+_SHEET = attrgetter("location.sheet")
+
+
 def _sheet_of(deck: Deck) -> str | None:
     for entries in (deck.main, deck.extra, deck.side):
-        for entry in entries:
-            if entry.location.sheet:
-                return entry.location.sheet
+        if any(map(_SHEET, entries)):  # most decks: no sheet, asked without a Python loop
+            for entry in entries:
+                if entry.location.sheet:
+                    return entry.location.sheet
     for problem in deck.problems:
         if problem.location.sheet:
             return problem.location.sheet
