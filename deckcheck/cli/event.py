@@ -162,7 +162,9 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
         written = _write_report(report, opts.output)
         click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
     if opts.as_json:
-        echo_json(report)
+        from deckcheck.event.report_json import to_dict
+
+        echo_json(to_dict(report))
     else:
         click.echo(format_summary(report))
     return report.exit_code

@@ -102,10 +102,10 @@ def deck_hash(deck: Deck, pool: CardPool | None, canonical: dict[int, int] | Non
     up; pass the same dict for every deck of a run so each passcode is looked up once."""
     canon: dict[int, int] = {} if canonical is None else canonical
     parts = []
-    for section in SECTIONS:
+    for section, entries in (("main", deck.main), ("extra", deck.extra), ("side", deck.side)):
         counts: dict[int, int] = {}
         names: dict[str, int] = {}
-        for e in deck.section(section):
+        for e in entries:
             pc = e.passcode
             if pc is not None:
                 c = canon.get(pc)
@@ -116,7 +116,9 @@ def deck_hash(deck: Deck, pool: CardPool | None, canonical: dict[int, int] | Non
             elif e.written:
                 key = normalize(e.written)
                 names[key] = names.get(key, 0) + e.count
-        parts.append(f"{section}={sorted(counts.items())!r}{sorted(names.items())!r}")
+        # the text hashed is that of the first version: hashes stay comparable across runs
+        named = repr(sorted(names.items())) if names else "[]"
+        parts.append(f"{section}={sorted(counts.items())!r}{named}")
     return hashlib.sha256(";".join(parts).encode()).hexdigest()[:12]
 
 

@@ -6,6 +6,7 @@ the JSON report; the verdict is written for people ("could not read" for "unread
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from deckcheck.event.models import VERDICT_LABELS, EventReport, PlayerRow, ProblemRow
@@ -44,14 +45,19 @@ PROBLEM_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
+_player_fields = attrgetter(*(f for f, _ in PLAYER_COLUMNS))
+_problem_fields = attrgetter(*(f for f, _ in PROBLEM_COLUMNS))
+_VERDICT = [f for f, _ in PLAYER_COLUMNS].index("verdict")
+
+
 def player_values(row: PlayerRow) -> list[Any]:
-    values = [getattr(row, f) for f, _ in PLAYER_COLUMNS]
-    values[[f for f, _ in PLAYER_COLUMNS].index("verdict")] = VERDICT_LABELS[row.verdict]
+    values = list(_player_fields(row))
+    values[_VERDICT] = VERDICT_LABELS[row.verdict]
     return values
 
 
 def problem_values(row: ProblemRow) -> list[Any]:
-    return [getattr(row, f) for f, _ in PROBLEM_COLUMNS]
+    return list(_problem_fields(row))
 
 
 def event_values(event: EventReport) -> list[tuple[str, Any]]:

@@ -1,36 +1,46 @@
 """An event checked in several processes: `check_event(..., jobs=N)`.
 
-The files are cut into runs of consecutive files; each worker process reads and checks its
-runs exactly as one process would (`add_registration`), and sends back the rows of a partial
-`EventReport`. The parent joins the parts in file order, numbering the rows as one process
-would, so the report is the same whatever `jobs` is; duplicates are flagged on the whole
-event afterwards (`run.finish`).
+The files are cut into runs of consecutive files (at most `run.BATCH` each); each worker
+process reads and checks a run exactly as one process would (`run.check_one`) and sends back
+its rows as plain tuples (`run.RowData`), never model objects. The parent adds them in file
+order, numbering the rows as one process would, so the report is the same whatever `jobs`
+is; duplicates are flagged on the whole event afterwards (`run.finish`).
 
-Workers are forked where the platform can (they start with the format, list and card pool
-already loaded; a card store opens its own connection in each worker, since an SQLite
-connection must not cross a fork); elsewhere they are spawned and open the store again.
+Workers are forked where the platform can: they start with the format, list, checker and the
+cards already looked up in memory, and are sent only the bounds of their runs (a card store
+opens its own connection in each worker, since an SQLite connection must not cross a fork).
+Elsewhere they are spawned and prepare their own checker.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import multiprocessing
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.event.models import EventReport
+from deckcheck.event.models import EventReport, SkippedRow
 
 if TYPE_CHECKING:
-    from deckcheck.cards.pool import CardPool
-    from deckcheck.event.run import CheckFn
+    from deckcheck.event.run import CachingPool, CheckFn, RowData
     from deckcheck.event.sources import Progress, Skipped
 
 #: Each worker's share is cut into about this many runs, so a worker whose files are slower
-#: (workbooks, big CSV exports) does not hold the others up.
-RUNS_PER_JOB = 8
+#: (workbooks, big CSV exports) does not hold the others up, and the last runs end close
+#: together (4,000 files on 2 cores: runs of 63, about 50 ms each).
+RUNS_PER_JOB = 32
+#: No run is shorter than this many inputs (each run is one message each way).
+MIN_RUN = 16
 
+#: What a forked worker inherits (set in the parent just before the fork), or what a spawned
+#: worker prepares: the inputs, the card pool and the checker.
 _state: dict[str, Any] = {}
+
+#: A run's result: its rows, the inputs it skipped (source, reason), and the list's facts it
+#: saw (list name, date, notices).
+RunResult = tuple[list["RowData"], list[tuple[str, str]],
+                  tuple["str | None", "str | None", list[str]]]
 
 
 def default_jobs() -> int:
@@ -41,77 +51,97 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def check_files(files: list[Path | Skipped], pool: CardPool, checker: CheckFn, *, format: str,
-                date: dt.date, jobs: int, progress: Progress | None = None,
-                options: dict[str, Any] | None = None) -> EventReport:
-    """The event report of `files` (not finished: `run.finish` flags duplicates); a
-    `Skipped` among them is listed in the report's `skipped`, in its place.
-    `options` (banlist, points_cap, strict) prepare a worker's own checker where workers
-    cannot be forked."""
-    size = max(1, -(-len(files) // (jobs * RUNS_PER_JOB)))
-    runs = [files[i:i + size] for i in range(0, len(files), size)]
+def runs_of(entries: Sequence[Path | Skipped], jobs: int) -> list[tuple[int, int]]:
+    """(start, stop) of each run of consecutive inputs."""
+    from deckcheck.event.run import BATCH
+
+    size = min(BATCH, max(MIN_RUN, -(-len(entries) // (jobs * RUNS_PER_JOB))))
+    return [(i, min(i + size, len(entries))) for i in range(0, len(entries), size)]
+
+
+def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: CachingPool,
+                checker: CheckFn, *, jobs: int, progress: Progress | None = None,
+                options: dict[str, Any] | None = None) -> None:
+    """Read and check `entries` in `jobs` processes, adding their rows to `event` in order
+    (not finished: `run.finish` flags duplicates). `options` (banlist, points_cap, strict)
+    prepare a worker's own checker where workers cannot be forked."""
+    from deckcheck.event.run import add_row
+
+    runs = runs_of(entries, jobs)
+    files_in = [sum(isinstance(e, Path) for e in entries[a:b]) for a, b in runs]
+    left = sum(files_in)
     store = None if pool.info.builtin else getattr(pool, "path", None)
-    if "fork" in multiprocessing.get_all_start_methods():
-        # inherited, not pickled: the prepared checker, and a pool held in memory
+    forked = "fork" in multiprocessing.get_all_start_methods()
+    if forked:
+        # inherited, not pickled: the inputs, the prepared checker, the cards looked up
         ctx: multiprocessing.context.BaseContext = multiprocessing.get_context("fork")
-        initargs: tuple[Any, ...] = (store, None if store else pool, checker, format, date, {})
+        _state.update(entries=entries, pool=pool, checker=checker, format=event.format)
+        initializer: Any = _init_forked
+        initargs: tuple[Any, ...] = ()
     else:  # pragma: no cover - Windows, macOS: the worker prepares its own checker
         ctx = multiprocessing.get_context("spawn")
-        initargs = (store, None if store else pool, None, format, date, options or {})
-    event = EventReport(format=format, date=date.isoformat())
-    done = 0
-    with ctx.Pool(jobs, initializer=_init, initargs=initargs) as workers:
-        for part in workers.imap(_check_run, runs):
-            _join(event, part)
-            done += 1
-            if progress is not None:
-                progress("check", len(event.players),
-                         len(event.players) + sum(len(r) for r in runs[done:]))
-    return event
+        initializer = _init_spawned
+        initargs = (list(entries), store, None if store else pool, event.format,
+                    event.date, options or {})
+    try:
+        with ctx.Pool(jobs, initializer=initializer, initargs=initargs) as workers:
+            for k, (rows, skipped, facts) in enumerate(workers.imap(_check_run, runs)):
+                event.skipped += [SkippedRow(source=s, reason=r) for s, r in skipped]
+                for data in rows:
+                    add_row(event, data)
+                _add_facts(event, facts)
+                left -= files_in[k]
+                if progress is not None:
+                    progress("check", len(event.players), len(event.players) + left)
+    finally:
+        _state.clear()
 
 
-def _init(store: str | os.PathLike[str] | None, pool: CardPool | None,
-          checker: CheckFn | None, format: str, date: dt.date, options: dict[str, Any]) -> None:
+def _add_facts(event: EventReport, facts: tuple[str | None, str | None, list[str]]) -> None:
+    banlist, date, notices = facts
+    if event.banlist is None and banlist:
+        event.banlist = banlist
+    if event.date is None and date:
+        event.date = date
+    for notice in notices:
+        if notice not in event.notices:
+            event.notices.append(notice)
+
+
+def _init_forked() -> None:
+    pool = _state["pool"]
+    pool.reopen()  # its own connection; the cards already in memory stay
+    owner = getattr(_state["checker"], "__self__", None)
+    if owner is not None and hasattr(owner, "pool") and owner.pool is not pool \
+            and not pool.info.builtin:
+        owner.pool = pool  # a checker on the parent's store: look-ups on this connection
+
+
+def _init_spawned(entries: list[Path | Skipped], store: str | os.PathLike[str] | None,
+                  pool: Any, format: str, date: str, options: dict[str, Any]
+                  ) -> None:  # pragma: no cover - platforms without fork
     from deckcheck.event.run import CachingPool, make_checker
 
     if store is not None:
         from deckcheck.cards.store import StorePool
 
-        pool = StorePool(store)  # its own connection: the parent's must not cross a fork
-    assert pool is not None
+        pool = StorePool(store)
     cached = CachingPool(pool)
-    if checker is None:
-        checker = make_checker(cached, format=format, date=date, **options)
-    else:
-        owner = getattr(checker, "__self__", None)
-        if store is not None and owner is not None and hasattr(owner, "pool"):
-            owner.pool = cached  # the inherited `Checker.check`: look-ups on this connection
-    _state.update(pool=cached, checker=checker, format=format, date=date)
+    _state.update(entries=entries, pool=cached, format=format,
+                  checker=make_checker(cached, format=format, date=date, **options))
 
 
-def _check_run(files: list[Path | Skipped]) -> EventReport:
-    from deckcheck.event.run import _new_event, add_registration, read_entry
+def _check_run(run: tuple[int, int]) -> RunResult:
+    """Read and check one run of inputs in this worker; its rows as plain data."""
+    from deckcheck.event.run import check_one, preload_cards, read_entry
 
     pool, checker = _state["pool"], _state["checker"]
-    part = _new_event(_state["format"], _state["date"])
-    for entry in files:
-        for reg in read_entry(entry, pool, part):
-            add_registration(part, reg, checker, pool)
-    return part
-
-
-def _join(event: EventReport, part: EventReport) -> None:
-    """Append a worker's rows, numbered after those already in `event`."""
-    offset = len(event.players)
-    for row in part.players:
-        row.number += offset
-        event.players.append(row)
-    for problem in part.problems:
-        problem.number += offset
-        event.problems.append(problem)
-    if event.banlist is None:
-        event.banlist = part.banlist
-    event.skipped.extend(part.skipped)
-    for notice in part.notices:
-        if notice not in event.notices:
-            event.notices.append(notice)
+    part = EventReport(format=_state["format"])  # gathers what was skipped, and the facts
+    start, stop = run
+    regs = []
+    for entry in _state["entries"][start:stop]:
+        regs += read_entry(entry, pool, part)
+    preload_cards(pool, regs)
+    rows = [check_one(reg, checker, pool, part) for reg in regs]
+    return (rows, [(s.source, s.reason) for s in part.skipped],
+            (part.banlist, part.date, part.notices))

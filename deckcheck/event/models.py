@@ -3,14 +3,17 @@
 `Registration` is a decklist as found in the sources (internal, not serialised). `PlayerRow`,
 `ProblemRow` and `EventReport` are the stable schema of `deckcheck event check -o report.json`
 and the columns of the xlsx/CSV reports: fields are only ever added, never renamed or removed.
+
+They are plain slotted classes, not pydantic models: an event of 100,000 registrations makes
+hundreds of thousands of rows, and the values come from the checker's validated reports.
+`deckcheck.event.report_json.to_dict` turns a report into JSON data, field by field in the
+order declared here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.decks.model import Deck
 
@@ -38,10 +41,9 @@ class Registration:
     extra: dict[str, str] = field(default_factory=dict)
 
 
-class PlayerRow(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class PlayerRow:
     """One registration: the player, where their list came from, and its verdict."""
-
-    model_config = ConfigDict(extra="forbid")
 
     number: int
     """1-based position in the report (sources sorted by path, then sheet order, then row)."""
@@ -64,21 +66,19 @@ class PlayerRow(BaseModel):
     """The one-sentence reason when verdict == "unreadable"."""
 
 
-class SkippedRow(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class SkippedRow:
     """An input of the event that is not a registration (a README next to the decks, an empty
     sheet, an earlier report), with the reason in one sentence: nothing is passed over
     without a word."""
-
-    model_config = ConfigDict(extra="forbid")
 
     source: str
     reason: str
 
 
-class ProblemRow(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class ProblemRow:
     """One problem in one registered deck, with the player it belongs to."""
-
-    model_config = ConfigDict(extra="forbid")
 
     number: int
     """The `PlayerRow.number` of the registration this problem belongs to."""
@@ -95,10 +95,9 @@ class ProblemRow(BaseModel):
     message: str
 
 
-class EventReport(BaseModel):
+@dataclass(kw_only=True)
+class EventReport:
     """The outcome of checking a whole event under one format, list and date."""
-
-    model_config = ConfigDict(extra="forbid")
 
     format: str
     event: str | None = None
@@ -111,11 +110,11 @@ class EventReport(BaseModel):
     unreadable: int = 0
     duplicates: int = 0
     """How many registrations are flagged as duplicates."""
-    notices: list[str] = Field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
     """Notes that apply to the whole check (e.g. the built-in card set was used)."""
-    players: list[PlayerRow] = Field(default_factory=list)
-    problems: list[ProblemRow] = Field(default_factory=list)
-    skipped: list[SkippedRow] = Field(default_factory=list)
+    players: list[PlayerRow] = field(default_factory=list)
+    problems: list[ProblemRow] = field(default_factory=list)
+    skipped: list[SkippedRow] = field(default_factory=list)
     """Inputs looked at that are not registrations, each with the reason."""
 
     @property
@@ -126,3 +125,9 @@ class EventReport(BaseModel):
         if self.illegal:
             return 1
         return 0
+
+
+#: The JSON fields of each row, in schema order (`report_json.to_dict`).
+PLAYER_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerRow))
+PROBLEM_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ProblemRow))
+SKIPPED_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(SkippedRow))

@@ -13,11 +13,33 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.atomic import replacing
-from deckcheck.event.models import EventReport
+from deckcheck.event.models import (
+    PLAYER_FIELDS,
+    PROBLEM_FIELDS,
+    SKIPPED_FIELDS,
+    EventReport,
+    PlayerRow,
+    ProblemRow,
+    SkippedRow,
+)
+
+
+def _row(row: PlayerRow | ProblemRow | SkippedRow, names: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in names}
 
 
 def to_dict(event: EventReport) -> dict[str, Any]:
-    return event.model_dump(mode="json")
+    """The report as JSON data: the event's facts, then `players`, `problems`, `skipped`,
+    each row with every field in schema order."""
+    return {
+        "format": event.format, "event": event.event, "banlist": event.banlist,
+        "date": event.date, "total": event.total, "legal": event.legal,
+        "illegal": event.illegal, "unreadable": event.unreadable,
+        "duplicates": event.duplicates, "notices": list(event.notices),
+        "players": [_row(r, PLAYER_FIELDS) for r in event.players],
+        "problems": [_row(r, PROBLEM_FIELDS) for r in event.problems],
+        "skipped": [_row(r, SKIPPED_FIELDS) for r in event.skipped],
+    }
 
 
 def dumps(event: EventReport) -> str:

@@ -13,8 +13,10 @@ large events stay fast.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from deckcheck.event.columns import (
     PLAYER_COLUMNS,
@@ -34,25 +36,47 @@ WRAPPED = {"problems": 50, "duplicate": 30, "error": 36, "message": 60}
 VERDICT_STYLES = {VERDICT_LABELS[v]: v for v in ("legal", "illegal", "unreadable")}
 
 
-def _width(rows: list[list[Any]], i: int, header: str) -> float:
-    longest = len(header)
-    for row in rows:
-        v = row[i]
-        if v is None:
-            continue
-        text = v if isinstance(v, str) else str(v)
-        n = max(len(line) for line in text.split("\n")) if "\n" in text else len(text)
-        if n > longest:
-            longest = n
-            if longest >= MAX_WIDTH:
-                break
+class _Values(Sequence[list[Any]]):
+    """The cell values of report rows, made one row at a time as the writer asks: a large
+    event's table is never held twice."""
+
+    def __init__(self, rows: Sequence[Any], values: Callable[[Any], list[Any]]) -> None:
+        self._rows, self._values = rows, values
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> list[Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[list[Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[Any] | list[list[Any]]:
+        if isinstance(i, slice):
+            return [self._values(r) for r in self._rows[i]]
+        return self._values(self._rows[i])
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        return map(self._values, self._rows)
+
+    def column(self, field: str) -> Iterator[Any]:
+        """One column's values, read straight off the rows (the verdict as people read it)."""
+        values = map(attrgetter(field), self._rows)
+        return map(VERDICT_LABELS.__getitem__, values) if field == "verdict" else values
+
+
+def _width(values: Iterable[Any], header: str) -> float:
+    """The width that fits a column's longest line (within MIN_WIDTH and MAX_WIDTH)."""
+    text = "\n".join(v if type(v) is str else str(v) for v in values if v is not None)
+    longest = max(len(header), max(map(len, text.split("\n"))) if text else 0)
     return float(min(MAX_WIDTH, max(MIN_WIDTH, longest + 2)))
 
 
-def _table(title: str, columns: tuple[tuple[str, str], ...], rows: list[list[Any]]) -> Sheet:
+def _table(title: str, columns: tuple[tuple[str, str], ...], rows: _Values) -> Sheet:
     fields = [f for f, _ in columns]
     wrapped = {i for i, f in enumerate(fields) if f in WRAPPED}
-    widths = [WRAPPED[fields[i]] if i in wrapped else _width(rows, i, h)
+    widths = [WRAPPED[fields[i]] if i in wrapped else _width(rows.column(fields[i]), h)
               for i, (_, h) in enumerate(columns)]
     styles = {i: ("wrap" if i in wrapped else "top") for i in range(len(fields))} if wrapped else {}
     by_value = {fields.index("verdict"): VERDICT_STYLES} if "verdict" in fields else {}
@@ -61,8 +85,8 @@ def _table(title: str, columns: tuple[tuple[str, str], ...], rows: list[list[Any
 
 def write_xlsx(event: EventReport, dest: str | Path) -> list[Path]:
     """Write the report workbook to `dest`; return its path."""
-    players = _table("Players", PLAYER_COLUMNS, [player_values(r) for r in event.players])
-    problems = _table("Problems", PROBLEM_COLUMNS, [problem_values(r) for r in event.problems])
+    players = _table("Players", PLAYER_COLUMNS, _Values(event.players, player_values))
+    problems = _table("Problems", PROBLEM_COLUMNS, _Values(event.problems, problem_values))
     facts = [list(kv) for kv in event_values(event)]
     facts += [["Note", n] for n in event.notices]
     facts += [["Skipped", f"{s.source}: {s.reason}"] for s in event.skipped]

@@ -11,9 +11,12 @@ The format and its list are loaded once, card look-ups are cached for the run, a
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +30,7 @@ from deckcheck.event.sources import (
     Progress,
     Skipped,
     expand_items,
-    expand_some,
+    no_deck_files,
     no_registrations,
     read_items,
 )
@@ -43,12 +46,19 @@ CheckFn = Callable[[Deck], Report]
 #: (starting workers would cost more than they save).
 MIN_FILES_PER_JOB = 64
 
+#: Registrations read ahead and checked as one batch: the cards of the batch are looked up
+#: in one query, and no more than this many decks are held at once.
+BATCH = 256
+
 #: Violations of these severities are the event's "problems" (info notes are not).
 PROBLEM_SEVERITIES = ("error", "warning")
 
 
 class CachingPool:
-    """A card pool whose look-ups are remembered for one run (a store is asked once per card)."""
+    """A card pool whose look-ups are remembered for one run (a store is asked once per card).
+
+    `preload` fetches a whole batch of passcodes in one query and keeps the cards here, so
+    a worker forked from this process answers them from memory (`reopen`)."""
 
     def __init__(self, pool: CardPool) -> None:
         self._pool = pool
@@ -86,9 +96,24 @@ class CachingPool:
         return list(self._pool.with_rule_name(rule_name))
 
     def preload(self, passcodes: Iterable[int]) -> None:
-        new = [pc for pc in passcodes if pc not in self._get]
+        known = self._get
+        new = [pc for pc in set(passcodes) if pc not in known]
         if new:
-            self._pool.preload(new)
+            pool = self._pool
+            if hasattr(pool, "preload"):  # a pool of the protocol has it; a stand-in may not
+                pool.preload(new)  # one query for the lot
+            for pc in new:
+                known[pc] = pool.get(pc)
+
+    def reopen(self) -> None:
+        """In a forked worker: a store of its own (an SQLite connection must not cross a
+        fork); the cards already looked up stay in memory."""
+        path = getattr(self._pool, "path", None)
+        if path is not None and not self.info.builtin:
+            from deckcheck.cards.store import StorePool
+
+            self._inherited = self._pool  # kept, never closed here: the parent's connection
+            self._pool = StorePool(path)
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self._pool)
@@ -121,60 +146,104 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     format's list), `points_cap` and `strict` are as for `deckcheck.check`; a bad one raises
     before any file is read. A registration that cannot be read is a row with its sentence.
 
-    Files are read and checked one at a time (a deck is dropped once checked, so memory does
-    not grow with the event). `progress("check", done, total)` follows each registration;
-    `total` counts the registrations found so far plus one per file not read yet, so it grows
-    when a workbook or CSV holds many players and is exact at the end.
+    Files are read a batch at a time (`BATCH`), their cards looked up in one query, and each
+    deck checked and dropped: the report keeps one compact row per registration and per
+    problem, never the decks or their reports. `progress("check", done, total)` follows each
+    registration; `total` counts the registrations found so far plus one per file not read
+    yet, so it grows when a workbook or CSV holds many players and is exact at the end.
 
-    `jobs` > 1 reads and checks the files in that many processes (`event_jobs`), each with the
-    same format, list and card pool; the report is the same as with one.
+    `jobs` > 1 reads and checks the files in that many forked processes (`event.jobs`), each
+    with the same format, list and card pool; the report is the same as with one.
     """
     from deckcheck.checker import parse_date
 
     day = parse_date(date)
-    cached = CachingPool(pool)
+    cached = pool if isinstance(pool, CachingPool) else CachingPool(pool)
     if checker is None:
         checker = make_checker(cached, format=format, date=day, banlist=banlist,
                                points_cap=points_cap, strict=strict)
     sources = list(sources)
-    files = expand_some(sources)  # refuses sources without any deck file
-    entries = expand_items(sources)
-    if jobs > 1 and len(files) >= MIN_FILES_PER_JOB * 2:
-        from deckcheck.event.jobs import check_files
-
-        event = check_files(entries, pool, checker, format=format, date=day, jobs=jobs,
-                            progress=progress, options={"banlist": banlist,
-                                                        "points_cap": points_cap,
-                                                        "strict": strict})
-        event.event = event_name
-        if not event.players:
-            raise no_registrations(files)
-        return finish(event)
+    entries = expand_items(sources)  # one walk of the folders
+    files = [e for e in entries if isinstance(e, Path)]
+    if not files:
+        raise no_deck_files(sources)
     event = _new_event(format, day)
     event.event = event_name
-    found = k = 0
-    for entry in entries:
-        regs = read_entry(entry, cached, event)
-        if isinstance(entry, Skipped):
-            continue
-        k += 1
-        found += len(regs)
-        for reg in regs:
-            add_registration(event, reg, checker, cached)
-            if progress is not None:
-                progress("check", len(event.players), found + len(files) - k)
+    with gc_paused():
+        if jobs > 1 and len(files) >= MIN_FILES_PER_JOB * 2:
+            from deckcheck.event.jobs import check_files
+
+            check_files(event, entries, cached, checker, jobs=jobs, progress=progress,
+                        options={"banlist": banlist, "points_cap": points_cap,
+                                 "strict": strict})
+        else:
+            check_entries(event, entries, cached, checker, progress=progress)
     if not event.players:
         raise no_registrations(files)
     return finish(event)
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while an event is checked: reading and checking a deck
+    leaves no reference cycles (everything is freed as soon as it is dropped), while the
+    collector would walk every card and row held, again and again, as the rows pile up
+    (a fifth of the time of a 4,000-registration event). Restored afterwards."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: CardPool,
+                  checker: CheckFn, *, progress: Progress | None = None) -> None:
+    """Read and check `entries` in this process, adding their rows to `event` (not finished:
+    `finish` flags duplicates)."""
+    todo = sum(isinstance(e, Path) for e in entries)
+    found = done_files = 0
+    for start in range(0, len(entries), BATCH):
+        batch: list[Registration] = []
+        totals: list[int] = []  # the total as known when each registration was read
+        for entry in entries[start:start + BATCH]:
+            regs = read_entry(entry, pool, event)
+            if not isinstance(entry, Skipped):
+                done_files += 1
+                found += len(regs)
+                batch += regs
+                totals += [found + todo - done_files] * len(regs)
+        preload_cards(pool, batch)
+        for reg, total in zip(batch, totals, strict=True):
+            add_row(event, check_one(reg, checker, pool, event))
+            if progress is not None:
+                progress("check", len(event.players), total)
+
+
+def preload_cards(pool: CardPool, regs: Iterable[Registration]) -> None:
+    """Look up the cards of a batch of registrations in one query (a store is asked once for
+    the batch, not once per deck)."""
+    passcodes: set[int | None] = set()
+    for reg in regs:
+        deck = reg.deck
+        if deck is not None:
+            passcodes.update([e.passcode for e in deck.main])
+            passcodes.update([e.passcode for e in deck.extra])
+            passcodes.update([e.passcode for e in deck.side])
+    passcodes.discard(None)
+    if passcodes:
+        pool.preload(passcodes)  # type: ignore[arg-type]  # None discarded
+
+
 def read_entry(entry: Path | Skipped, pool: CardPool, event: EventReport) -> list[Registration]:
     """The registrations of one input of the event; what is not a registration (the entry
     itself, or an empty sheet in it) goes to `event.skipped` with its reason."""
-    items: list[Registration | Skipped] = [entry] if isinstance(entry, Skipped) \
-        else read_items(entry, pool)
+    if isinstance(entry, Skipped):
+        event.skipped.append(SkippedRow(source=entry.source, reason=entry.reason))
+        return []
     regs: list[Registration] = []
-    for item in items:
+    for item in read_items(entry, pool):
         if isinstance(item, Skipped):
             event.skipped.append(SkippedRow(source=item.source, reason=item.reason))
         else:
@@ -204,6 +273,13 @@ def _problem_text(v: Violation) -> str:
     return f"{v.code}: {v.message}{where}"
 
 
+def _check_error(reg: Registration, exc: Exception) -> str:
+    """The sentence for a deck the checker failed on."""
+    if isinstance(exc, DeckcheckError):
+        return exc.message
+    return f"{reg.source} could not be checked ({type(exc).__name__}: {exc})."
+
+
 def check_registration(reg: Registration, checker: CheckFn) -> Outcome:
     """A registration as the library's per-input result (`deckcheck.reports.model.Outcome`):
     its deck's report, or the one sentence saying why it could not be read or checked. A deck
@@ -213,80 +289,122 @@ def check_registration(reg: Registration, checker: CheckFn) -> Outcome:
     try:
         report = checker(reg.deck)
     except Exception as exc:  # one deck the checker chokes on never stops the event
-        error = exc.message if isinstance(exc, DeckcheckError) else (
-            f"{reg.source} could not be checked ({type(exc).__name__}: {exc}).")
-        return Outcome(source=reg.source, error=error)
+        return Outcome(source=reg.source, error=_check_error(reg, exc))
     return Outcome(source=reg.source, decks=[Checked(report=report)])
+
+
+#: One problem of a registration, compact: (code, name, severity, card, section, count,
+#: limit, location, message) — the fields of `ProblemRow` after number, player, player_id.
+ProblemData = tuple[str, str, str, "str | None", "str | None", "int | None", "int | None",
+                    "str | None", str]
+#: One checked registration, compact (what a worker sends back): (player, player_id,
+#: source, verdict, main, extra, side, problem_count, problems, deck_hash, error, problems
+#: as `ProblemData`) — the fields of `PlayerRow` without number and duplicate.
+RowData = tuple[Any, ...]
+
+
+def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
+              event: EventReport) -> RowData:
+    """Check one registration; its row as plain data. The list's facts (list name, date,
+    notes) go to `event` when it has none yet. A deck the checker fails on is a row with the
+    reason, never an exception."""
+    deck = reg.deck
+    if deck is None or reg.error is not None:
+        error = reg.error or "The list could not be read."
+        return (reg.player, reg.player_id, reg.source, "unreadable", None, None, None, 0,
+                error, None, error, ())
+    h = None
+    if deck.main or deck.extra or deck.side:
+        h = deck_hash(deck, pool, pool.canonical if isinstance(pool, CachingPool) else None)
+    try:
+        report = checker(deck)
+    except Exception as exc:  # one deck the checker chokes on never stops the event
+        error = _check_error(reg, exc)
+        return (reg.player, reg.player_id, reg.source, "unreadable", deck.size("main"),
+                deck.size("extra"), deck.size("side"), 0, error, h, error, ())
+    sizes = report.sizes
+    main = sizes["main"] if "main" in sizes else deck.size("main")
+    extra = sizes["extra"] if "extra" in sizes else deck.size("extra")
+    side = sizes["side"] if "side" in sizes else deck.size("side")
+    if event.banlist is None and report.banlist:
+        event.banlist = report.banlist
+    if event.date is None and report.date:
+        event.date = report.date
+    if report.notices:
+        notices = event.notices
+        for notice in report.notices:
+            if notice not in notices:
+                notices.append(notice)
+    problems: list[ProblemData] = []
+    lines: list[str] = []
+    for v in report.violations:
+        if v.severity in PROBLEM_SEVERITIES:
+            place = v.place
+            lines.append(f"{v.code}: {v.message} ({place})" if place else
+                         f"{v.code}: {v.message}")
+            problems.append((v.code, v.name, v.severity, v.card, v.section, v.count, v.limit,
+                             place, v.message))
+    return (reg.player, reg.player_id, reg.source, report.verdict, main, extra, side,
+            len(problems), "\n".join(lines), h, None, problems)
+
+
+def add_row(event: EventReport, data: RowData) -> PlayerRow:
+    """Append a checked registration (`check_one`) to `event`, numbered after the others."""
+    number = len(event.players) + 1
+    (player, player_id, source, verdict, main, extra, side, count, text, h, error,
+     problems) = data
+    row = PlayerRow(number=number, player=player, player_id=player_id, source=source,
+                    verdict=verdict, main=main, extra=extra, side=side, problem_count=count,
+                    problems=text, deck_hash=h, error=error)
+    event.players.append(row)
+    if problems:
+        event.problems += [
+            ProblemRow(number=number, player=player, player_id=player_id, code=code, name=name,
+                       severity=severity, card=card, section=section, count=n, limit=limit,
+                       location=location, message=message)
+            for code, name, severity, card, section, n, limit, location, message in problems]
+    return row
 
 
 def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
                      pool: CardPool) -> PlayerRow:
     """Check one registration and add its row (and its problems) to `event`; a list that
     could not be read or checked is a row with its sentence."""
-    outcome = check_registration(reg, checker)
-    row = PlayerRow(number=len(event.players) + 1, player=reg.player,
-                    player_id=reg.player_id, source=reg.source, verdict="unreadable")
-    deck = reg.deck
-    if deck is not None and reg.error is None:
-        row.main, row.extra, row.side = deck.size("main"), deck.size("extra"), deck.size("side")
-        if deck.main or deck.extra or deck.side:
-            canonical = pool.canonical if isinstance(pool, CachingPool) else None
-            row.deck_hash = deck_hash(deck, pool, canonical)
-    if outcome.error is not None:
-        row.error = row.problems = outcome.error
-    for report in outcome.reports:
-        _apply(row, report, event)
-    event.players.append(row)
-    return row
+    return add_row(event, check_one(reg, checker, pool, event))
 
 
 def finish(event: EventReport) -> EventReport:
     """Flag duplicates and count verdicts once every registration is in."""
     flag_duplicates(event.players)
+    verdicts = Counter(r.verdict for r in event.players)
     event.total = len(event.players)
-    event.legal = sum(r.verdict == "legal" for r in event.players)
-    event.illegal = sum(r.verdict == "illegal" for r in event.players)
-    event.unreadable = sum(r.verdict == "unreadable" for r in event.players)
+    event.legal = verdicts["legal"]
+    event.illegal = verdicts["illegal"]
+    event.unreadable = verdicts["unreadable"]
     event.duplicates = sum(r.duplicate is not None for r in event.players)
     return event
 
 
-def _apply(row: PlayerRow, report: Report, event: EventReport) -> None:
-    row.verdict = report.verdict
-    for key in ("main", "extra", "side"):
-        if key in report.sizes:
-            setattr(row, key, report.sizes[key])
-    if event.banlist is None and report.banlist:
-        event.banlist = report.banlist
-    if event.date is None and report.date:
-        event.date = report.date
-    for notice in report.notices:
-        if notice not in event.notices:
-            event.notices.append(notice)
-    problems = [v for v in report.violations if v.severity in PROBLEM_SEVERITIES]
-    row.problem_count = len(problems)
-    row.problems = "\n".join(_problem_text(v) for v in problems)
-    event.problems.extend(  # model_construct: the values come from validated Violations
-        ProblemRow.model_construct(
-            number=row.number, player=row.player, player_id=row.player_id, code=v.code,
-            name=v.name, severity=v.severity, card=v.card, section=v.section, count=v.count,
-            limit=v.limit, location=v.place, message=v.message)
-        for v in problems)
+_NOT_WORD = re.compile(r"[^\w]+")
+_NOT_DIGIT = re.compile(r"\D")
 
 
 def _name_key(name: str | None) -> str | None:
     if not name:
         return None
-    s = unicodedata.normalize("NFKD", name).casefold()
-    s = "".join(c for c in s if not unicodedata.combining(c))
-    s = " ".join(re.sub(r"[^\w]+", " ", s).split())
+    if name.isascii():  # NFKD leaves it as it is, and it has no combining marks
+        s = name.casefold()
+    else:
+        s = unicodedata.normalize("NFKD", name).casefold()
+        s = "".join(c for c in s if not unicodedata.combining(c))
+    s = " ".join(_NOT_WORD.sub(" ", s).split())
     return s or None
 
 
 def _id_key(player_id: str | None) -> str | None:
     if not player_id:
         return None
-    digits = re.sub(r"\D", "", player_id)
+    digits = _NOT_DIGIT.sub("", player_id)
     if digits:
         return digits.lstrip("0") or "0"
     return _name_key(player_id)
@@ -295,8 +413,9 @@ def _id_key(player_id: str | None) -> str | None:
 def flag_duplicates(rows: list[PlayerRow]) -> None:
     """Set `duplicate` on every row that shares a player id, a player name (when the ids do
     not tell them apart) or the normalised deck with another row."""
-    notes: dict[int, list[str]] = {r.number: [] for r in rows}
+    notes: dict[int, list[str]] = {}
     by_number = {r.number: r for r in rows}
+    id_keys = {r.number: _id_key(r.player_id) for r in rows}
 
     def label(n: int) -> str:
         player = by_number[n].player
@@ -306,30 +425,33 @@ def flag_duplicates(rows: list[PlayerRow]) -> None:
         shown = ", ".join(label(m) for m in ns[:3])
         return shown + (f" and {len(ns) - 3} more" if len(ns) > 3 else "")
 
-    def groups(key: Callable[[PlayerRow], str | None]) -> list[list[int]]:
+    def note(n: int, text: str) -> None:
+        notes.setdefault(n, []).append(text)
+
+    def groups(keys: Iterable[tuple[int, str | None]]) -> list[list[int]]:
         seen: dict[str, list[int]] = {}
-        for r in rows:
-            k = key(r)
+        for n, k in keys:
             if k is not None:
-                seen.setdefault(k, []).append(r.number)
+                seen.setdefault(k, []).append(n)
         return [g for g in seen.values() if len(g) > 1]
 
-    same_id = groups(lambda r: _id_key(r.player_id))
-    for g in same_id:
+    same_id = groups(id_keys.items())
+    id_group: dict[int, int] = {}
+    for i, g in enumerate(same_id):
         for n in g:
-            notes[n].append("same player id as " + others_text([m for m in g if m != n]))
-    for g in groups(lambda r: _name_key(r.player)):
+            id_group[n] = i
+            note(n, "same player id as " + others_text([m for m in g if m != n]))
+    for g in groups((r.number, _name_key(r.player)) for r in rows):
         for n in g:
-            others = [m for m in g if m != n]
-            mine = _id_key(by_number[n].player_id)
+            mine = id_keys[n]
             # Two people may share a name: only flag it when their ids do not differ.
-            others = [m for m in others if mine is None or _id_key(by_number[m].player_id) in
-                      (None, mine)]
-            others = [m for m in others if not any(n in s and m in s for s in same_id)]
+            others = [m for m in g if m != n and (mine is None or id_keys[m] in (None, mine))
+                      and not (n in id_group and id_group.get(m) == id_group[n])]
             if others:
-                notes[n].append("same player name as " + others_text(others))
-    for g in groups(lambda r: r.deck_hash):
+                note(n, "same player name as " + others_text(others))
+    for g in groups((r.number, r.deck_hash) for r in rows):
         for n in g:
-            notes[n].append("same deck as " + others_text([m for m in g if m != n]))
+            note(n, "same deck as " + others_text([m for m in g if m != n]))
     for r in rows:
-        r.duplicate = "; ".join(notes[r.number]) or None
+        found = notes.get(r.number)
+        r.duplicate = "; ".join(found) if found else None

@@ -28,6 +28,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,8 @@ from deckcheck.event.models import Registration
 DECK_SUFFIXES = frozenset({".ydk", ".ydke", ".txt", ".csv", ".xlsx", ".xlsm", ".omega"})
 WORKBOOK_SUFFIXES = frozenset({".xlsx", ".xlsm"})
 CSV_SUFFIXES = frozenset({".csv", ".tsv"})
+#: Suffixes of the reports deckcheck writes (`is_report` looks inside only these).
+_REPORT_SUFFIXES = frozenset({".csv", *WORKBOOK_SUFFIXES})
 
 #: (stage, done, total): `discover` reports ("read", files done, files); the event check
 #: reports ("check", registrations done, registrations expected).
@@ -84,38 +87,59 @@ def _walk(folder: Path) -> list[Path]:
 def _walk_items(folder: Path) -> list[Path | Skipped]:
     """Everything under `folder`, sorted by its path inside it: the deck files to read, and
     every other file (and hidden folder) as Skipped with the reason."""
-    found: list[tuple[str, Path | Skipped]] = []
+    return [p for _, p in _walk_keyed(folder)]
+
+
+def _walk_keyed(folder: Path) -> list[tuple[str, Path | Skipped]]:
+    """`_walk_items`, each with the key that tells two spellings of one file apart
+    (`_same_file_key`), worked out once per folder rather than once per file."""
+    found: list[tuple[str, str, Path | Skipped]] = []
     suffixes = ", ".join(sorted(DECK_SUFFIXES))
+    normcase, join = os.path.normcase, os.path.join
     for dirpath, dirnames, filenames in os.walk(folder):
         rel = os.path.relpath(dirpath, folder)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        here = os.path.abspath(dirpath)
         for d in dirnames:
             if d.startswith((".", "~$")):
                 where = str(Path(dirpath, d))
-                found.append((prefix + d, Skipped(where, f"{where} is a hidden folder; it was "
-                                                         "not searched.")))
+                found.append((prefix + d, normcase(join(here, d)),
+                              Skipped(where, f"{where} is a hidden folder; it was not "
+                                             "searched.")))
         dirnames[:] = [d for d in dirnames if not d.startswith((".", "~$"))]
+        # `iterdir` makes each child Path without parsing its whole path again (a folder of
+        # 100,000 registrations spent most of its walk there)
+        children = {p.name: p for p in Path(dirpath).iterdir()} if filenames else {}
         for name in filenames:
-            path = Path(dirpath, name)
+            path = children.get(name) or Path(dirpath, name)
             why = None
             if name.startswith("~$"):
                 why = f"{path} is a spreadsheet's lock file, not a deck."
             elif name.startswith("."):
                 why = f"{path} is a hidden file; it was not read."
-            elif os.path.splitext(name)[1].lower() not in DECK_SUFFIXES:
-                why = f"{path} is not a deck file (deck files end in {suffixes})."
-            elif is_report(path):  # an earlier `event check -o` report written into the folder
-                why = f"{path} is an event report deckcheck wrote, not a registration."
-            found.append((prefix + name, path if why is None else Skipped(str(path), why)))
+            else:
+                suffix = os.path.splitext(name)[1].lower()
+                if suffix not in DECK_SUFFIXES:
+                    why = f"{path} is not a deck file (deck files end in {suffixes})."
+                elif suffix in _REPORT_SUFFIXES and is_report(path):
+                    # an earlier `event check -o` report written into the folder
+                    why = f"{path} is an event report deckcheck wrote, not a registration."
+            found.append((prefix + name, normcase(join(here, name)),
+                          path if why is None else Skipped(str(path), why)))
     found.sort(key=lambda item: item[0])
-    out = [p for _, p in found]
-    skipped = [p for p in out if isinstance(p, Skipped)]
+    out = [(key, p) for _, key, p in found]
+    skipped = [p for _, p in out if isinstance(p, Skipped)]
     if len(skipped) > MAX_SKIPPED_LISTED:  # a folder of thousands of other files: say how many
         extra = {id(p) for p in skipped[MAX_SKIPPED_LISTED:]}
-        out = [p for p in out if id(p) not in extra]
-        out.append(Skipped(str(folder), f"{len(extra):,} more files under {folder} are not deck "
-                                        "files (or hidden); they were not read."))
+        out = [(k, p) for k, p in out if id(p) not in extra]
+        out.append((_same_file_key(str(folder)), Skipped(
+            str(folder), f"{len(extra):,} more files under {folder} are not deck files (or "
+                         "hidden); they were not read.")))
     return out
+
+
+def _same_file_key(path: str | Path) -> str:
+    return os.path.normcase(os.path.abspath(path))
 
 
 #: The sheets of the event report workbook (`deckcheck.event.report_xlsx`), in order.
@@ -176,9 +200,8 @@ def expand_items(sources: Iterable[str | Path]) -> list[Path | Skipped]:
     seen: set[str] = set()
     for src in sources:
         path = Path(src)
-        found = _walk_items(path) if path.is_dir() else [path]
-        for p in found:
-            key = os.path.normcase(os.path.abspath(p if isinstance(p, Path) else p.source))
+        found = _walk_keyed(path) if path.is_dir() else [(_same_file_key(path), path)]
+        for key, p in found:
             if key not in seen:
                 seen.add(key)
                 out.append(p)
@@ -190,11 +213,16 @@ def expand_some(sources: Iterable[str | Path]) -> list[Path]:
     sources = list(sources)
     files = expand(sources)
     if not files:
-        names = ", ".join(str(s) for s in sources) or "The sources"
-        suffixes = ", ".join(sorted(DECK_SUFFIXES))
-        raise DeckReadError(f"{names}: no deck file found (looked for {suffixes}); check the "
-                            "folder.")
+        raise no_deck_files(sources)
     return files
+
+
+def no_deck_files(sources: Sequence[str | Path]) -> DeckReadError:
+    """The error for sources that hold no deck file at all (an empty or wrong folder)."""
+    names = ", ".join(str(s) for s in sources) or "The sources"
+    suffixes = ", ".join(sorted(DECK_SUFFIXES))
+    return DeckReadError(f"{names}: no deck file found (looked for {suffixes}); check the "
+                         "folder.")
 
 
 def discover(sources: Iterable[str | Path], pool: CardPool | None, *,
@@ -227,9 +255,11 @@ def discover_items(sources: Iterable[str | Path], pool: CardPool | None, *,
     """Every input in `sources`, in a deterministic order, each accounted for: a registration
     (a "could not read" one carries its reason in `error`) or a `Skipped` with the reason.
     DeckReadError when the sources hold no deck file at all."""
-    expand_some(sources)  # refuses sources without any deck file
+    sources = list(sources)
     entries = expand_items(sources)
     todo = sum(isinstance(e, Path) for e in entries)
+    if not todo:  # sources without any deck file
+        raise no_deck_files(sources)
     items: list[Item] = []
     done = 0
     for entry in entries:
@@ -255,8 +285,6 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
     registration with the reason, never an exception."""
     label = str(path)
     try:
-        if not path.exists():
-            raise DeckcheckError(f"{label} does not exist: check the path.")
         suffix = path.suffix.lower()
         if suffix in WORKBOOK_SUFFIXES:
             return _workbook_items(path, pool)
@@ -267,8 +295,10 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
         return list(_from_decks(path, read_file(path, pool)))
     except Exception as exc:  # one bad file never stops the event
         player, player_id = player_from_stem(path)
-        return [Registration(source=label, player=player, player_id=player_id,
-                             error=reason(exc, label))]
+        # asked only when reading failed: no extra stat per file
+        error = reason(exc, label) if path.exists() else f"{label} does not exist: check " \
+            "the path."
+        return [Registration(source=label, player=player, player_id=player_id, error=error)]
 
 
 def reason(exc: BaseException, where: str) -> str:
@@ -355,10 +385,15 @@ def _from_decks(path: Path, decks: list[Deck]) -> list[Registration]:
     return regs
 
 
+_SHEET = attrgetter("location.sheet")
+
+
 def _sheet_of(deck: Deck) -> str | None:
-    for _, entry in deck.entries():
-        if entry.location.sheet:
-            return entry.location.sheet
+    for entries in (deck.main, deck.extra, deck.side):
+        if any(map(_SHEET, entries)):  # most decks: no sheet, asked without a Python loop
+            for entry in entries:
+                if entry.location.sheet:
+                    return entry.location.sheet
     for problem in deck.problems:
         if problem.location.sheet:
             return problem.location.sheet

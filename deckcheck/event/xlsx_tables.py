@@ -158,6 +158,10 @@ def _cell(ref: str, value: Any, style: str) -> str:
             f"{escape(text)}</t></is></c>")
 
 
+_TEXT_MID = '" t="inlineStr"{}><is><t xml:space="preserve">'
+_NUM_MID = '"{}><v>'
+
+
 def _s(style: str) -> str:
     idx = STYLES[style]
     return f' s="{idx}"' if idx else ""
@@ -188,22 +192,48 @@ def _sheet_xml(sheet: Sheet, out: Any) -> None:
     styles = [sheet.column_styles.get(i, "default") for i in range(ncols)]
     wrapped = [(i, sheet.widths[i] if i < len(sheet.widths) else 8.43)
                for i, st in enumerate(styles) if st == "wrap"]
-    by_value = sheet.value_styles
+    # Each column's fixed parts, worked out once: a cell is then one f-string. The common
+    # case (plain one-line ASCII text, an int) is written here; anything else by `_cell`.
+    columns = []
+    for i, style in enumerate(styles):
+        by_value = {v: (st, _TEXT_MID.format(_s(st)), _NUM_MID.format(_s(st)))
+                    for v, st in sheet.value_styles.get(i, {}).items()}
+        columns.append((letters[i], style, _TEXT_MID.format(_s(style)),
+                        _NUM_MID.format(_s(style)), by_value))
     chunk: list[str] = []
+    add = chunk.append
     for r, values in enumerate(sheet.rows, 2):
-        cells = []
-        for i, v in enumerate(values):
-            style = styles[i]
-            if i in by_value and v in by_value[i]:
-                style = by_value[i][v]
-            cells.append(_cell(f"{letters[i]}{r}", v, style))
+        rs = str(r)
+        cells: list[str] = []
+        cell = cells.append
+        for (letter, style, text_mid, num_mid, by_value), v in zip(columns, values, strict=False):
+            if v is None or v == "":
+                continue  # an empty cell is no cell
+            if by_value and v in by_value:
+                style, text_mid, num_mid = by_value[v]
+            kind = type(v)
+            if kind is str:
+                if v.isascii() and v.isprintable() and not v.startswith(FORMULA_START) \
+                        and len(v) <= MAX_CELL_TEXT:
+                    if "&" in v:
+                        v = v.replace("&", "&amp;")
+                    if "<" in v:
+                        v = v.replace("<", "&lt;")
+                    if ">" in v:
+                        v = v.replace(">", "&gt;")
+                    cell(f'<c r="{letter}{rs}{text_mid}{v}</t></is></c>')
+                    continue
+            elif kind is int:
+                cell(f'<c r="{letter}{rs}{num_mid}{v}</v></c>')
+                continue
+            cell(_cell(letter + rs, v, style))
         lines = max((text_lines(values[i], w) for i, w in wrapped if i < len(values)),
                     default=1)
         if lines > 1:
             ht = min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines)
-            chunk.append(f'<row r="{r}" ht="{ht:g}" customHeight="1">{"".join(cells)}</row>')
+            add(f'<row r="{rs}" ht="{ht:g}" customHeight="1">{"".join(cells)}</row>')
         else:
-            chunk.append(f'<row r="{r}">{"".join(cells)}</row>')
+            add(f'<row r="{rs}">{"".join(cells)}</row>')
         if len(chunk) >= 500:
             out.write("".join(chunk).encode())
             chunk.clear()
