@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from deckcheck.cards.model import Card
     from deckcheck.cards.pool import CardPool
-    from deckcheck.decks.model import Deck, Entry, Section
+    from deckcheck.decks.model import Deck, Section
     from deckcheck.formats.model import Banlist, Format
 
 #: Among many inputs, files with these suffixes are read as decks; any other file (a README
@@ -262,37 +262,65 @@ class Checker:
                 points_for(self.view, codes), unusual, card.name == card.rule_name)
 
     def context(self, deck: Deck) -> CheckContext:
-        """The rules' view of `deck`: each entry with its card, copy-limit key and list facts."""
+        """The rules' view of `deck`: each entry with its card, copy-limit key and list facts,
+        and, from the same one pass, what the rules would otherwise each work out again
+        (sizes, copies per rule name, which keys may break a limit, misplaced cards)."""
         facts = self._facts
-        items: list[Item | None] = []
+        cap = self.format.copies
+        skills_count = self.format.skills == "forbidden"  # Skill Cards count in the size
+        items: list[Item] = []
         add = items.append
-        missing: list[tuple[int, Section, Entry]] = []
+        unusual: list[Item] = []
+        totals: dict[str, int] = {}
+        candidates: set[str] = set()
+        misplaced: set[str] = set()
+        sizes: dict[str, int] = {}
+        unknown = 0
+        section: Section
         for section, entries in (("main", deck.main), ("extra", deck.extra),
                                  ("side", deck.side)):
+            size = 0
             for entry in entries:
                 f = facts.get(entry.passcode)  # type: ignore[arg-type]  # None: no passcode
-                if f is not None:
-                    add(Item(section, entry, *f))  # type: ignore[arg-type]  # a Section
-                elif entry.passcode is None:
-                    add(Item(section, entry, None,  # type: ignore[arg-type]  # a Section
-                             f"?{entry.written or ''}"))
-                else:
-                    missing.append((len(items), section, entry))  # type: ignore[arg-type]
-                    add(None)
-        if missing:
-            self.pool.preload([e.passcode for _, _, e in missing  # the store: one query
-                               if e.passcode is not None])
-            for at, section, entry in missing:
-                pc = entry.passcode
-                assert pc is not None
-                f = facts.get(pc)
                 if f is None:
-                    f = facts[pc] = self._lookup(pc)
-                items[at] = Item(section, entry, *f)
+                    if entry.passcode is not None:  # not looked up yet: all of them, then again
+                        return self._looked_up(deck)
+                    f = (None, f"?{entry.written or ''}", None, None, 0, False, True)
+                card, key, place, limit, points, odd, named = f
+                count = entry.count
+                item = Item(section, entry, card, key, place, limit, points, odd, named)
+                add(item)
+                total = totals.get(key, 0) + count
+                totals[key] = total
+                if total > cap or limit is not None or not named:
+                    candidates.add(key)
+                if card is None:
+                    unknown += 1
+                elif place != section and place is not None and section != "side":
+                    misplaced.add(section)
+                if odd:
+                    unusual.append(item)
+                    if not skills_count and card is not None and card.kind is Kind.SKILL:
+                        continue  # not part of the size (`CheckContext.counts_in_size`)
+                size += count
+            sizes[section] = size
         return CheckContext(deck=deck, format=self.format, banlist=self.banlist, date=self.date,
                             pool=self.pool, view=self.view, points_cap=self.points_cap,
-                            items=items,  # type: ignore[arg-type]  # no None left
-                            notices=list(self.notices), memo=self._memo)
+                            items=items, notices=list(self.notices), memo=self._memo,
+                            sizes=sizes, unusual=unusual, totals=totals, candidates=candidates,
+                            misplaced=misplaced, unknown=unknown, known=len(items) - unknown)
+
+    def _looked_up(self, deck: Deck) -> CheckContext:
+        """`context(deck)` once every passcode of the deck has its facts: those not looked up
+        yet are read from the pool in one query."""
+        facts = self._facts
+        missing = [pc for e in (*deck.main, *deck.extra, *deck.side)
+                   if (pc := e.passcode) is not None and pc not in facts]
+        self.pool.preload(missing)  # the store: one query for the deck's new passcodes
+        for pc in missing:
+            if pc not in facts:
+                facts[pc] = self._lookup(pc)
+        return self.context(deck)
 
     def check(self, deck: Deck, *, label: str | None = None) -> Report:
         """The verdict on one deck; problems in reading order (deck-wide ones first).

@@ -59,7 +59,9 @@ def group_limits(ctx: CheckContext) -> list[GroupLimit]:
     out: list[GroupLimit] = []
     as_limited = ctx.format.forbidden_as_limited
     cap = ctx.format.copies
-    for key, items in ctx.by_key().items():
+    # only the keys the engine's pass found over the copy limit, listed or treated as another
+    # name: any other group is within both limits
+    for key, items in ctx.by_key(ctx.candidates).items():
         listed: int | None = None
         by: Item | None = None
         total = 0

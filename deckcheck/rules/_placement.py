@@ -12,6 +12,8 @@ from deckcheck.rules.violation import Found
 
 def in_wrong_deck(ctx: CheckContext, section: Section, belongs: Section) -> Iterator[Found]:
     """One violation per card in `section` whose place is `belongs` ("main" or "extra")."""
+    if section not in ctx.misplaced:
+        return
     wrong = (i for i in ctx.in_section(section) if i.place == belongs)
     for items in distinct(wrong).values():
         at = items[0]

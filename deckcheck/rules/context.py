@@ -119,6 +119,10 @@ def card_codes(item: Item) -> Iterable[int]:
 
 @dataclass
 class CheckContext:
+    """What the rules look at. The engine fills in, in its one pass over the deck, the summary
+    fields below `items` (sizes, totals per rule name, …) so that a rule with nothing to look
+    at returns at once instead of walking the deck again."""
+
     deck: Deck
     format: Format
     banlist: Banlist | None
@@ -133,7 +137,20 @@ class CheckContext:
     #: Facts that do not depend on the deck (per card or name under this format, list and
     #: date), kept by the `Checker` for all its decks: a rule stores its own under its CODE.
     memo: dict[str, object] = field(default_factory=dict, repr=False)
-    _groups: dict[str, list[Item]] | None = field(default=None, repr=False)
+    #: Cards per section counted in its size (`counts_in_size`).
+    sizes: dict[str, int] = field(default_factory=dict, repr=False)
+    #: The `unusual` items, in deck order.
+    unusual: list[Item] = field(default_factory=list, repr=False)
+    #: Copies per copy-limit key (main + extra + side), keys in order of first appearance.
+    totals: dict[str, int] = field(default_factory=dict, repr=False)
+    #: Keys that may break a limit: over the format's copy limit, listed, or a card treated as
+    #: another name; a key not here is within every limit (`_limits.group_limits`).
+    candidates: set[str] = field(default_factory=set, repr=False)
+    #: Sections holding a card built into another deck (DC110, DC111).
+    misplaced: set[str] = field(default_factory=set, repr=False)
+    #: Items whose card is unknown, and items whose card is known.
+    unknown: int = 0
+    known: int = 0
 
     def notice(self, text: str) -> None:
         if text not in self.notices:
@@ -151,37 +168,23 @@ class CheckContext:
                     and item.card.kind is Kind.SKILL)
 
     def size(self, section: Section) -> int:
-        sizes = self.cache.get("sizes")
-        if sizes is None:
-            sizes = self.cache["sizes"] = {"main": 0, "extra": 0, "side": 0}
-            if self.format.skills == "forbidden":  # every card counts (`counts_in_size`)
-                for i in self.items:
-                    sizes[i.section] += i.entry.count
-            else:
-                for i in self.items:
-                    if self.counts_in_size(i):
-                        sizes[i.section] += i.entry.count
-        return sizes[section]  # type: ignore[index,no-any-return]  # "sizes" is a dict[str, int]
-
-    @property
-    def unusual(self) -> list[Item]:
-        """Known cards that are Tokens, Skills, scoped, dated or written under another id."""
-        found = self.cache.get("unusual")
-        if found is None:
-            found = self.cache["unusual"] = [i for i in self.items if i.unusual]
-        return found  # type: ignore[return-value]  # "unusual" always holds list[Item]
+        return self.sizes.get(section, 0)
 
     def in_section(self, section: Section) -> Iterator[Item]:
         return (i for i in self.items if i.section == section)
 
-    def by_key(self) -> dict[str, list[Item]]:
-        """Items grouped by copy-limit key (rule name), main + extra + side, in deck order."""
-        if self._groups is None:
-            groups: dict[str, list[Item]] = {}
+    def by_key(self, keys: set[str] | None = None) -> dict[str, list[Item]]:
+        """Items grouped by copy-limit key (rule name), main + extra + side, in deck order;
+        only the groups of `keys` when given."""
+        groups: dict[str, list[Item]] = {}
+        if keys is None:
             for it in self.items:
                 groups.setdefault(it.key, []).append(it)
-            self._groups = groups
-        return self._groups
+        elif keys:
+            for it in self.items:
+                if it.key in keys:
+                    groups.setdefault(it.key, []).append(it)
+        return groups
 
     def rule_name(self, items: list[Item]) -> str:
         """The copy-limit name of a group of items, for people ("Harpie Lady")."""

@@ -67,6 +67,8 @@ class _Budget:
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    if not ctx.unknown and not deck.problems:
+        return
     budget = _Budget(ctx)
     yield from _check(deck, ctx, budget)
     budget.done()
