@@ -96,6 +96,18 @@ _CACHE_SIZE = 8
 _CHECKERS: OrderedDict[tuple[object, ...], Checker] = OrderedDict()
 #: What decides which list files and which card database `check()` finds when given names.
 _ENV = ("DECKCHECK_BANLISTS", "DECKCHECK_DB", "XDG_DATA_HOME", "HOME")
+#: The same names as CPython's `os.environ` keys them in its dict (bytes on POSIX).
+_ENV_KEYS: tuple[object, ...] = tuple(map(getattr(os.environ, "encodekey", str), _ENV))
+
+
+def _env() -> tuple[object, ...]:
+    """The `_ENV` variables' values (as the environment holds them). `os.environ.get` of a
+    variable that is not set raises and catches a KeyError inside (a microsecond each, per
+    `check()` call), so CPython's own dict behind `os.environ` is read when it is there."""
+    data = getattr(os.environ, "_data", None)
+    if isinstance(data, dict) and _ENV_KEYS:
+        return tuple(map(data.get, _ENV_KEYS))
+    return tuple(map(os.environ.get, _ENV))
 
 
 def clear_cache() -> None:
@@ -120,7 +132,6 @@ def _cached_checker(format: Format | str, date: dt.date | str | None, pool: Card
         ignore = ignore.split(",")
     select = tuple(select) if select is not None else None
     ignore = tuple(ignore) if ignore is not None else None
-    env = os.environ
     store: object = id(pool)
     if pool is None:
         from deckcheck.cards.load import default_db_path
@@ -132,7 +143,7 @@ def _cached_checker(format: Format | str, date: dt.date | str | None, pool: Card
             store = None
     key = (format if isinstance(format, str) else id(format), day, store,
            banlist if banlist is None or isinstance(banlist, str) else id(banlist),
-           points_cap, select, ignore, strict, tuple(env.get(k) for k in _ENV))
+           points_cap, select, ignore, strict, _env())
     checker = _CHECKERS.get(key)
     if checker is None:
         checker = Checker(format, day, pool=pool, banlist=banlist, points_cap=points_cap,

@@ -95,6 +95,23 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     current = rows["main"]
     last: list[Any] | None = None
     for number, raw in enumerate(lines, 1):
+        if raw.isdigit() and raw.isascii():  # most lines: a bare passcode
+            if active:
+                if len(raw) <= 10 and (pc := int(raw)) <= MAX_PASSCODE:
+                    if last is not None and last[0] == pc:
+                        last[1] += 1
+                    else:
+                        last = [pc, 1, number, raw]
+                        current.append(last)
+                        entries += 1
+                        if entries > MAX_ENTRIES:
+                            raise too_many_entries(where)
+                    continue
+                bad_lines += 1
+                if bad_lines <= MAX_LINE_PROBLEMS:
+                    problems.append(_bad_line(raw, number, source, section,
+                                              "is not a passcode (at most 10 digits, below 2^32)"))
+            continue
         line = raw.strip()
         if not line:
             continue
