@@ -94,7 +94,13 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     entries = 0
     current = rows["main"]
     last: list[Any] | None = None
+    # the text of the line that opened `last` (None when `last` is): a line equal to it is
+    # one more copy, with no more work (a third of a real deck's lines)
+    prev: str | None = None
     for number, raw in enumerate(lines, 1):
+        if raw == prev:
+            last[1] += 1  # type: ignore[index]  # `prev` is set only with `last`
+            continue
         if raw.isdigit() and raw.isascii():  # most lines: a bare passcode
             if active:
                 if len(raw) <= 10 and (pc := int(raw)) <= MAX_PASSCODE:
@@ -102,6 +108,7 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
                         last[1] += 1
                     else:
                         last = [pc, 1, number, raw]
+                        prev = raw
                         current.append(last)
                         entries += 1
                         if entries > MAX_ENTRIES:
@@ -135,6 +142,7 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
                     last[1] += 1
                 else:
                     last = [pc, 1, number, digits]
+                    prev = raw
                     current.append(last)
                     entries += 1
                     if entries > MAX_ENTRIES:
@@ -150,18 +158,18 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
             word = low[1:].strip()
             if word == "main" or word == "extra":
                 section = word  # type: ignore[assignment]  # "main" or "extra", a Section
-                current, last, active, seen_header = rows[section], None, True, True
+                current, last, prev, active, seen_header = rows[section], None, None, True, True
             elif word.startswith("created by"):
                 meta.setdefault("created_by", line[1:].strip()[len("created by"):].strip())
             elif low.startswith("##") or word in MDPRO3_SECTIONS:
-                active, last = False, None
+                active, last, prev = False, None, None
             continue
         if first == "!":
             if low[1:].strip() == "side":
                 section = "side"
-                current, last, active, seen_header = rows["side"], None, True, True
+                current, last, prev, active, seen_header = rows["side"], None, None, True, True
             else:
-                active, last = False, None
+                active, last, prev = False, None, None
             continue
         if first == "$":
             continue
