@@ -259,6 +259,9 @@ class Checker:
 
             self.notices += list_notices(self.format, self.banlist, self.date)
         self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
+        #: the selected rules that can find anything under this format, list and cap
+        self._active = registry.applicable(self.rules, self.format, self.banlist,
+                                           self.points_cap)
 
     def _lookup(self, pc: int) -> _Facts:
         card = self.pool.get(pc)
@@ -337,7 +340,7 @@ class Checker:
         """The verdict on one deck; problems in reading order (deck-wide ones first).
         `label` names the deck in the report (default: its file, else its name)."""
         ctx = self.context(deck)
-        violations = sorted(registry.run(self.rules, deck, ctx), key=lambda v: v.sort_key())
+        violations = sorted(registry.run(self._active, deck, ctx), key=lambda v: v.sort_key())
         bad = ("error", "warning") if self.strict else ("error",)
         illegal = any(v.severity in bad for v in violations)
         points = None

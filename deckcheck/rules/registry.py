@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from deckcheck.decks.model import Deck
 from deckcheck.decks.ydk import _fast
@@ -44,6 +45,9 @@ from deckcheck.rules import (
 )
 from deckcheck.rules.context import CheckContext
 from deckcheck.rules.violation import Violation
+
+if TYPE_CHECKING:
+    from deckcheck.formats.model import Banlist, Format
 
 RULES: dict[str, ModuleType] = {
     "DC101": main_deck_size,
@@ -105,6 +109,15 @@ def selected(select: Iterable[str] | None = None,
         if s and s > i:
             out.append(mod)
     return out
+
+
+def applicable(rules: Iterable[ModuleType], fmt: Format, banlist: Banlist | None,
+               points_cap: int | None) -> list[ModuleType]:
+    """The rules that can find something under this format, list and points cap: a rule
+    module's optional `applies(fmt, banlist, points_cap)` says when it cannot (a Skill Card
+    rule in a format without them), so a `Checker` does not call it for every deck."""
+    return [mod for mod in rules
+            if getattr(mod, "applies", None) is None or mod.applies(fmt, banlist, points_cap)]
 
 
 def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[Violation]:

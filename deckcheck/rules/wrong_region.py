@@ -24,11 +24,15 @@ Failing (TCG)::
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card, Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
+
+if TYPE_CHECKING:
+    from deckcheck.formats.model import Banlist, Format
 
 CODE = "DC403"
 NAME = "wrong-region"
@@ -45,6 +49,12 @@ SCOPE_WORDS = {
     "unofficial": "an unofficial card",
     "custom": "a custom card",
 }
+
+
+def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
+    """Only in formats that exclude scopes, or Master Duel (else the engine leaves
+    the rule out)."""
+    return bool(fmt.excluded_scopes) or fmt.region == "md"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
