@@ -29,14 +29,13 @@ from deckcheck.decks.files import EXTENSIONS
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
 from deckcheck.rules import registry
-from deckcheck.rules.context import CheckContext, Item, ListView, points_for, strictest_limit
+from deckcheck.rules.context import CheckContext, Facts, ListView, points_for, strictest_limit
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from deckcheck.cards.model import Card
     from deckcheck.cards.pool import CardPool
-    from deckcheck.decks.model import Deck, Section
+    from deckcheck.decks.model import Deck, Entry, Section
     from deckcheck.formats.model import Banlist, Format
 
 #: Among many inputs, files with these suffixes are read as decks; any other file (a README
@@ -63,8 +62,6 @@ class DeckData:
 
 
 Input = str | os.PathLike[str] | DeckData
-#: A written passcode's `Item` fields: card, key, place, limit, points, unusual, named.
-_Facts = tuple["Card | None", str, "str | None", "int | None", int, bool, bool]
 
 
 def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None = None, *,
@@ -241,7 +238,7 @@ class Checker:
         self.strict = strict
         #: written passcode -> Item fields (card, key, place, limit, points, unusual), looked up
         #: once per run.
-        self._facts: dict[int, _Facts] = {}
+        self._facts: dict[int, Facts] = {}
         #: what rules work out per card or name, shared by all this checker's decks
         #: (`CheckContext.memo`); bounded by the card pool like `_facts`.
         self._memo: dict[str, object] = {}
@@ -263,7 +260,7 @@ class Checker:
         self._active = registry.applicable(self.rules, self.format, self.banlist,
                                            self.points_cap)
 
-    def _lookup(self, pc: int) -> _Facts:
+    def _lookup(self, pc: int) -> Facts:
         card = self.pool.get(pc)
         if card is None:
             return None, f"#{pc}", None, strictest_limit(self.view, (pc,)), 0, False, True
@@ -282,9 +279,9 @@ class Checker:
         facts = self._facts
         cap = self.format.copies
         skills_count = self.format.skills == "forbidden"  # Skill Cards count in the size
-        items: list[Item] = []
-        add = items.append
-        unusual: list[Item] = []
+        rows: list[tuple[Section, Entry, Facts]] = []
+        add = rows.append
+        odd_count = 0
         totals: dict[str, int] = {}
         candidates: set[str] = set()
         misplaced: set[str] = set()
@@ -300,10 +297,9 @@ class Checker:
                     if entry.passcode is not None:  # not looked up yet: all of them, then again
                         return self._looked_up(deck)
                     f = (None, f"?{entry.written or ''}", None, None, 0, False, True)
-                card, key, place, limit, points, odd, named = f
+                add((section, entry, f))
+                card, key, place, limit, _, odd, named = f
                 count = entry.count
-                item = Item(section, entry, card, key, place, limit, points, odd, named)
-                add(item)
                 total = totals.get(key, 0) + count
                 totals[key] = total
                 if total > cap or limit is not None or not named:
@@ -313,16 +309,16 @@ class Checker:
                 elif place != section and place is not None and section != "side":
                     misplaced.add(section)
                 if odd:
-                    unusual.append(item)
+                    odd_count += 1
                     if not skills_count and card is not None and card.kind is Kind.SKILL:
                         continue  # not part of the size (`CheckContext.counts_in_size`)
                 size += count
             sizes[section] = size
         return CheckContext(deck=deck, format=self.format, banlist=self.banlist, date=self.date,
                             pool=self.pool, view=self.view, points_cap=self.points_cap,
-                            items=items, notices=list(self.notices), memo=self._memo,
-                            sizes=sizes, unusual=unusual, totals=totals, candidates=candidates,
-                            misplaced=misplaced, unknown=unknown, known=len(items) - unknown)
+                            rows=rows, notices=list(self.notices), memo=self._memo,
+                            sizes=sizes, odd=odd_count, totals=totals, candidates=candidates,
+                            misplaced=misplaced, unknown=unknown, known=len(rows) - unknown)
 
     def _looked_up(self, deck: Deck) -> CheckContext:
         """`context(deck)` once every passcode of the deck has its facts: those not looked up
@@ -345,7 +341,7 @@ class Checker:
         illegal = any(v.severity in bad for v in violations)
         points = None
         if self._uses_points:
-            points = sum(i.points * i.entry.count for i in ctx.items)
+            points = sum(f[4] * e.count for _, e, f in ctx.rows)
         return Report(
             deck=label or deck.source or deck.name or "<deck>",
             verdict="illegal" if illegal else "legal",

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from deckcheck.formats.model import Banlist, Format
 
 
+#: A passcode's facts under one format and list: the `Item` fields card, key, place, limit,
+#: points, unusual, named.
+Facts = tuple["Card | None", str, "str | None", "int | None", int, bool, bool]
+
+
 def where(loc: Location) -> Location | None:
     """The location, or None when nothing is known about where it was written."""
     return loc if loc.known else None
@@ -130,7 +135,10 @@ class CheckContext:
     pool: CardPool
     view: ListView
     points_cap: int | None
-    items: list[Item]
+    #: Each entry with its section and its card's facts (the fields of its `Item`), in deck
+    #: order; `items` makes the `Item`s from it when a rule first needs them (most decks
+    #: need few or none: see `by_key` and `unknown_items`).
+    rows: list[tuple[Section, Entry, Facts]]
     notices: list[str] = field(default_factory=list)
     #: Values several rules share (computed by the first rule that needs them).
     cache: dict[str, object] = field(default_factory=dict, repr=False)
@@ -139,8 +147,8 @@ class CheckContext:
     memo: dict[str, object] = field(default_factory=dict, repr=False)
     #: Cards per section counted in its size (`counts_in_size`).
     sizes: dict[str, int] = field(default_factory=dict, repr=False)
-    #: The `unusual` items, in deck order.
-    unusual: list[Item] = field(default_factory=list, repr=False)
+    #: How many entries are `unusual` (Token, Skill, scoped, dated, written under another id).
+    odd: int = 0
     #: Copies per copy-limit key (main + extra + side), keys in order of first appearance.
     totals: dict[str, int] = field(default_factory=dict, repr=False)
     #: Keys that may break a limit: over the format's copy limit, listed, or a card treated as
@@ -151,6 +159,31 @@ class CheckContext:
     #: Items whose card is unknown, and items whose card is known.
     unknown: int = 0
     known: int = 0
+    _items: list[Item] | None = field(default=None, repr=False)
+    _unusual: list[Item] | None = field(default=None, repr=False)
+
+    @property
+    def items(self) -> list[Item]:
+        """Every entry as an `Item`, in deck order (made once, on first use)."""
+        if self._items is None:
+            self._items = [Item(s, e, *f) for s, e, f in self.rows]
+        return self._items
+
+    @property
+    def unusual(self) -> list[Item]:
+        """Known cards that are Tokens, Skills, scoped, dated or written under another id."""
+        if self._unusual is None:
+            self._unusual = [i for i in self.items if i.unusual] if self.odd else []
+        return self._unusual
+
+    @property
+    def unknown_items(self) -> list[Item]:
+        """The items whose card the pool does not know, in deck order."""
+        if not self.unknown:
+            return []
+        if self._items is not None:
+            return [i for i in self._items if i.card is None]
+        return [Item(s, e, *f) for s, e, f in self.rows if f[0] is None]
 
     def notice(self, text: str) -> None:
         if text not in self.notices:
@@ -180,10 +213,14 @@ class CheckContext:
         if keys is None:
             for it in self.items:
                 groups.setdefault(it.key, []).append(it)
-        elif keys:
-            for it in self.items:
+        elif keys and self._items is not None:
+            for it in self._items:
                 if it.key in keys:
                     groups.setdefault(it.key, []).append(it)
+        elif keys:  # only these groups' items are made
+            for s, e, f in self.rows:
+                if f[1] in keys:
+                    groups.setdefault(f[1], []).append(Item(s, e, *f))
         return groups
 
     def rule_name(self, items: list[Item]) -> str:

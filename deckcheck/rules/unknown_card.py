@@ -75,7 +75,7 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
 
 
 def _check(deck: Deck, ctx: CheckContext, budget: _Budget) -> Iterator[Found]:
-    unknown = [i for i in ctx.items if i.card is None]
+    unknown = ctx.unknown_items
     seen: set[str] = set()
     for items in distinct(unknown).values():
         at = items[0]
