@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from deckcheck.cards.model import Kind
 from deckcheck.cards.names import normalize
 from deckcheck.decks.files import EXTENSIONS
+from deckcheck.decks.model import Deck
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
 from deckcheck.rules import registry
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from deckcheck.cards.pool import CardPool
-    from deckcheck.decks.model import Deck, Entry, Section
+    from deckcheck.decks.model import Entry, Section
     from deckcheck.formats.model import Banlist, Format
 
 #: Among many inputs, files with these suffixes are read as decks; any other file (a README
@@ -77,8 +78,6 @@ def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None =
     count as illegal. Raises `UnknownFormat`, `UnknownRule`, `BadDate` or `BadOption` for bad
     values, TypeError when `deck` is not a `Deck`.
     """
-    from deckcheck.decks.model import Deck
-
     if not isinstance(deck, Deck):
         raise TypeError(f"check() takes a Deck, not {type(deck).__name__}; read a file first "
                         "with deckcheck.read_deck(path, pool), or use deckcheck.check_many.")
@@ -349,7 +348,7 @@ class Checker:
             format_name=self.format.name,
             banlist=self.banlist.name if self.banlist is not None else None,
             date=self.date.isoformat(),
-            sizes={s: ctx.size(s) for s in ("main", "extra", "side")},
+            sizes=dict(ctx.sizes),  # main, extra, side
             points=points,
             cap=self.points_cap if self._uses_points else None,
             violations=violations,
