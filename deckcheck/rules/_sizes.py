@@ -31,7 +31,7 @@ def unresolved(ctx: CheckContext, section: Section) -> tuple[int, int]:
 def check_size(ctx: CheckContext, section: Section) -> Iterator[Found]:
     rng = getattr(ctx.format, section)
     size = ctx.size(section)
-    here, unplaced = unresolved(ctx, section)
+    here, unplaced = unresolved(ctx, section) if ctx.deck.problems else (0, 0)
     least = size + here  # written in this section for certain
     if least + unplaced >= rng.min and least <= rng.max:
         return  # the unknown cards (one DC401 each) may well make the size right

@@ -123,12 +123,12 @@ def applicable(rules: Iterable[ModuleType], fmt: Format, banlist: Banlist | None
 def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
     """Every rule's findings as `Violation`s carrying the rule's code, name and severity."""
     for mod in rules:
-        code, name, severity = mod.CODE, mod.NAME, mod.SEVERITY
         for f in mod.check(deck, ctx):
             # The values are this package's own (a rule module's identity, a `Found`), so
             # they are set without re-validation: the same object `Violation(...)` builds.
             yield _violation({
-                "code": code, "name": name, "severity": severity, "message": f.message,
+                "code": mod.CODE, "name": mod.NAME, "severity": mod.SEVERITY,
+                "message": f.message,
                 "card": f.card, "passcode": f.passcode, "section": f.section,
                 "location": f.location, "count": f.count, "limit": f.limit,
                 "points": f.points, "cap": f.cap, "suggestions": list(f.suggestions)})

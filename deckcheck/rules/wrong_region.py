@@ -58,6 +58,9 @@ def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> boo
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    md = ctx.format.region == "md"
+    if not md and not ctx.unusual:  # only unusual items can have scopes
+        return
     excluded = set(ctx.format.excluded_scopes)
     if excluded:
         wrong = (i for i in ctx.unusual if i.card is not None and i.card.scopes & excluded
@@ -69,7 +72,7 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
             n = sum(i.count for i in items)
             yield make(f"{at.card.name} is {what}, not legal in {ctx.format.name}"
                        f"{others(items, at)}.", at, count=n)
-    if ctx.format.region == "md":
+    if md:
         yield from _master_duel(ctx, excluded)
 
 
