@@ -187,7 +187,8 @@ def decode_text(data: bytes, where: str) -> str:
 
 def split_lines(text: str, where: str) -> list[str]:
     """Lines of a text (any line ending), refusing absurd line counts."""
-    if text.count("\n") > MAX_LINES or text.count("\r") > MAX_LINES:
+    # a text shorter than MAX_LINES characters cannot hold more lines (no need to count)
+    if len(text) > MAX_LINES and (text.count("\n") > MAX_LINES or text.count("\r") > MAX_LINES):
         raise DeckReadError(f"{where} has more than {MAX_LINES:,} lines, which is no deck; "
                             "check that it is the right file.")
     return text.splitlines()
