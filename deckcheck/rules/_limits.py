@@ -92,7 +92,8 @@ def names_note(ctx: CheckContext, g: GroupLimit, at: Item) -> str:
     plus where the other entries are."""
     per: dict[str, int] = {}
     for it in g.items:
-        per[it.label] = per.get(it.label, 0) + it.count
+        label = it.label
+        per[label] = per.get(label, 0) + it.entry.count
     note = ""
     if len(per) > 1:
         parts = [f"{name} ×{n}" for name, n in per.items()]
@@ -106,14 +107,18 @@ _WORD = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited"}
 
 def over_limit(ctx: CheckContext, limit: int) -> Iterator[Found]:
     """Violations for groups whose effective list limit is `limit` and whose total exceeds it."""
-    for g in group_limits(ctx):
+    groups = group_limits(ctx)
+    if not groups:
+        return
+    where = ctx.list_name()
+    as_limited = ctx.format.forbidden_as_limited
+    for g in groups:
         if g.effective != limit or g.total <= limit or g.by is None:
             continue
         at = going_over(g.items, limit)
         listed_as = _WORD.get(g.listed if g.listed is not None else -1, "limited")
         holder = g.holder or g.by.label
-        where = ctx.list_name()
-        if g.listed == 0 and ctx.format.forbidden_as_limited:
+        if g.listed == 0 and as_limited:
             rule = (f"{holder} is Forbidden in {where}, which counts as Limited in "
                     f"{ctx.format.name}: at most 1, the deck has {g.total}")
         elif limit == 0:

@@ -61,7 +61,8 @@ class Item:
 
     @property
     def location(self) -> Location | None:
-        return where(self.entry.location)
+        loc = self.entry.location  # `where`, inline: this runs for every problem found
+        return loc if loc.known else None
 
     @property
     def label(self) -> str:
@@ -298,8 +299,10 @@ def make(message: str, at: Item | None = None, *, card: str | None = None,
     with the entry's passcode: name and passcode always belong to one card.
     `with_card=False` points at the entry's location only (deck-size problems)."""
     if at is not None:
-        if with_card and (card is None or card == at.label):
-            card, passcode = at.label, at.entry.passcode
+        if with_card:
+            label = at.label
+            if card is None or card == label:
+                card, passcode = label, at.entry.passcode
         section = section or at.section
         location = location or at.location
     return Found(message=message, card=card, passcode=passcode, section=section,
