@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from deckcheck.rules.context import (
+    NOTHING,
     CheckContext,
     Item,
     elsewhere,
@@ -108,8 +109,10 @@ _WORD = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited"}
 def over_limit(ctx: CheckContext, limit: int) -> Iterator[Found]:
     """Violations for groups whose effective list limit is `limit` and whose total exceeds it."""
     groups = group_limits(ctx)
-    if not groups:
-        return
+    return _over_limit(ctx, limit, groups) if groups else NOTHING
+
+
+def _over_limit(ctx: CheckContext, limit: int, groups: list[GroupLimit]) -> Iterator[Found]:
     where = ctx.list_name()
     as_limited = ctx.format.forbidden_as_limited
     for g in groups:

@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 Facts = tuple["Card | None", str, "str | None", "int | None", int, bool, bool]
 
 
+#: What a rule returns when the deck gives it nothing to look at: an empty iterator, cheaper
+#: than running a generator to its end (it is exhausted from the start, so it can be shared).
+NOTHING: Iterator[Found] = iter(())
+
+
 def where(loc: Location) -> Location | None:
     """The location, or None when nothing is known about where it was written."""
     return loc if loc.known else None

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 from deckcheck.cards.model import Card, Kind
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, Item, distinct, make, others
+from deckcheck.rules.context import NOTHING, CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC402"
@@ -44,7 +44,11 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
         # and none dated: the notice below, with nothing to count
         if ctx.known:
             ctx.notice(_not_known(PLACE.get(region, region.upper())))
-        return
+        return NOTHING
+    return _check(ctx, region)
+
+
+def _check(ctx: CheckContext, region: str) -> Iterator[Found]:
     excluded = set(ctx.format.excluded_scopes)
     place, label = PLACE.get(region, region.upper()), LABEL.get(region, region.upper())
     late: list[Item] = []

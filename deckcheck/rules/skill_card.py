@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, distinct, make, others
+from deckcheck.rules.context import NOTHING, CheckContext, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
 if TYPE_CHECKING:
@@ -40,8 +40,12 @@ def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> boo
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
-    if ctx.format.skills != "forbidden":
-        return
+    if ctx.format.skills != "forbidden" or not ctx.unusual:  # a Skill Card is `unusual`
+        return NOTHING
+    return _check(ctx)
+
+
+def _check(ctx: CheckContext) -> Iterator[Found]:
     skills = (i for i in ctx.unusual if i.card is not None and i.card.kind is Kind.SKILL)
     for items in distinct(skills).values():
         at = items[0]

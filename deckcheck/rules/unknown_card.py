@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, distinct, make, others, where
+from deckcheck.rules.context import NOTHING, CheckContext, distinct, make, others, where
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC401"
@@ -68,7 +68,11 @@ class _Budget:
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     if not ctx.unknown and not deck.problems:
-        return
+        return NOTHING
+    return _found(deck, ctx)
+
+
+def _found(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     budget = _Budget(ctx)
     yield from _check(deck, ctx, budget)
     budget.done()

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card, Kind
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, Item, distinct, make, others
+from deckcheck.rules.context import NOTHING, CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
 if TYPE_CHECKING:
@@ -60,7 +60,11 @@ def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> boo
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     md = ctx.format.region == "md"
     if not md and not ctx.unusual:  # only unusual items can have scopes
-        return
+        return NOTHING
+    return _check(ctx, md)
+
+
+def _check(ctx: CheckContext, md: bool) -> Iterator[Found]:
     excluded = set(ctx.format.excluded_scopes)
     if excluded:
         wrong = (i for i in ctx.unusual if i.card is not None and i.card.scopes & excluded
