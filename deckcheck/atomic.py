@@ -8,7 +8,6 @@ never half of one, and a failure or an interruption leaves the old file as it wa
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +31,8 @@ def replacing(path: Path, *, suffix: str = ".tmp") -> Iterator[Path]:
 
     An OSError while creating the temporary file names `path`, not the temporary file.
     """
+    import tempfile  # only when writing: it costs start-up to every command
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix,
                                    dir=path.parent if str(path.parent) else ".")

@@ -1,7 +1,8 @@
 """Where deckcheck keeps the user's files (the card database, imported lists): one lookup.
 
 `$XDG_DATA_HOME/deckcheck` when that is set (on any system), else the platform's own data
-folder through `platformdirs`: `~/.local/share/deckcheck` on Linux,
+folder as `platformdirs` names it: `~/.local/share/deckcheck` on Linux (computed here, without
+importing platformdirs, which costs start-up),
 `~/Library/Application Support/deckcheck` on macOS, `%LOCALAPPDATA%\\deckcheck` on Windows.
 Each file's own variable ($DECKCHECK_DB, $DECKCHECK_BANLISTS) still wins over both.
 """
@@ -9,7 +10,14 @@ Each file's own variable ($DECKCHECK_DB, $DECKCHECK_BANLISTS) still wins over bo
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+
+
+def _android() -> bool:
+    """platformdirs' own test for Android, whose data folder it knows."""
+    return hasattr(sys, "getandroidapilevel") or (
+        os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system")
 
 
 def data_dir() -> Path:
@@ -17,6 +25,11 @@ def data_dir() -> Path:
     xdg = os.environ.get("XDG_DATA_HOME")
     if xdg:
         return Path(xdg).expanduser() / "deckcheck"
-    from platformdirs import user_data_dir  # only when no override is set
+    home = os.environ.get("HOME", "")
+    if sys.platform == "linux" and os.path.isabs(home) and not _android():
+        # what platformdirs gives on Linux (~/.local/share), without importing it: its import
+        # (tempfile among others) was ~5% of a cold `deckcheck check`
+        return Path(home) / ".local" / "share" / "deckcheck"
+    from platformdirs import user_data_dir  # other systems, when no override is set
 
     return Path(user_data_dir("deckcheck", appauthor=False))

@@ -3,6 +3,8 @@ card database and the imported lists both live there unless their own variable s
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import platformdirs
@@ -47,6 +49,8 @@ def test_windows_and_macos_locations(module: str, folder: str, monkeypatch: pyte
     mod = importlib.import_module(module)
     cls = mod.Windows if module.endswith("windows") else mod.MacOS
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    # deckcheck knows Linux's folder itself; on other systems it asks platformdirs
+    monkeypatch.setattr(sys, "platform", "win32" if module.endswith("windows") else "darwin")
     monkeypatch.setattr(platformdirs, "user_data_dir",
                         lambda appname, appauthor=None: cls(appname, appauthor).user_data_dir)
     if module.endswith("windows"):
@@ -54,3 +58,18 @@ def test_windows_and_macos_locations(module: str, folder: str, monkeypatch: pyte
                             lambda csidl: "C:\\Users\\me\\AppData\\Local")
     assert folder in str(data_dir())
     assert data_dir().name == "deckcheck"
+
+
+def test_linux_folder_without_importing_platformdirs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On Linux the folder is platformdirs' own, found without importing it (start-up)."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "XDG_DATA_HOME"}
+    code = ("import sys; from deckcheck.paths import data_dir; print(data_dir()); "
+            "print('platformdirs' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True).stdout.split("\n")
+    if sys.platform == "linux" and os.path.isabs(os.environ.get("HOME", "")):
+        assert out[1] == "False"
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert out[0] == platformdirs.user_data_dir("deckcheck", appauthor=False)

@@ -16,7 +16,6 @@ Everything here works on plain dicts (fast for 14k cards); the store validates t
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,14 @@ FIELDS = ("konami_id", "monster_types", "level", "rank", "link_rating", "link_ar
 _CHAIN_LIMIT = 16
 
 
+class Keys(dict[str, str]):
+    """name -> `normalize(name)`, each name normalised once (a plain dict lookup after)."""
+
+    def __missing__(self, name: str) -> str:
+        key = self[name] = normalize(name)
+        return key
+
+
 @dataclass
 class Merged:
     cards: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -41,9 +48,8 @@ class Merged:
     ids: dict[int, tuple[int, str]] = field(default_factory=dict)
     #: normalised name -> passcodes
     names: dict[str, list[int]] = field(default_factory=dict)
-
-
-_norm = functools.lru_cache(maxsize=None)(normalize)
+    #: every name the merge saw -> its normalised key (`normalize`), for the store's indexes
+    keys: Keys = field(default_factory=Keys)
 
 
 def _base(source: str) -> str:
@@ -74,13 +80,14 @@ def merge(sources: Mapping[str, Sequence[SourceRecord]]) -> Merged:
     """Merge every source's records into cards, their ids and a name index."""
     order = sorted(sources, key=lambda s: (priority(s), s))
     pairs: _Pairs = [(src, rec) for src in order for rec in sources[src]]
+    keys = Keys()
     art = _listed_artworks(pairs)
-    alias_hints = _cdb_aliases(pairs, art)
-    groups, extra_of, group_of = _group(pairs, art)
+    alias_hints = _cdb_aliases(pairs, art, keys)
+    groups, extra_of, group_of = _group(pairs, art, keys)
     out = _build(groups, art, extra_of, group_of)
+    out.keys = keys
     _index_names(out, groups)
     _rule_names(out, groups, alias_hints)
-    _norm.cache_clear()
     return out
 
 
@@ -98,7 +105,7 @@ def _listed_artworks(pairs: _Pairs) -> _Artworks:
     return art
 
 
-def _cdb_aliases(pairs: _Pairs, art: _Artworks) -> dict[tuple[str, int], int]:
+def _cdb_aliases(pairs: _Pairs, art: _Artworks, keys: Keys) -> dict[tuple[str, int], int]:
     """2. cdb aliases: to a card of the same name, an alternate artwork (added to `art`); to
     another name, same-name rule evidence (returned: (source, passcode) -> target)."""
     name_of: dict[int, str] = {}
@@ -114,7 +121,7 @@ def _cdb_aliases(pairs: _Pairs, art: _Artworks) -> dict[tuple[str, int], int]:
         tname = name_of.get(target) or name_of.get(alias)
         if tname is None:
             continue
-        if _norm(tname) == _norm(rec.get("name") or ""):
+        if keys[tname] == keys[rec.get("name") or ""]:
             if rec["passcode"] != target and rec["passcode"] not in art.alt_of:
                 art.alt_of[rec["passcode"]] = target
         else:
@@ -122,7 +129,7 @@ def _cdb_aliases(pairs: _Pairs, art: _Artworks) -> dict[tuple[str, int], int]:
     return alias_hints
 
 
-def _group(pairs: _Pairs, art: _Artworks) -> tuple[
+def _group(pairs: _Pairs, art: _Artworks, keys: Keys) -> tuple[
         dict[int, _Pairs], dict[int, int], Callable[[int], int]]:
     """3. the records of each card: its artworks and prerelease ids together. Returns the
     groups, prerelease id -> official passcode, and the group of any id."""
@@ -135,7 +142,7 @@ def _group(pairs: _Pairs, art: _Artworks) -> tuple[
             official = main(rec["passcode"])
             if pre != official:
                 extra_of.setdefault(pre, official)
-    _join_prerelease_ids(pairs, real, main, extra_of)
+    _join_prerelease_ids(pairs, real, main, extra_of, keys)
 
     def group_of(pc: int) -> int:
         m = main(pc)
@@ -155,9 +162,15 @@ def _build(groups: dict[int, _Pairs], art: _Artworks, extra_of: dict[int, int],
            group_of: Callable[[int], int]) -> Merged:
     """The cards, and every id each answers to (main, alternate artworks, prerelease ids)."""
     out = Merged()
+    prio: dict[str, int] = {}
     for g, recs in groups.items():
-        if len(recs) > 1:
-            recs.sort(key=lambda sr: (priority(sr[0]), sr[1]["passcode"] != g))
+        # records come in source order; only a group with a record under another id (an
+        # alternate artwork, a prerelease id) needs the main passcode's records moved first
+        if len(recs) > 1 and any(r["passcode"] != g for _, r in recs):
+            for src, _ in recs:
+                if src not in prio:
+                    prio[src] = priority(src)
+            recs.sort(key=lambda sr: (prio[sr[0]], sr[1]["passcode"] != g))
         card = _combine(g, recs)
         if card is not None:
             out.cards[g] = card
@@ -180,15 +193,21 @@ def _build(groups: dict[int, _Pairs], art: _Artworks, extra_of: dict[int, int],
 
 def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
     """4. the name index: the merged names, and every name a source gave the card
-    (prerelease and alternate-artwork records included)."""
+    (prerelease and alternate-artwork records included). Each card's keys in the order
+    its names are written (the merged names first)."""
+    keys, index = out.keys, out.names
     for pc, card in out.cards.items():
-        written = {card["name"], *card["names"].values()}
+        written = [card["name"], *card["names"].values()]
         for _, rec in groups[pc]:
-            written.update(n for n in (rec.get("names") or {}).values() if n)
-        keys = {_norm(n) for n in written}
-        for key in keys:
+            if names := rec.get("names"):
+                written += names.values()
+        for key in dict.fromkeys([keys[n] for n in dict.fromkeys(written) if n]):
             if key:
-                out.names.setdefault(key, []).append(pc)
+                pcs = index.get(key)
+                if pcs is None:
+                    index[key] = [pc]
+                else:
+                    pcs.append(pc)
 
 
 def _combine(g: int, recs: _Pairs) -> dict[str, Any] | None:
@@ -270,7 +289,7 @@ def _scopes(g: int, only: list[SourceRecord]) -> list[str]:
 
 
 def _join_prerelease_ids(pairs: _Pairs, real: set[int], main: Callable[[int], int],
-                         extra_of: dict[int, int]) -> None:
+                         extra_of: dict[int, int], keys: Keys) -> None:
     """A record under an id >= 100,000,000, not marked anime, custom, Rush or Skill, with the
     English name of a card another source knows by its official passcode, is that card under
     its prerelease id (YGOPRODeck lists announced cards under Konami's prerelease ids; YAML
@@ -279,9 +298,10 @@ def _join_prerelease_ids(pairs: _Pairs, real: set[int], main: Callable[[int], in
     for _, rec in pairs:
         pc = rec["passcode"]
         if pc < UNOFFICIAL_IDS and rec.get("name") and not rec.get("enrich_only") \
-                and main(pc) in real and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
-            key = _norm(rec["name"])
-            official[key] = min(official.get(key, main(pc)), main(pc))
+                and (m := main(pc)) in real and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
+            key = keys[rec["name"]]
+            was = official.get(key)
+            official[key] = m if was is None or m < was else was
     if not official:
         return
     for _, rec in pairs:
@@ -291,7 +311,7 @@ def _join_prerelease_ids(pairs: _Pairs, real: set[int], main: Callable[[int], in
         if pc < UNOFFICIAL_IDS or pc in extra_of or not rec.get("name") \
                 or not _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
             continue
-        target = official.get(_norm(rec["name"]))
+        target = official.get(keys[rec["name"]])
         if target is not None and target != main(pc):
             extra_of[pc] = target
 
@@ -300,7 +320,7 @@ _NOT_OFFICIAL = frozenset({"anime", "custom", "unofficial", "rush", "speed", "sk
 
 
 def _resolve_name(out: Merged, written: str, lang: str, self_pc: int) -> int | None:
-    cands = [pc for pc in out.names.get(_norm(written), ()) if pc != self_pc]
+    cands = [pc for pc in out.names.get(out.keys[written], ()) if pc != self_pc]
     if not cands:
         return None
     exact = [pc for pc in cands if written in (out.cards[pc]["name"],

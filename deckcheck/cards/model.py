@@ -8,10 +8,11 @@ counts as for the copy limit ("Harpie Lady 1" counts as "Harpie Lady").
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from deckcheck.plain import Plain
 
 
 class Kind(str, Enum):  # noqa: UP042 - StrEnum would change str() of members
@@ -71,45 +72,96 @@ DeckPlace = Literal["main", "extra"]
 UNOFFICIAL_IDS = 100_000_000
 
 
-class Card(BaseModel):
-    """One card, with every fact deckcheck needs to place it, count it and draw it."""
+class Card(Plain):
+    """One card, with every fact deckcheck needs to place it, count it and draw it.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    Built by the card pools from data deckcheck imported and checked itself (`model_validate`
+    / the constructor turn JSON's lists, strings and ISO dates into tuples, enums and dates);
+    an import checks every card against the strict schema `deckcheck.cards.schema.CardSchema`
+    before it is stored."""
+
+    __slots__ = ("passcode", "alt_passcodes", "konami_id", "name", "names", "kind", "frame",
+                 "monster_types", "level", "rank", "link_rating", "link_arrows", "scale",
+                 "attribute", "race", "atk", "defense", "archetypes", "released", "master_duel",
+                 "scopes", "rule_name", "rule_name_evidence", "cannot_normal_summon", "text")
 
     passcode: int
-    alt_passcodes: tuple[int, ...] = ()
-    konami_id: int | None = None
+    alt_passcodes: tuple[int, ...]
+    konami_id: int | None
     name: str
-    names: dict[str, str] = Field(default_factory=dict)
+    names: dict[str, str]
     kind: Kind
     frame: Frame
     #: Monster sub-types as printed on the type line: "Tuner", "Flip", "Gemini", "Spirit"…
-    monster_types: tuple[str, ...] = ()
-    level: int | None = None
-    rank: int | None = None
-    link_rating: int | None = None
-    link_arrows: tuple[str, ...] = ()
-    scale: int | None = None
-    attribute: str | None = None
+    monster_types: tuple[str, ...]
+    level: int | None
+    rank: int | None
+    link_rating: int | None
+    link_arrows: tuple[str, ...]
+    scale: int | None
+    attribute: str | None
     #: Monster Type ("Spellcaster") or Spell/Trap property ("Quick-Play", "Counter", "Field").
-    race: str | None = None
-    atk: int | None = None
-    defense: int | None = None
-    archetypes: tuple[str, ...] = ()
+    race: str | None
+    atk: int | None
+    defense: int | None
+    archetypes: tuple[str, ...]
     #: First release by region: "tcg", "ocg" (Japan), "kr", "sc", "tc", "ae" (other OCG
     #: regions) and "md" (Master Duel), where a source dates it.
-    released: dict[str, dt.date] = Field(default_factory=dict)
+    released: dict[str, dt.date]
     #: In Master Duel's card pool: True / False when a source says so, None when none knows.
-    master_duel: bool | None = None
-    scopes: frozenset[str] = frozenset()
+    master_duel: bool | None
+    scopes: frozenset[str]
     #: The name this card counts as for the copy limit (usually its own English name).
     rule_name: str
     #: Evidence for rule_name, by source ("ygoprodeck-text", "cdb-alias", "treated_as"…):
     #: kept so `deckcheck cards show` can say when sources disagree.
-    rule_name_evidence: dict[str, str] = Field(default_factory=dict)
+    rule_name_evidence: dict[str, str]
     #: True when the card says it cannot be Normal Summoned/Set (sim core).
-    cannot_normal_summon: bool = False
-    text: str | None = None
+    cannot_normal_summon: bool
+    text: str | None
+
+    def __init__(self, *, passcode: int, alt_passcodes: Iterable[int] = (),
+                 konami_id: int | None = None, name: str,
+                 names: dict[str, str] | None = None, kind: Kind | str, frame: Frame | str,
+                 monster_types: Iterable[str] = (), level: int | None = None,
+                 rank: int | None = None, link_rating: int | None = None,
+                 link_arrows: Iterable[str] = (), scale: int | None = None,
+                 attribute: str | None = None, race: str | None = None,
+                 atk: int | None = None, defense: int | None = None,
+                 archetypes: Iterable[str] = (),
+                 released: dict[str, dt.date] | dict[str, str] | None = None,
+                 master_duel: bool | None = None, scopes: Iterable[str] = frozenset(),
+                 rule_name: str, rule_name_evidence: dict[str, str] | None = None,
+                 cannot_normal_summon: bool = False, text: str | None = None) -> None:
+        self.passcode = passcode
+        self.alt_passcodes = tuple(alt_passcodes)
+        self.konami_id = konami_id
+        self.name = name
+        self.names = {} if names is None else dict(names)
+        self.kind = kind if type(kind) is Kind else Kind(kind)
+        self.frame = frame if type(frame) is Frame else Frame(frame)
+        self.monster_types = tuple(monster_types)
+        self.level = level
+        self.rank = rank
+        self.link_rating = link_rating
+        self.link_arrows = tuple(link_arrows)
+        self.scale = scale
+        self.attribute = attribute
+        self.race = race
+        self.atk = atk
+        self.defense = defense
+        self.archetypes = tuple(archetypes)
+        self.released = {k: v if isinstance(v, dt.date) else dt.date.fromisoformat(v)
+                         for k, v in released.items()} if released else {}
+        self.master_duel = master_duel
+        self.scopes = frozenset(scopes)
+        self.rule_name = rule_name
+        self.rule_name_evidence = {} if rule_name_evidence is None else dict(rule_name_evidence)
+        self.cannot_normal_summon = cannot_normal_summon
+        self.text = text
+
+    def __hash__(self) -> int:
+        return hash(self.passcode)
 
     @property
     def deck(self) -> DeckPlace | None:

@@ -11,24 +11,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
-
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.suggest import TrigramIndex, tier
+from deckcheck.plain import Plain
 
 
-class PoolInfo(BaseModel):
+class PoolInfo(Plain):
     """Where a pool's cards came from, for notices and `deckcheck cards info`."""
 
-    model_config = ConfigDict(extra="forbid")
+    __slots__ = ("builtin", "sources", "card_count", "imported_at", "path")
 
-    builtin: bool = False
-    sources: dict[str, str] = {}
-    """source name -> version or date string"""
-    card_count: int = 0
-    imported_at: str | None = None
-    path: str | None = None
+    builtin: bool
+    #: source name -> version or date string
+    sources: dict[str, str]
+    card_count: int
+    imported_at: str | None
+    path: str | None
+
+    def __init__(self, *, builtin: bool = False, sources: dict[str, str] | None = None,
+                 card_count: int = 0, imported_at: str | None = None,
+                 path: str | None = None) -> None:
+        self.builtin = builtin
+        self.sources = {} if sources is None else dict(sources)
+        self.card_count = card_count
+        self.imported_at = imported_at
+        self.path = path
 
 
 @runtime_checkable
@@ -75,7 +83,8 @@ class MemoryPool:
         """`extra_ids` maps more ids (prerelease ids) to official passcodes."""
         self._cards: dict[int, Card] = {}
         self._ids: dict[int, Card] = {}
-        self._names: dict[str, list[Card]] = {}
+        #: normalised name -> cards, built on first use (a deck of passcodes never asks)
+        self._names_index: dict[str, list[Card]] | None = None
         self._konami: dict[int, Card] = {}
         self._rule: dict[str, list[Card]] = {}
         for card in cards:
@@ -85,10 +94,6 @@ class MemoryPool:
             self._ids[card.passcode] = card
             if card.konami_id is not None:
                 self._konami[card.konami_id] = card
-            keys = {normalize(card.name)} | {normalize(n) for n in card.names.values() if n}
-            for key in keys:
-                if key:
-                    self._names.setdefault(key, []).append(card)
             self._rule.setdefault(card.rule_name, []).append(card)
         for extra, official in (extra_ids or {}).items():
             if extra not in self._ids and official in self._ids:
@@ -99,6 +104,18 @@ class MemoryPool:
 
     def get(self, passcode: int) -> Card | None:
         return self._ids.get(passcode)
+
+    @property
+    def _names(self) -> dict[str, list[Card]]:
+        if self._names_index is None:
+            index: dict[str, list[Card]] = {}
+            for card in self._cards.values():
+                keys = {normalize(card.name)} | {normalize(n) for n in card.names.values() if n}
+                for key in keys:
+                    if key:
+                        index.setdefault(key, []).append(card)
+            self._names_index = index
+        return self._names_index
 
     def find_name(self, name: str) -> list[Card]:
         return list(self._names.get(normalize(name), ()))

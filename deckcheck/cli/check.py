@@ -7,7 +7,6 @@ decks, renders the reports and returns the exit code (0 legal, 1 illegal, 2 coul
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -29,20 +28,28 @@ _ROLES: dict[str, dict[str, Any]] = {
 }
 
 
-@dataclass
 class CheckOptions:
-    decks: list[str]
-    format: str = "tcg"
-    date: str | None = None
-    banlist: str | None = None
-    points_cap: int | None = None
-    output: str = "text"
-    select: list[str] | None = None
-    ignore: list[str] = field(default_factory=list)
-    strict: bool = False
-    hands: int = 0
-    seed: int | None = None
-    color: bool | None = None  # None: only on a terminal
+    """The flags of one `deckcheck check`, parsed. (A plain class: creating a dataclass at
+    import costs start-up.)"""
+
+    def __init__(self, decks: list[str], format: str = "tcg",  # noqa: A002
+                 date: str | None = None, banlist: str | None = None,
+                 points_cap: int | None = None, output: str = "text",
+                 select: list[str] | None = None, ignore: list[str] | None = None,
+                 strict: bool = False, hands: int = 0, seed: int | None = None,
+                 color: bool | None = None) -> None:
+        self.decks = decks
+        self.format = format
+        self.date = date
+        self.banlist = banlist
+        self.points_cap = points_cap
+        self.output = output
+        self.select = select
+        self.ignore: list[str] = [] if ignore is None else ignore
+        self.strict = strict
+        self.hands = hands
+        self.seed = seed
+        self.color = color  # None: only on a terminal
 
 
 def _codes(values: tuple[str, ...]) -> list[str]:

@@ -7,7 +7,6 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -32,10 +31,15 @@ class UserError(click.ClickException):
         click.echo(f"deckcheck: {self.format_message()}", err=True)
 
 
-@dataclass
 class Ctx:
-    db: str | None = None
-    _pool: CardPool | None = field(default=None, repr=False)
+    """The state one command run shares: the card database asked for, the pool once open.
+    (A plain class: creating a dataclass at import costs start-up.)"""
+
+    __slots__ = ("db", "_pool")
+
+    def __init__(self, db: str | None = None, _pool: CardPool | None = None) -> None:
+        self.db = db
+        self._pool = _pool
 
     def pool(self, quiet: bool = False) -> CardPool:
         """The card pool (imported store, or the built-in set with a notice on stderr)."""
@@ -121,13 +125,13 @@ def _silence_stdout() -> None:
 
 
 def echo_json(data: Any) -> None:
-    """Print JSON (pydantic models, lists of them, or plain data) to stdout."""
+    """Print JSON (deckcheck's values, pydantic models, lists of them, or plain data)."""
     import json
 
-    from pydantic import BaseModel
+    from deckcheck.plain import Plain
 
     def default(o: Any) -> Any:
-        if isinstance(o, BaseModel):
+        if isinstance(o, Plain) or hasattr(o, "model_dump"):  # a pydantic model
             return o.model_dump(mode="json")
         if isinstance(o, (set, frozenset, tuple)):
             return list(o)

@@ -47,7 +47,8 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
 
     pool = ctx.pool()
     deck = read_deck(opts.deck, pool)
-    echo_read_problems(deck, "left out of the hands")
+    if deck.problems:  # (the notes' printing loads the reporters)
+        echo_read_problems(deck, "left out of the hands")
     seed = opts.seed if opts.seed is not None else new_seed()
     draws = test_draws(deck, pool, opts.hands, seed=seed, going_second=opts.second,
                        turns=opts.turns, rules=_rules(opts.format))
@@ -148,10 +149,10 @@ def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[
 
 
 def _rules(format_id: str) -> Any:
-    from deckcheck.checker import resolve_format
+    from deckcheck.formats import load_format  # (not the checker: only the hand size)
     from deckcheck.sim.rules import TurnRules
 
-    return TurnRules(hand_size=resolve_format(format_id).hand_size)
+    return TurnRules(hand_size=load_format(format_id).hand_size)
 
 
 def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
@@ -161,15 +162,32 @@ def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
     from deckcheck.sim.state import deal_cards
 
     deck = read_deck(deck_path, pool)
-    echo_read_problems(deck, "left out of the odds")
+    if deck.problems:  # (the notes' printing loads the reporters)
+        echo_read_problems(deck, "left out of the odds")
     main, extra = deal_cards(deck, pool)
     return compile_profile(pf, main, pool, source, extra=len(extra), rules=rules,
                            strict=strict, refine=refine)
 
 
+def _one_blas_thread() -> None:
+    """NumPy's bundled BLAS starts a thread per core when NumPy is imported (tens of
+    milliseconds of CPU, more wall time on a busy machine) though the odds engines use no
+    BLAS: one thread, unless the user set it or NumPy is already loaded."""
+    import os
+    import sys
+
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     from deckcheck.sim.draws import new_seed
-    from deckcheck.sim.goldfish.report import compare, render_text, require_deck_size
+    from deckcheck.sim.goldfish.report import (
+        as_json,
+        compare,
+        render_text,
+        require_deck_size,
+    )
     from deckcheck.sim.goldfish.report import odds as goldfish_odds
 
     if opts.exact and opts.hands is not None:
@@ -178,6 +196,7 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
         raise ProfileError("--compare and --compare-profile exclude each other; give one.")
     if opts.chart:
         check_output_folder(opts.chart, "chart")
+    _one_blas_thread()
     pool = ctx.pool()
     rules = _rules(opts.format)
     pf, source = _profile_file(opts, opts.profile, opts.deck)
@@ -214,7 +233,7 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
                                  for res in report.results],
                     labels=[f"going {res.going}" for res in report.results])
     if opts.as_json:
-        echo_json(report)
+        echo_json(as_json(report))
     else:
         click.echo(render_text(report), nl=False)
     if opts.chart:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from deckcheck.plain import Plain
 
 Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
@@ -20,21 +20,34 @@ SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
 SECTION_TITLES: dict[Section, str] = {"main": "Main Deck", "extra": "Extra Deck",
                                       "side": "Side Deck"}
 
-_CELL = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
-_PART = re.compile(r"([a-z]+)\[([0-9]{1,9})\]")
+# Patterns compiled on first use (re caches them): compiling at import slows start-up.
+_CELL = r"([A-Za-z]{1,3})([0-9]{1,7})"
+_PART = r"([a-z]+)\[([0-9]{1,9})\]"
 _PART_ORDER: dict[str, int] = {s: i for i, s in enumerate(SECTIONS)}
 
 
-class Location(BaseModel):
+class Location(Plain):
     """Where an entry was written: `deck.ydk:12`, `Sheet1!B7`, `ydke://…#main[3]`."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __slots__ = ("source", "line", "sheet", "cell", "part")
 
-    source: str | None = None  # file name (or "-" / "<url>")
-    line: int | None = None
-    sheet: str | None = None
-    cell: str | None = None
-    part: str | None = None  # URL component, e.g. "main[3]"
+    source: str | None  # file name (or "-" / "<url>")
+    line: int | None
+    sheet: str | None
+    cell: str | None
+    part: str | None  # URL component, e.g. "main[3]"
+
+    def __init__(self, *, source: str | None = None, line: int | None = None,
+                 sheet: str | None = None, cell: str | None = None,
+                 part: str | None = None) -> None:
+        self.source = source
+        self.line = line
+        self.sheet = sheet
+        self.cell = cell
+        self.part = part
+
+    def __hash__(self) -> int:
+        return hash((self.source, self.line, self.sheet, self.cell, self.part))
 
     def __str__(self) -> str:
         src = self.source or ""
@@ -69,14 +82,14 @@ class Location(BaseModel):
         the file as a whole comes before what points inside it."""
         row = col = part = 0
         if self.cell:
-            m = _CELL.fullmatch(self.cell)
+            m = re.fullmatch(_CELL, self.cell)
             if m:
                 row = int(m.group(2))
                 for ch in m.group(1).upper():
                     col = col * 26 + ord(ch) - 64
         section = ""
         if self.part:
-            m = _PART.fullmatch(self.part)
+            m = re.fullmatch(_PART, self.part)
             if m:
                 part = _PART_ORDER.get(m.group(1), 3) * 1_000_000_000 + int(m.group(2)) + 1
             else:
@@ -84,47 +97,89 @@ class Location(BaseModel):
         return (self.source or "", self.sheet or "", self.line or 0, row, col, part, section)
 
 
-class Entry(BaseModel):
+class Entry(Plain):
     """`count` copies of one card in one section, as written at `location`."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __slots__ = ("passcode", "written", "count", "location")
+    _nested = {"location": Location}
 
-    passcode: int | None = None
-    """The passcode as written (or the resolved one for names); None if the name is unknown."""
-    written: str | None = None
-    """The text as written (a name, or the passcode's digits)."""
-    count: int = 1
-    location: Location = Field(default_factory=Location)
+    #: The passcode as written (or the resolved one for names); None if the name is unknown.
+    passcode: int | None
+    #: The text as written (a name, or the passcode's digits).
+    written: str | None
+    count: int
+    location: Location
+
+    def __init__(self, *, passcode: int | None = None, written: str | None = None,
+                 count: int = 1, location: Location | None = None) -> None:
+        self.passcode = passcode
+        self.written = written
+        self.count = count
+        self.location = Location() if location is None else location
+
+    def __hash__(self) -> int:
+        return hash((self.passcode, self.written, self.count, self.location))
 
 
-class ReadProblem(BaseModel):
+ProblemKind = Literal["unknown-name", "ambiguous-name", "bad-count", "bad-line",
+                      "unknown-passcode", "bad-part", "written-total"]
+
+
+class ReadProblem(Plain):
     """Something a reader could not turn into an entry, kept so it is reported, not lost."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __slots__ = ("kind", "message", "section", "written", "count", "suggestions", "location")
+    _nested = {"location": Location}
 
-    kind: Literal["unknown-name", "ambiguous-name", "bad-count", "bad-line", "unknown-passcode",
-                  "bad-part", "written-total"]
+    kind: ProblemKind
     message: str
-    section: Section | None = None
-    written: str | None = None
-    count: int | None = None
-    suggestions: tuple[str, ...] = ()
-    location: Location = Field(default_factory=Location)
+    section: Section | None
+    written: str | None
+    count: int | None
+    suggestions: tuple[str, ...]
+    location: Location
+
+    def __init__(self, *, kind: ProblemKind, message: str, section: Section | None = None,
+                 written: str | None = None, count: int | None = None,
+                 suggestions: tuple[str, ...] = (), location: Location | None = None) -> None:
+        self.kind = kind
+        self.message = message
+        self.section = section
+        self.written = written
+        self.count = count
+        self.suggestions = tuple(suggestions)
+        self.location = Location() if location is None else location
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
-class Deck(BaseModel):
+class Deck(Plain):
     """A deck as read: entries per section, in the order written, plus what could not be read."""
 
-    model_config = ConfigDict(extra="forbid")
+    __slots__ = ("name", "source", "main", "extra", "side", "problems", "meta")
+    _nested = {"main": [Entry], "extra": [Entry], "side": [Entry], "problems": [ReadProblem]}
 
-    name: str | None = None
-    source: str | None = None
-    main: list[Entry] = Field(default_factory=list)
-    extra: list[Entry] = Field(default_factory=list)
-    side: list[Entry] = Field(default_factory=list)
-    problems: list[ReadProblem] = Field(default_factory=list)
+    name: str | None
+    source: str | None
+    main: list[Entry]
+    extra: list[Entry]
+    side: list[Entry]
+    problems: list[ReadProblem]
     #: Free fields found in the file: player name, player id, event, "created by", format…
-    meta: dict[str, str] = Field(default_factory=dict)
+    meta: dict[str, str]
+
+    def __init__(self, *, name: str | None = None, source: str | None = None,
+                 main: list[Entry] | None = None, extra: list[Entry] | None = None,
+                 side: list[Entry] | None = None, problems: list[ReadProblem] | None = None,
+                 meta: dict[str, str] | None = None) -> None:
+        self.name = name
+        self.source = source
+        self.main = [] if main is None else list(main)
+        self.extra = [] if extra is None else list(extra)
+        self.side = [] if side is None else list(side)
+        self.problems = [] if problems is None else list(problems)
+        self.meta = {} if meta is None else dict(meta)
 
     def section(self, name: Section) -> list[Entry]:
         entries: list[Entry] = getattr(self, name)

@@ -23,14 +23,11 @@ first of its lines).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_ENTRIES, decode_text, split_lines, too_many_entries
 from deckcheck.errors import DeckReadError
-
-if TYPE_CHECKING:
-    from pydantic import BaseModel
 
 #: MDPro3 sections after the Side Deck whose ids are not deck cards.
 MDPRO3_SECTIONS = frozenset({"pickup", "case", "protector", "field", "grave", "stand", "mate",
@@ -38,42 +35,6 @@ MDPRO3_SECTIONS = frozenset({"pickup", "case", "protector", "field", "grave", "s
 MAX_PASSCODE = 2**32 - 1
 #: At most this many unreadable lines are reported one by one.
 MAX_LINE_PROBLEMS = 20
-
-#: One fields-set per model, shared by every entry this reader builds. A set per object would
-#: double the objects the garbage collector has to walk (it dominated reading an event's
-#: decks); sharing is safe because these models are frozen and pydantic copies the set
-#: before changing it (`model_copy(update=...)`).
-_ENTRY_FIELDS = {"passcode", "written", "count", "location"}
-_LOCATION_FIELDS = {"source", "line", "sheet", "cell", "part"}
-
-
-_Model = TypeVar("_Model", bound="BaseModel")
-
-
-def _slot_setter(name: str) -> Any:
-    from pydantic import BaseModel
-
-    return BaseModel.__dict__[name].__set__
-
-
-# BaseModel's own slots, set through their descriptors (half the time of object.__setattr__)
-_set_dict = _slot_setter("__dict__")
-_set_fields = _slot_setter("__pydantic_fields_set__")
-_set_extra = _slot_setter("__pydantic_extra__")
-_set_private = _slot_setter("__pydantic_private__")
-_new = object.__new__
-
-
-def _fast(cls: type[_Model], values: dict[str, Any], fields_set: set[str]) -> _Model:
-    """What `model_construct` does for these frozen models (values already valid), ~10x
-    faster: the ydk reader builds tens of thousands of entries per event."""
-    obj = _new(cls)
-    _set_dict(obj, values)
-    _set_fields(obj, fields_set)
-    _set_extra(obj, None)
-    _set_private(obj, None)
-    return obj
-
 
 def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) -> Deck:
     """Read a `.ydk` file's content. Raises DeckReadError only when the content is no ydk at
@@ -190,11 +151,8 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     src = source or None
     for sec, items in rows.items():
         deck.section(sec).extend(
-            _fast(Entry, {"passcode": pc, "written": digits, "count": count,
-                          "location": _fast(Location, {"source": src, "line": line,
-                                                       "sheet": None, "cell": None,
-                                                       "part": None}, _LOCATION_FIELDS)},
-                  _ENTRY_FIELDS)
+            Entry(passcode=pc, written=digits, count=count,
+                  location=Location(source=src, line=line))
             for pc, count, line, digits in items)
     return deck
 

@@ -14,15 +14,14 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
-from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import deckcheck
 from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
 from deckcheck.formats import native
-from deckcheck.formats.listnames import classify, label_key
 from deckcheck.formats.model import Banlist, Format
+from deckcheck.plain import Plain
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -30,9 +29,16 @@ if TYPE_CHECKING:
 FORMAT_FILE = "format.toml"
 
 
+def files(package: str) -> Path:
+    """The folder of the installed package (what `importlib.resources.files` gives for a
+    package on disk, without importing importlib.resources: ~10 ms of start-up)."""
+    assert package == "deckcheck"
+    return Path(deckcheck.__file__).parent
+
+
 def shipped_dir() -> Path | None:
     """The format files shipped with deckcheck (package copy first, then the checkout's)."""
-    pkg = Path(str(files("deckcheck")))
+    pkg = files("deckcheck")
     for candidate in (pkg / "_banlists", pkg.parent / "banlists"):
         if candidate.is_dir():
             return candidate
@@ -116,10 +122,11 @@ def _parse_list(path: Path, fid: str, day: dt.date) -> Banlist:
 @functools.lru_cache(maxsize=64)
 def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
     fmt: Format | None = None
+    shipped = shipped_dir()
     for d in dirs:
         path = d / fid / FORMAT_FILE
         if path.is_file():
-            fmt = native.parse_format(_text(path), path)
+            fmt = native.parse_format(_text(path), path, trusted=d == shipped)
             if fmt.id != fid:
                 raise FormatError(f"{path}: its id is {fmt.id!r} but its folder is {fid!r}; "
                                   "make them the same.")
@@ -144,8 +151,11 @@ def load_format(name: str) -> Format:
     """The format `name` ("tcg", "Master Duel", …) with its whole list history."""
     dirs = search_dirs()
     ids = _format_ids(dirs)
-    fid = name if name in ids else next(
-        (i for i in ids if label_key(i) == label_key(name)), None)
+    if name in ids:  # the usual case: no name matching (listnames) needed
+        return _load_format(name, dirs)
+    from deckcheck.formats.listnames import label_key
+
+    fid = next((i for i in ids if label_key(i) == label_key(name)), None)
     if fid is None:
         fid = next((f.id for f in _all_formats(dirs) if label_key(f.name) == label_key(name)),
                    None)
@@ -157,10 +167,11 @@ def load_format(name: str) -> Format:
 @functools.lru_cache(maxsize=4)
 def _all_formats(dirs: tuple[Path, ...]) -> tuple[Format, ...]:
     out = []
+    shipped = shipped_dir()
     for fid in _format_ids(dirs):
-        path = next(d / fid / FORMAT_FILE for d in reversed(dirs)
-                    if (d / fid / FORMAT_FILE).is_file())
-        out.append(native.parse_format(_text(path), path))
+        d = next(d for d in reversed(dirs) if (d / fid / FORMAT_FILE).is_file())
+        path = d / fid / FORMAT_FILE
+        out.append(native.parse_format(_text(path), path, trusted=d == shipped))
     return tuple(out)
 
 
@@ -171,15 +182,27 @@ def all_formats() -> tuple[Format, ...]:
 
 # -- lists -------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class ListInfo:
+class ListInfo(Plain):
     """A list file's header: enough to list and find lists without parsing their entries."""
+
+    __slots__ = ("name", "format", "effective", "path", "origin")
 
     name: str
     format: str
     effective: dt.date
     path: Path
     origin: str  # "shipped" or "imported"
+
+    def __init__(self, name: str, format: str, effective: dt.date,  # noqa: A002
+                 path: Path, origin: str) -> None:
+        self.name = name
+        self.format = format
+        self.effective = effective
+        self.path = path
+        self.origin = origin
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
 @functools.lru_cache(maxsize=4)
@@ -223,6 +246,8 @@ def load_banlist_file(path: str | Path, pool: CardPool | None = None) -> list[Ba
         raise FormatError(f"{path} is a deck (.ydk), not a Forbidden & Limited List; give a list "
                           "file, a list name or a format id as the list.")
     if lflist.looks_like_lflist(text):
+        from deckcheck.formats.listnames import classify
+
         formats = all_formats()
         fallback = dt.date.fromtimestamp(path.stat().st_mtime)
 
@@ -244,6 +269,8 @@ def load_banlist_file(path: str | Path, pool: CardPool | None = None) -> list[Ba
 
 def find_banlist(name: str, date: dt.date | None = None, pool: CardPool | None = None) -> Banlist:
     """A list by format id (the one in force on `date`, today when None), list name, or file."""
+    from deckcheck.formats.listnames import label_key
+
     path = Path(name)
     if path.is_file():
         lists = load_banlist_file(path, pool)

@@ -32,12 +32,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
-
-from pydantic import ValidationError
 
 from deckcheck.errors import FormatError
 from deckcheck.formats.model import Banlist, BanlistEntry, Format, LimitGroup
@@ -83,6 +80,24 @@ _FAST_BAD = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|\r(?!\n)")
 _FAST_ODD_ESCAPE = re.compile(r"\\(?:/|U|u[dD][89a-fA-F])")
 
 
+#: TOML's one-letter escapes (a card name's quotes are the usual one).
+_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
+
+
+def _unescape(raw: str) -> str | None:
+    """A basic string's one-letter escapes decoded; None when it holds another (\\u…)."""
+    out: list[str] = []
+    i = 0
+    while (j := raw.find("\\", i)) >= 0:
+        rep = _ESCAPES.get(raw[j + 1:j + 2])
+        if rep is None:
+            return None
+        out += (raw[i:j], rep)
+        i = j + 2
+    out.append(raw[i:])
+    return "".join(out)
+
+
 def _fast_toml(text: str) -> dict[str, Any] | None:
     """Parse the plain shape deckcheck writes (tomllib is slow on 10,000-line whitelists);
     None for anything else, which then goes to tomllib. Whatever it returns is what tomllib
@@ -106,12 +121,15 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
                 continue
             if _FAST_ODD_ESCAPE.search(raw):
                 return None
-            import json  # escapes are rare: json stays off the start-up path
+            value = _unescape(raw)
+            if value is None:
+                import json  # \u escapes are rare: json stays off the start-up path
 
-            try:
-                table[m[1]] = json.loads(f'"{raw}"')
-            except ValueError:
-                return None
+                try:
+                    value = json.loads(f'"{raw}"')
+                except ValueError:
+                    return None
+            table[m[1]] = value
             continue
         m = _FAST_VAL.match(s)
         if m:
@@ -149,10 +167,210 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
     return root
 
 
+class _Bail(Exception):
+    """The fast format-file reader met something it leaves to tomllib."""
+
+
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_DIGITS = frozenset("0123456789")
+
+
+def _controls(s: str) -> bool:
+    """True when `s` holds a character TOML allows in no string or comment (a control
+    character other than tab)."""
+    return any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in s)
+
+
+class _FormatScan:
+    """Reads the plain shape of a `format.toml` (comments; bare or simple quoted keys; basic
+    strings, integers, booleans, dates and arrays of them, arrays across lines; `[a.b]`
+    tables) without importing tomllib. Anything else raises `_Bail`."""
+
+    def __init__(self, text: str) -> None:
+        self.t = text
+        self.i = 0
+
+    def peek(self) -> str:
+        return self.t[self.i:self.i + 1]
+
+    def blank(self, newlines: bool = False) -> None:
+        """Skip spaces and tabs (and comments and newlines when `newlines`)."""
+        t, n = self.t, len(self.t)
+        while self.i < n:
+            c = t[self.i]
+            if c in " \t":
+                self.i += 1
+            elif newlines and c in "\r\n":
+                if c == "\r" and t[self.i + 1:self.i + 2] != "\n":
+                    raise _Bail
+                self.i += 1
+            elif newlines and c == "#":
+                self.comment()
+            else:
+                break
+
+    def comment(self) -> None:
+        end = self.t.find("\n", self.i)
+        end = len(self.t) if end < 0 else end
+        body = self.t[self.i:end].removesuffix("\r")
+        if not body.isprintable() and _controls(body):
+            raise _Bail
+        self.i = end
+
+    def end_of_line(self) -> None:
+        self.blank()
+        if self.peek() == "#":
+            self.comment()
+        if self.t.startswith("\r\n", self.i):
+            self.i += 2
+        elif self.peek() == "\n":
+            self.i += 1
+        elif self.i < len(self.t):
+            raise _Bail
+
+    def key(self) -> str:
+        if self.peek() == '"':
+            end = self.t.find('"', self.i + 1)
+            k = self.t[self.i + 1:end]
+            if end < 0 or "\\" in k or "\n" in k or any(ord(c) < 32 or ord(c) == 127
+                                                           for c in k):
+                raise _Bail
+            self.i = end + 1
+            return k
+        start = self.i
+        while self.peek() and self.peek() in _BARE:
+            self.i += 1
+        if self.i == start:
+            raise _Bail
+        return self.t[start:self.i]
+
+    def string(self) -> str:
+        end = self.i + 1
+        while True:
+            end = self.t.find('"', end)
+            if end < 0:
+                raise _Bail
+            backslashes = 0
+            while self.t[end - 1 - backslashes] == "\\":
+                backslashes += 1
+            if backslashes % 2 == 0:
+                break
+            end += 1
+        raw = self.t[self.i + 1:end]
+        if not raw.isprintable() and _controls(raw):
+            raise _Bail
+        value = _unescape(raw) if "\\" in raw else raw
+        if value is None:
+            raise _Bail
+        self.i = end + 1
+        return value
+
+    def value(self) -> Any:
+        c = self.peek()
+        if c == '"':
+            if self.t.startswith('"""', self.i):
+                raise _Bail
+            return self.string()
+        if c == "[":
+            self.i += 1
+            out: list[Any] = []
+            while True:
+                self.blank(newlines=True)
+                if self.peek() == "]":
+                    self.i += 1
+                    return out
+                out.append(self.value())
+                self.blank(newlines=True)
+                if self.peek() == ",":
+                    self.i += 1
+                elif self.peek() == "]":
+                    self.i += 1
+                    return out
+                else:
+                    raise _Bail
+        start = self.i
+        while self.peek() and self.peek() in _BARE:
+            self.i += 1
+        word = self.t[start:self.i]
+        if word in ("true", "false"):
+            return word == "true"
+        if word.isdigit() and word.isascii() and (word == "0" or word[0] != "0"):
+            return int(word)
+        if len(word) == 10 and word[4] == word[7] == "-" and set(word[:4] + word[5:7]
+                                                              + word[8:]) <= _DIGITS:
+            if self.peek() in (" ", "T", "t", ".", ":", "Z", "z", "+"):
+                # a time may follow (a datetime): tomllib decides
+                rest = self.t[self.i:self.i + 2]
+                if rest[:1] != " " or rest[1:2] in _DIGITS:
+                    raise _Bail
+            try:
+                return dt.date.fromisoformat(word)
+            except ValueError:
+                raise _Bail from None
+        raise _Bail
+
+    def document(self) -> dict[str, Any]:
+        root: dict[str, Any] = {}
+        table = root
+        tables: set[tuple[str, ...]] = set()
+        n = len(self.t)
+        while True:
+            self.blank(newlines=True)
+            if self.i >= n:
+                return root
+            if self.peek() == "[":
+                if self.t.startswith("[[", self.i):
+                    raise _Bail
+                self.i += 1
+                self.blank()
+                parts = [self.key()]
+                self.blank()
+                while self.peek() == ".":
+                    self.i += 1
+                    self.blank()
+                    parts.append(self.key())
+                    self.blank()
+                if self.peek() != "]":
+                    raise _Bail
+                self.i += 1
+                self.end_of_line()
+                name = tuple(parts)
+                if name in tables:
+                    raise _Bail
+                tables.add(name)
+                table = root
+                for part in parts:
+                    nxt = table.setdefault(part, {})
+                    if not isinstance(nxt, dict):
+                        raise _Bail
+                    table = nxt
+                continue
+            k = self.key()
+            self.blank()
+            if self.peek() != "=" or k in table:
+                raise _Bail
+            self.i += 1
+            self.blank()
+            table[k] = self.value()
+            self.end_of_line()
+
+
+def _fast_format_toml(text: str) -> dict[str, Any] | None:
+    """A format file's plain TOML without importing tomllib (start-up); None for anything
+    else, which then goes to tomllib. Whatever it returns is what tomllib returns for the
+    same text (tests hold it to that on every shipped file and on odd cases)."""
+    try:
+        return _FormatScan(text).document()
+    except (_Bail, IndexError):
+        return None
+
+
 def parse_list(text: str, path: str | Path | None = None) -> Banlist:
     """A native list file's text -> `Banlist` (FormatError naming the file when invalid)."""
     data = _fast_toml(text)
     if data is None:
+        import tomllib  # only for what the fast readers leave (start-up)
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -178,7 +396,7 @@ def list_from_dict(data: dict[str, Any], path: str | Path | None = None) -> Banl
     if isinstance(effective, dt.datetime) or not isinstance(effective, dt.date):
         raise _error(path, "`effective` must be a date like 2026-05-18")
 
-    # entries as plain dicts: pydantic validates them all at once, fast, in Banlist()
+    # entries as plain dicts until every one is checked
     entries: dict[int, dict[str, Any]] = {}
 
     def add(entry: dict[str, Any], section: str) -> None:
@@ -220,15 +438,19 @@ def list_from_dict(data: dict[str, Any], path: str | Path | None = None) -> Banl
             raise _error(path, f"[{section}.cards] must be a table of passcode = \"name\"")
         codes = frozenset(_passcode(k, path, section + ".cards") for k in cards)
         groups.append(LimitGroup(name=gname, max=group["max"], passcodes=codes))
-    try:
-        return Banlist.model_validate({
-            "name": data["name"], "format": data["format"], "effective": effective,
-            "source": data.get("source"), "whitelist": data.get("whitelist", False),
-            "entries": list(entries.values()), "groups": groups})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise _error(path, f"`{loc}` {first['msg'].lower()}") from None
+    name, fmt, source, whitelist = (data["name"], data["format"], data.get("source"),
+                                    data.get("whitelist", False))
+    for key, ok, what in (
+            ("name", isinstance(name, str), "a valid string"),
+            ("format", isinstance(fmt, str), "a valid string"),
+            ("source", source is None or isinstance(source, str), "a valid string"),
+            ("whitelist", isinstance(whitelist, bool), "a valid boolean")):
+        if not ok:
+            raise _error(path, f"`{key}` input should be {what}")
+    # the entries were checked above, one by one: built without checking them again
+    return Banlist(name=name, format=fmt, effective=effective, source=source,
+                   whitelist=whitelist, entries=[BanlistEntry(**e) for e in entries.values()],
+                   groups=groups)
 
 
 def read_header(path: Path) -> dict[str, Any]:
@@ -242,6 +464,8 @@ def read_header(path: Path) -> dict[str, Any]:
                 head.append(line)
     except UnicodeDecodeError:
         raise _error(path, "not a UTF-8 text file; save it as UTF-8, or remove it") from None
+    import tomllib
+
     try:
         return tomllib.loads("".join(head))
     except tomllib.TOMLDecodeError as exc:
@@ -302,21 +526,38 @@ def dump_list(bl: Banlist, comment: str | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def parse_format(text: str, path: str | Path | None = None) -> Format:
-    """A `format.toml` text -> `Format` (without history)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
+def parse_format(text: str, path: str | Path | None = None, *, trusted: bool = False) -> Format:
+    """A `format.toml` text -> `Format` (without history). A file people write is validated
+    against the strict schema (`FormatSchema`); `trusted` (a shipped file) is read plainly."""
+    data = _fast_format_toml(text)
+    if data is None:
+        import tomllib
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
     if "history" in data:
         raise _error(path, "a format file does not hold lists; put each list in its own "
                            "file beside it")
+    if trusted:
+        # a shipped file: read plainly (tests/formats/test_schema.py validates every shipped
+        # file against the strict schema, so a bad one fails the tests, not a user's check)
+        try:
+            return Format.model_validate(data)
+        except (TypeError, ValueError) as exc:
+            raise _error(path, f"not a valid format file ({exc})") from None
+    from pydantic import ValidationError
+
+    from deckcheck.formats.schema import FormatSchema
+
     try:
-        return Format.model_validate(data)
+        checked = FormatSchema.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
         raise _error(path, f"`{loc}`: {first['msg'].lower()}") from None
+    return Format.model_validate(checked.model_dump())
 
 
 def looks_native(text: str) -> bool:

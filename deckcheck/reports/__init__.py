@@ -31,16 +31,16 @@ Style = Callable[[str, str], str]
 
 #: C0 controls (ESC, CR, LF, BEL…), DEL and C1 controls (CSI, OSC…): never sent raw to a
 #: terminal, where they could recolour, retitle or rewrite what the reader sees.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL = r"[\x00-\x1f\x7f-\x9f]"  # compiled on first need (re caches it)
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def printable(text: str) -> str:
     """`text` with control characters written as escapes (ESC -> "\\x1b", LF -> "\\n"), so a
     name or message from a file can neither drive the terminal nor start a new output line."""
-    if not _CONTROL.search(text):
+    if text.isprintable() or not re.search(_CONTROL, text):  # isprintable: no control
         return text
-    return _CONTROL.sub(lambda m: _NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+    return re.sub(_CONTROL, lambda m: _NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
 
 
 def plain(text: str, role: str) -> str:

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from deckcheck.decks.model import Deck
+from deckcheck.plain import Plain
 from deckcheck.rules.violation import Severity, Violation
 
 __all__ = ["CheckResult", "Outcome", "Report", "Severity", "Verdict", "Violation"]
@@ -21,22 +20,41 @@ __all__ = ["CheckResult", "Outcome", "Report", "Severity", "Verdict", "Violation
 Verdict = Literal["legal", "illegal"]
 
 
-class Report(BaseModel):
+class Report(Plain):
     """The verdict on one deck under one format, list and date."""
 
-    model_config = ConfigDict(extra="forbid")
+    __slots__ = ("deck", "verdict", "format", "banlist", "date", "sizes", "points",
+                 "violations", "notices", "format_name", "cap")
+    _nested = {"violations": [Violation]}
 
     deck: str  # the deck's source (file name) or name
     verdict: Verdict
     format: str  # format id, e.g. "tcg"
-    banlist: str | None = None
-    date: str | None = None  # ISO date the deck was checked as of
-    sizes: dict[str, int] = Field(default_factory=dict)  # main/extra/side
-    points: int | None = None
-    violations: list[Violation] = Field(default_factory=list)  # in reading order
-    notices: list[str] = Field(default_factory=list)  # e.g. "built-in card set in use"
-    format_name: str | None = None  # the format's name for people, e.g. "TCG Advanced"
-    cap: int | None = None  # the points cap the deck was checked against (points formats)
+    banlist: str | None
+    date: str | None  # ISO date the deck was checked as of
+    sizes: dict[str, int]  # main/extra/side
+    points: int | None
+    violations: list[Violation]  # in reading order
+    notices: list[str]  # e.g. "built-in card set in use"
+    format_name: str | None  # the format's name for people, e.g. "TCG Advanced"
+    cap: int | None  # the points cap the deck was checked against (points formats)
+
+    def __init__(self, *, deck: str, verdict: Verdict, format: str,  # noqa: A002
+                 banlist: str | None = None, date: str | None = None,
+                 sizes: dict[str, int] | None = None, points: int | None = None,
+                 violations: list[Violation] | None = None, notices: list[str] | None = None,
+                 format_name: str | None = None, cap: int | None = None) -> None:
+        self.deck = deck
+        self.verdict = verdict
+        self.format = format
+        self.banlist = banlist
+        self.date = date
+        self.sizes = {} if sizes is None else dict(sizes)
+        self.points = points
+        self.violations = [] if violations is None else list(violations)
+        self.notices = [] if notices is None else list(notices)
+        self.format_name = format_name
+        self.cap = cap
 
     @property
     def legal(self) -> bool:
@@ -47,52 +65,82 @@ class Report(BaseModel):
         return [v for v in self.violations if v.severity == "error"]
 
 
-class Checked(BaseModel):
+class Checked(Plain):
     """One deck read from an input and checked: its report, and sample hands when asked."""
 
-    model_config = ConfigDict(extra="forbid")
+    __slots__ = ("report", "hands", "hands_note", "deck")
+    _nested = {"report": Report, "deck": Deck}
+    _excluded = frozenset({"deck"})
 
     report: Report
     #: Sample opening hands (card names), when hands were asked for.
-    hands: list[list[str]] = Field(default_factory=list)
+    hands: list[list[str]]
     #: One sentence: why no hands could be dealt (e.g. an empty Main Deck), else None.
-    hands_note: str | None = None
-    #: The deck as read, kept only when asked (`keep_decks=True`).
-    deck: Deck | None = Field(default=None, exclude=True)
+    hands_note: str | None
+    #: The deck as read, kept only when asked (`keep_decks=True`); never dumped.
+    deck: Deck | None
+
+    def __init__(self, *, report: Report, hands: list[list[str]] | None = None,
+                 hands_note: str | None = None, deck: Deck | None = None) -> None:
+        self.report = report
+        self.hands = [] if hands is None else list(hands)
+        self.hands_note = hands_note
+        self.deck = deck
 
 
-class Outcome(BaseModel):
+class Outcome(Plain):
     """What became of one input: the decks it held (checked), or why it could not be read, or
     why it was skipped. Exactly one of `decks` (non-empty), `error` and `skipped` is set."""
 
-    model_config = ConfigDict(extra="forbid")
+    __slots__ = ("source", "decks", "error", "skipped")
+    _nested = {"decks": [Checked]}
 
     source: str  # the input as given ("deck.ydk", "-", "ydke://…", an upload's name)
-    decks: list[Checked] = Field(default_factory=list)
+    decks: list[Checked]
     #: One sentence: why the input could not be read (what, where, what to do).
-    error: str | None = None
+    error: str | None
     #: One sentence: why the input was not read as a deck (a README among the decks).
-    skipped: str | None = None
+    skipped: str | None
+
+    def __init__(self, *, source: str, decks: list[Checked] | None = None,
+                 error: str | None = None, skipped: str | None = None) -> None:
+        self.source = source
+        self.decks = [] if decks is None else list(decks)
+        self.error = error
+        self.skipped = skipped
 
     @property
     def reports(self) -> list[Report]:
         return [c.report for c in self.decks]
 
 
-class CheckResult(BaseModel):
+class CheckResult(Plain):
     """Every input of one check, in the order given, under one format, list and date."""
 
-    model_config = ConfigDict(extra="forbid")
+    __slots__ = ("format", "format_name", "banlist", "date", "outcomes", "hands", "notices")
+    _nested = {"outcomes": [Outcome]}
 
     format: str
-    format_name: str | None = None
-    banlist: str | None = None
-    date: str | None = None
-    outcomes: list[Outcome] = Field(default_factory=list)
+    format_name: str | None
+    banlist: str | None
+    date: str | None
+    outcomes: list[Outcome]
     #: How many sample hands per deck were asked for (0: none).
-    hands: int = 0
+    hands: int
     #: Notes for the whole run (e.g. the built-in card set was used).
-    notices: list[str] = Field(default_factory=list)
+    notices: list[str]
+
+    def __init__(self, *, format: str, format_name: str | None = None,  # noqa: A002
+                 banlist: str | None = None, date: str | None = None,
+                 outcomes: list[Outcome] | None = None, hands: int = 0,
+                 notices: list[str] | None = None) -> None:
+        self.format = format
+        self.format_name = format_name
+        self.banlist = banlist
+        self.date = date
+        self.outcomes = [] if outcomes is None else list(outcomes)
+        self.hands = hands
+        self.notices = [] if notices is None else list(notices)
 
     @property
     def reports(self) -> list[Report]:

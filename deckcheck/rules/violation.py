@@ -12,50 +12,95 @@ structured (file, line, sheet, cell, URL part); reporters format it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from deckcheck.decks.model import Location, Section
+from deckcheck.plain import Plain
 
 Severity = Literal["error", "warning", "info"]
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+class Found(Plain):
     """One problem as a rule sees it; the engine adds the rule's code, name and severity."""
 
+    __slots__ = ("message", "card", "passcode", "section", "location", "count", "limit",
+                 "points", "cap", "suggestions")
+
     message: str  # one sentence
-    card: str | None = None
-    passcode: int | None = None
-    section: Section | None = None
-    location: Location | None = None
-    count: int | None = None
-    limit: int | None = None
-    points: int | None = None
-    cap: int | None = None
-    suggestions: tuple[str, ...] = ()
+    card: str | None
+    passcode: int | None
+    section: Section | None
+    location: Location | None
+    count: int | None
+    limit: int | None
+    points: int | None
+    cap: int | None
+    suggestions: tuple[str, ...]
+
+    def __init__(self, message: str, card: str | None = None, passcode: int | None = None,
+                 section: Section | None = None, location: Location | None = None,
+                 count: int | None = None, limit: int | None = None,
+                 points: int | None = None, cap: int | None = None,
+                 suggestions: tuple[str, ...] = ()) -> None:
+        self.message = message
+        self.card = card
+        self.passcode = passcode
+        self.section = section
+        self.location = location
+        self.count = count
+        self.limit = limit
+        self.points = points
+        self.cap = cap
+        self.suggestions = suggestions
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
-class Violation(BaseModel):
+class Violation(Plain):
     """One problem: which rule, what card, where it was written, and the numbers involved."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __slots__ = ("code", "name", "severity", "message", "card", "passcode", "section",
+                 "location", "count", "limit", "points", "cap", "suggestions")
+    _nested = {"location": Location}
 
     code: str  # stable, e.g. "DC201"
     name: str  # kebab-case, e.g. "too-many-copies"
-    severity: Severity = "error"
+    severity: Severity
     message: str  # one sentence
-    card: str | None = None  # card name as deckcheck knows it (or as written if unknown)
-    passcode: int | None = None  # as written in the deck
-    section: Literal["main", "extra", "side"] | None = None
-    location: Location | None = None  # where it was written: file, line, sheet, cell, part
-    count: int | None = None
-    limit: int | None = None
-    points: int | None = None
-    cap: int | None = None
-    suggestions: list[str] = Field(default_factory=list)
+    card: str | None  # card name as deckcheck knows it (or as written if unknown)
+    passcode: int | None  # as written in the deck
+    section: Section | None
+    location: Location | None  # where it was written: file, line, sheet, cell, part
+    count: int | None
+    limit: int | None
+    points: int | None
+    cap: int | None
+    suggestions: list[str]
+
+    def __init__(self, *, code: str, name: str, severity: Severity = "error", message: str,
+                 card: str | None = None, passcode: int | None = None,
+                 section: Section | None = None, location: Location | None = None,
+                 count: int | None = None, limit: int | None = None,
+                 points: int | None = None, cap: int | None = None,
+                 suggestions: list[str] | None = None) -> None:
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.message = message
+        self.card = card
+        self.passcode = passcode
+        self.section = section
+        self.location = location
+        self.count = count
+        self.limit = limit
+        self.points = points
+        self.cap = cap
+        self.suggestions = [] if suggestions is None else list(suggestions)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.message, self.card, self.passcode, self.section,
+                     self.location))
 
     @property
     def place(self) -> str | None:

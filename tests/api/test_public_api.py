@@ -36,6 +36,18 @@ def test_import_stays_cheap() -> None:
     assert out.strip() == "[]"
 
 
+def test_checking_a_deck_imports_no_pydantic(tmp_path: Path) -> None:
+    """The README's library path (read a deck, check it) runs on plain values: no pydantic."""
+    code = ("import sys, deckcheck; pool = deckcheck.open_pool(); "
+            "deck = deckcheck.read_deck(sys.argv[1], pool); "
+            "print(deckcheck.check(deck, format='tcg', pool=pool).verdict, "
+            "[m for m in sys.modules if m.split('.')[0] in ('pydantic', 'pydantic_core')])")
+    env = {**os.environ, "DECKCHECK_DB": str(tmp_path / "none.sqlite")}
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "tcg-legal.ydk")],
+                         capture_output=True, text=True, check=True, env=env).stdout
+    assert out.strip() == "legal []"
+
+
 def test_python_dash_m_runs_the_cli(tmp_path: Path) -> None:
     env = {**os.environ, "DECKCHECK_DB": str(tmp_path / "none.sqlite"), "NO_COLOR": "1"}
     run = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--date", "2026-11-22",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from deckcheck.cards import store
 from deckcheck.cards.store import import_sources, read_sources
 from deckcheck.sources import read_source
@@ -71,3 +73,55 @@ def test_an_older_schema_is_written_again(tmp_path: Path) -> None:
     rows = [r for r in _rows(db, "source_records") if r[0] == "ygoprodeck"]
     assert rows and not any(str(r[2]).startswith(" ") for r in rows)
     assert store.connect(db).execute("PRAGMA user_version").fetchone() == (store.SCHEMA,)
+
+
+def test_a_schema_3_store_suggests_the_same_and_is_written_anew(tmp_path: Path) -> None:
+    """Schema 3 kept column sizes and folded case in its trigram tables: the same rows answer
+    the same suggestions; the next import writes the store as the current schema."""
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, [read_source(FIX / "ygoprodeck_small.json"),
+                        read_source(FIX / "yamlyugi_small.json")])
+    queries = ["ash blosom", "Dark Magican", "harpie lady 4", "灰流うらら", "ハーピィ", "zzz"]
+    fresh = [store.StorePool(db).suggest(q) for q in queries]
+    con = sqlite3.connect(db)
+    for table in store.SUGGEST_TABLES.values():
+        rows = con.execute(f"SELECT key, passcodes FROM {table} ORDER BY rowid").fetchall()
+        con.execute(f"DROP TABLE {table}")
+        con.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(key, passcodes UNINDEXED, "
+                    "tokenize='trigram', detail='none')")  # as schema 3 wrote them
+        con.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)
+    con.execute("PRAGMA user_version = 3")
+    con.commit()
+    con.close()
+    assert read_sources(db)["ygoprodeck"].stored_in is None  # written anew, not patched
+    assert [store.StorePool(db).suggest(q) for q in queries] == fresh
+    import_sources(db, [read_source(FIX / "ygocdb_small.json")])
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone() == (store.SCHEMA,)
+    sql = con.execute("SELECT sql FROM sqlite_master WHERE name = 'suggest_all'").fetchone()[0]
+    con.close()
+    assert "columnsize=0" in sql
+
+
+def test_an_unchanged_import_keeps_every_row(tmp_path: Path) -> None:
+    """Importing the same file again writes no card, id, name or suggestion row."""
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, [read_source(FIX / "ygoprodeck_small.json"),
+                        read_source(FIX / "yamlyugi_small.json")])
+    before = {t: _rows(db, t) for t in ("cards", "ids", "names", *store.SUGGEST_TABLES.values())}
+    writes: list[str] = []
+    real = sqlite3.connect
+
+    def traced(*args: object, **kwargs: object) -> sqlite3.Connection:
+        con = real(*args, **kwargs)  # type: ignore[arg-type]
+        con.set_trace_callback(writes.append)
+        return con
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(store.sqlite3, "connect", traced)
+        import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
+    assert {t: _rows(db, t) for t in before} == before
+    written = [w for w in writes if w.lstrip().upper().startswith(("INSERT", "DELETE",
+                                                                    "UPDATE", "DROP"))]
+    # the source read anew, and the store's counts and sources; nothing else
+    assert {w.split()[2] for w in written} == {"meta", "sources", "source_records"}, written

@@ -108,3 +108,35 @@ def test_fast_path_reads_exactly_what_tomllib_reads() -> None:
 ])
 def test_fast_path_leaves_the_rest_to_tomllib(text: str) -> None:
     assert native._fast_toml(text) is None
+
+
+def test_fast_format_reader_reads_exactly_what_tomllib_reads() -> None:
+    import tomllib
+
+    from deckcheck.formats.loader import shipped_dir
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(shipped_dir().glob("*/format.toml"))]
+    assert texts
+    texts += ['a = [\n  "x", # c\n  "y\\"z",\n]\n[imports.dates]\n"Edison" = 2010-03-01 # d\n',
+              'a=1\r\nb = [ ]\r\n[ t . u ]\r\nc = true\r\n', "", "# only a comment\n",
+              'k = "tab\there"\n']
+    for text in texts:
+        assert native._fast_format_toml(text) == tomllib.loads(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "a = 'literal'\n", 'a = """multi"""\n', "a = 1.5\n", "a = -1\n", "a = 1_000\n",
+    "a = 007\n", "a = 2026-05-18T10:00:00\n", "a = 2026-05-18 10:00:00\n", "a = {b = 1}\n",
+    "a.b = 1\n", "a = 1\na = 2\n", "[t]\n[t]\n", "a = 1\n[a]\n", "[[t]]\n", "a = [1\n",
+    'a = "x\\u00e9"\n', "a = 2026-13-01\n", "a = 1 b\n", "a = \"x\ny\"\n", "a = 1\rb = 2\n",
+])
+def test_fast_format_reader_leaves_the_rest_to_tomllib(text: str) -> None:
+    import tomllib
+
+    fast = native._fast_format_toml(text)
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        assert fast is None
+        return
+    assert fast is None or fast == expected

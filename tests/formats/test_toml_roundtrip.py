@@ -82,3 +82,26 @@ def test_the_fast_reader_agrees_with_tomllib(lines: list[str], newline: str) -> 
         assert fast is None, text
         return
     assert fast is None or fast == expected, text
+
+
+_format_line = st.one_of(
+    st.builds(lambda k, v: f"{k} = {v}", st.sampled_from(["id", "a-b", '"q k"', "x.y", "1"]),
+              st.sampled_from(['"s"', '"a\\"b"', "3", "03", "true", "2026-05-18", "[]",
+                               '["a", "b",]', "[\n 1, # c\n 2\n]", "2026-05-18 # c", "1.0",
+                               "'lit'", '"\\u00e9"', "[1,,2]", "2026-02-30"])),
+    st.sampled_from(["[main]", "[imports.dates]", "[ main ]", "[a.b.c]", "# c", "", "[[x]]"]),
+    st.text(max_size=12),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_format_line, max_size=8), st.sampled_from(["\n", "\r\n"]))
+def test_the_fast_format_reader_agrees_with_tomllib(lines: list[str], newline: str) -> None:
+    text = newline.join(lines)
+    fast = native._fast_format_toml(text)
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        assert fast is None, text
+        return
+    assert fast is None or fast == expected, text

@@ -254,3 +254,46 @@ def test_toml_syntax_and_missing_file_errors(tmp_path: Path) -> None:
 def test_key_path() -> None:
     assert key_path(("cards", "Pot of Desires", "draw")) == 'cards."Pot of Desires".draw'
     assert key_path(("conditions", "x", "any", 1)) == "conditions.x.any[1]"
+
+
+def test_plain_check_reads_profiles_as_the_pydantic_models_do() -> None:
+    """A plainly well-formed profile is read without pydantic; anything else goes through
+    the pydantic models (`_profile_schema`). Both give the same profile; the plain check
+    leaves to pydantic whatever it would coerce."""
+    import re
+    import tomllib
+
+    from deckcheck.sim.goldfish import cardrules
+    from deckcheck.sim.goldfish._profile_schema import validate_behaviour, validate_profile
+    from deckcheck.sim.goldfish.profile import _from_model, _plain_profile, behaviour
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    datas = [tomllib.loads(t) for t in re.findall(r"```toml\n(.*?)```", readme, re.S)]
+    datas += [tomllib.loads((FIX / "basic.profile.toml").read_text(encoding="utf-8")),
+              tomllib.loads((Path(__file__).resolve().parents[2] / "examples"
+                             / "tcg-legal.profile.toml").read_text(encoding="utf-8"))]
+    assert len(datas) >= 4
+    for data in datas:
+        plain = _plain_profile(data)
+        assert plain is not None
+        assert plain == _from_model(validate_profile(data, "p"))
+        for name, entry in plain.cards.items():
+            b = behaviour(cardrules.builtin_rules(name), entry, "cards.x", "p")
+            fields = dict(cardrules.builtin_rules(name) or {})
+            if b is not None:
+                given = {k: v for k, v in entry.given.items() if k != "play"}
+                if {"search", "draw", "excavate", "redraw_hand", "small_world"} & set(given):
+                    for k in ("search", "draw", "excavate", "redraw_hand", "small_world"):
+                        fields.pop(k, None)
+                fields.update(given)
+                assert b.__dict__ == validate_behaviour(fields, "p", "x").model_dump()
+    for base in cardrules.CARD_RULES.values():
+        assert behaviour(base, None, "x", "p").__dict__ == \
+            validate_behaviour(dict(base), "p", "x").model_dump()  # type: ignore[union-attr]
+    # what pydantic coerces is left to it: the same profile either way
+    odd = {"options": {"overlap": 1}, "roles": {"r": ("A", "B")},
+           "cards": {"X": {"draw": 2.0, "play": "yes"}}}
+    assert _plain_profile(odd) is None
+    pf = parse_profile(odd)
+    assert (pf.options.overlap, pf.roles["r"], pf.cards["X"].given) == \
+        (True, ["A", "B"], {"draw": 2, "play": True})

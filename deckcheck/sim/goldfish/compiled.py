@@ -13,7 +13,6 @@ these, a card that is not in the deck, or an archetype with no card in the deck 
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -168,6 +167,8 @@ class CompiledProfile:
 
 
 def _close(word: str, options: list[str]) -> list[str]:
+    import difflib  # only to suggest a name after a mistake
+
     return difflib.get_close_matches(word, options, n=3, cutoff=0.6)
 
 

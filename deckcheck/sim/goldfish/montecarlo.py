@@ -27,7 +27,7 @@ from deckcheck.errors import SimError
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
 from deckcheck.sim.goldfish.npeval import Array, NpEvaluator
-from deckcheck.sim.goldfish.turnloop import deal_orders, deck_slots, play_turns
+from deckcheck.sim.goldfish.turnloop import deal_orders, deck_slots, play_paired, play_turns
 
 CHUNK = 1 << 20
 
@@ -127,6 +127,28 @@ def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool =
         return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None,
                         per_hand)
     return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing, per_hand)
+
+
+def simulate_paired(cp: CompiledProfile, Ks: list[tuple[int, ...]], hands: int, *, seed: int,
+                    going_second: bool = False, goals: dict[str, list[Term]] | None = None
+                    ) -> list[MCResult]:
+    """`simulate(..., K=K, per_hand=True)` of the first goal for each `K` of `Ks` (the
+    compiled deck's class sizes and +-1 copy variants of them): the same results, the
+    variants dealt the same orders once and played side by side in one batch where
+    draw cards make it a turn loop."""
+    if hands < 1:
+        raise SimError(f"The number of hands must be at least 1, not {hands}.")
+    goals = goals if goals is not None else cp.goals(going_second)
+    if cp.has_draws or cp.zones:
+        for K in Ks:
+            if sum(K) < cp.rules.cards_by(1, going_second):
+                raise SimError(f"A Main Deck of {sum(K)} cards is too small to deal a hand.")
+        runs = play_paired(cp, [np.array(K, dtype=np.int64) for K in Ks], hands, seed,
+                           going_second, 1, goals, 0)
+        return [MCResult(hands, seed, going_second, 1, by_turn, fails, outs, per_hand=won)
+                for by_turn, fails, outs, won in runs]
+    return [simulate(cp, hands, seed=seed, going_second=going_second, goals=goals, K=K,
+                     per_hand=True) for K in Ks]
 
 
 #: Set bits in each byte value.

@@ -1,4 +1,4 @@
-"""Goldfishing profiles as written: the TOML file format, read and validated (pydantic).
+"""Goldfishing profiles as written: the TOML file format, read and validated.
 
 A profile tags cards with **roles**, states **conditions** on the hand, and may say what
 **draw and search cards** do (a built-in table, `cardrules`, already knows the common draw
@@ -11,7 +11,9 @@ deckcheck finds a profile next to the deck (``deck.ydk`` -> ``deck.profile.toml`
 Modules: this one (the file), `conditions` (the condition tree and its normal form),
 `compiled` (names resolved against one deck: classes of cards, terms to evaluate).
 Validation: unknown keys and wrong types are errors, reported in one sentence with the TOML
-key path (``cards."Pot of Desires".draw: …``).
+key path (``cards."Pot of Desires".draw: …``). A plainly well-formed profile is checked here
+(plain data, no pydantic on the `odds` path); anything else goes to the pydantic models of
+`_profile_schema`, which coerce what they coerce and word the error.
 """
 
 from __future__ import annotations
@@ -19,42 +21,39 @@ from __future__ import annotations
 import csv
 import re
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from deckcheck.errors import ProfileError
 
 
 # --------------------------------------------------------------------------------------
-# The file format (pydantic, extra="forbid")
+# The file format: plain data, checked here; pydantic (`_profile_schema`) only for a profile
+# that is not plainly well-formed, to coerce what it coerces and to word the error
 # --------------------------------------------------------------------------------------
-class Options(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+@dataclass
+class Options:
     overlap: bool = False
 
 
-class RoleSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass
+class RoleSpec:
+    cards: list[str] = field(default_factory=list)
+    archetypes: list[str] = field(default_factory=list)
 
-    cards: list[str] = Field(default_factory=list)
-    archetypes: list[str] = Field(default_factory=list)
 
-
-class CardEntry(BaseModel):
+@dataclass
+class CardEntry:
     """What one draw or search card does, as written: every field optional, so an entry can
     override only part of the built-in table (`cardrules`). Checked whole by `behaviour`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     #: False: the card is never played (its roles still count).
     play: bool | None = None
     search: str | None = None
-    draw: int | None = Field(default=None, ge=0, le=10)
-    banish_top: int | None = Field(default=None, ge=0, le=60)
-    excavate: int | None = Field(default=None, ge=0, le=20)
+    draw: int | None = None
+    banish_top: int | None = None
+    excavate: int | None = None
     excavate_rest: Literal["bottom", "shuffle"] | None = None
     then_banish: str | None = None
     discard_cost: str | None = None
@@ -75,12 +74,17 @@ class CardEntry(BaseModel):
     #: Type, Attribute, Level, ATK, DEF with it, add a Deck monster sharing exactly one with
     #: that one; the revealed card is banished.
     small_world: bool | None = None
+    #: The fields the entry sets (only those override the built-in table).
+    given: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def of(cls, given: dict[str, Any]) -> CardEntry:
+        return cls(**given, given=dict(given))
 
 
-class Behaviour(BaseModel):
+@dataclass(frozen=True)
+class Behaviour:
     """What one draw or search card does (built-in table and profile entry merged)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     search: str | None = None
     draw: int = 0
@@ -97,23 +101,6 @@ class Behaviour(BaseModel):
     start_of_main1: bool = False
     redraw_hand: bool = False
     small_world: bool = False
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> Behaviour:
-        kinds = [k for k, v in (("search", self.search), ("draw", self.draw),
-                                ("excavate", self.excavate), ("redraw_hand", self.redraw_hand),
-                                ("small_world", self.small_world)) if v]
-        if len(kinds) != 1:
-            raise ValueError("a card needs exactly one of search, draw, excavate, redraw_hand "
-                             "or small_world" + (f", not {' and '.join(kinds)}" if kinds else
-                                                 ""))
-        if (self.banish_top or self.then_banish) and not self.draw:
-            raise ValueError("banish_top and then_banish only go with draw")
-        if self.discard_cost and self.search:
-            raise ValueError("discard_cost only goes with draw or excavate")
-        if self.extra_deck_cost and not (self.draw or self.excavate):
-            raise ValueError("extra_deck_cost only goes with draw or excavate")
-        return self
 
     @property
     def kind(self) -> str:
@@ -136,13 +123,131 @@ class Behaviour(BaseModel):
         return self.spent if self.spent is not None else not self.search
 
 
+def kind_problem(b: Any) -> str | None:
+    """What is wrong with the combination of a behaviour's fields (None: nothing)."""
+    kinds = [k for k, v in (("search", b.search), ("draw", b.draw),
+                            ("excavate", b.excavate), ("redraw_hand", b.redraw_hand),
+                            ("small_world", b.small_world)) if v]
+    if len(kinds) != 1:
+        return ("a card needs exactly one of search, draw, excavate, redraw_hand or "
+                "small_world" + (f", not {' and '.join(kinds)}" if kinds else ""))
+    if (b.banish_top or b.then_banish) and not b.draw:
+        return "banish_top and then_banish only go with draw"
+    if b.discard_cost and b.search:
+        return "discard_cost only goes with draw or excavate"
+    if b.extra_deck_cost and not (b.draw or b.excavate):
+        return "extra_deck_cost only goes with draw or excavate"
+    return None
+
+
+@dataclass
+class ProfileFile:
+    """A profile as written (conditions are parsed separately, with their key paths)."""
+
+    success: Any = None
+    #: The goal going first / second, when it differs from `success`.
+    success_first: Any = None
+    success_second: Any = None
+    options: Options = field(default_factory=Options)
+    roles: dict[str, list[str] | RoleSpec] = field(default_factory=dict)
+    conditions: dict[str, Any] = field(default_factory=dict)
+    cards: dict[str, CardEntry] = field(default_factory=dict)
+
+
+# What a plainly well-formed value of each field is: pydantic takes it as it is.
+_BOOL, _STR = (bool,), (str,)
+_ENTRY: dict[str, tuple[Any, ...]] = {
+    "play": _BOOL, "search": _STR, "draw": (int, 0, 10), "banish_top": (int, 0, 60),
+    "excavate": (int, 0, 20), "excavate_rest": ("bottom", "shuffle"), "then_banish": _STR,
+    "discard_cost": _STR, "spent": _BOOL, "once_per_turn": _BOOL, "extra_deck_cost": _BOOL,
+    "no_draw_before": _BOOL, "no_draw_after": _BOOL, "start_of_main1": _BOOL,
+    "redraw_hand": _BOOL, "small_world": _BOOL,
+}
+_BEHAVIOUR: dict[str, tuple[Any, ...]] = {
+    **{k: v[:1] for k, v in _ENTRY.items() if k != "play"},
+    "excavate_rest": ("bottom", "shuffle"),
+}
+_NONE_OK = {"search", "then_banish", "discard_cost", "spent"}
+
+
+def _plain(value: object, rule: tuple[Any, ...]) -> bool:
+    if rule[0] is bool or rule[0] is str:
+        return type(value) is rule[0]
+    if rule[0] is int:
+        return type(value) is int and (len(rule) == 1 or rule[1] <= value <= rule[2])
+    return type(value) is str and value in rule
+
+
+def _str_list(value: object) -> bool:
+    return type(value) is list and all(type(x) is str for x in value)
+
+
+def _str_dict(value: object) -> bool:
+    return type(value) is dict and all(type(k) is str for k in value)
+
+
+def _plain_profile(data: object) -> ProfileFile | None:
+    """`data` as a ProfileFile when every part of it is what pydantic would take unchanged
+    (None: let pydantic coerce or word the problem)."""
+    if not _str_dict(data):
+        return None
+    assert isinstance(data, dict)
+    if not set(data) <= {"success", "success_first", "success_second", "options", "roles",
+                         "conditions", "cards"}:
+        return None
+    options = Options()
+    if "options" in data:
+        o = data["options"]
+        if not _str_dict(o) or not set(o) <= {"overlap"} or not all(
+                type(v) is bool for v in o.values()):
+            return None
+        options = Options(**o)
+    if "roles" in data and not _str_dict(data["roles"]):
+        return None
+    roles: dict[str, list[str] | RoleSpec] = {}
+    for name, spec in data.get("roles", {}).items():
+        if _str_list(spec):
+            roles[name] = list(spec)
+        elif _str_dict(spec) and set(spec) <= {"cards", "archetypes"} and all(
+                _str_list(v) for v in spec.values()):
+            roles[name] = RoleSpec(**{k: list(v) for k, v in spec.items()})
+        else:
+            return None
+    if "conditions" in data and not _str_dict(data["conditions"]):
+        return None
+    cards: dict[str, CardEntry] = {}
+    if "cards" in data:
+        if not _str_dict(data["cards"]):
+            return None
+        for name, entry in data["cards"].items():
+            if not _str_dict(entry) or not all(k in _ENTRY and _plain(v, _ENTRY[k])
+                                               for k, v in entry.items()):
+                return None
+            cards[name] = CardEntry.of(entry)
+    return ProfileFile(success=data.get("success"), success_first=data.get("success_first"),
+                       success_second=data.get("success_second"), options=options,
+                       roles=roles, conditions=dict(data.get("conditions", {})), cards=cards)
+
+
+def _from_model(m: Any) -> ProfileFile:
+    """A ProfileFile from the pydantic model of one (`_profile_schema`)."""
+    return ProfileFile(
+        success=m.success, success_first=m.success_first, success_second=m.success_second,
+        options=Options(overlap=m.options.overlap),
+        roles={k: list(v) if isinstance(v, list) else
+               RoleSpec(cards=list(v.cards), archetypes=list(v.archetypes))
+               for k, v in m.roles.items()},
+        conditions=dict(m.conditions),
+        cards={k: CardEntry.of(e.model_dump(exclude_unset=True)) for k, e in m.cards.items()})
+
+
 def behaviour(base: dict[str, Any] | None, entry: CardEntry | None,
               path: str, source: str) -> Behaviour | None:
     """The built-in behaviour `base` with the fields `entry` sets laid over it; None when the
     card is not played."""
     fields = dict(base or {})
     if entry is not None:
-        given = entry.model_dump(exclude_unset=True)
+        given = dict(entry.given)
         if given.get("play") is False:
             return None
         given.pop("play", None)
@@ -151,25 +256,14 @@ def behaviour(base: dict[str, Any] | None, entry: CardEntry | None,
             for k in kinds:
                 fields.pop(k, None)
         fields.update(given)
-    try:
-        return Behaviour.model_validate(fields)
-    except ValidationError as exc:
-        raise _pydantic_error(exc, source, prefix=path) from None
+    if all(k in _BEHAVIOUR and (_plain(v, _BEHAVIOUR[k]) or v is None and k in _NONE_OK)
+           for k, v in fields.items()):
+        b = Behaviour(**fields)
+        if kind_problem(b) is None:
+            return b
+    from deckcheck.sim.goldfish._profile_schema import validate_behaviour
 
-
-class ProfileFile(BaseModel):
-    """A profile as written (conditions are parsed separately, with their key paths)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    success: Any = None
-    #: The goal going first / second, when it differs from `success`.
-    success_first: Any = None
-    success_second: Any = None
-    options: Options = Field(default_factory=Options)
-    roles: dict[str, list[str] | RoleSpec] = Field(default_factory=dict)
-    conditions: dict[str, Any] = Field(default_factory=dict)
-    cards: dict[str, CardEntry] = Field(default_factory=dict)
+    return Behaviour(**validate_behaviour(fields, source, path).model_dump())
 
 
 def _key(part: object) -> str:
@@ -186,22 +280,6 @@ def key_path(loc: tuple[object, ...]) -> str:
         k = _key(part)
         out += k if k.startswith("[") or not out else "." + k
     return out or "(top level)"
-
-
-def _pydantic_error(exc: ValidationError, source: str, prefix: str = "") -> ProfileError:
-    err = exc.errors()[0]
-    loc = tuple(p for p in err["loc"] if p not in ("list[str]", "RoleSpec"))
-    if prefix:
-        where = prefix + ("." + key_path(loc) if loc else "")
-        msg = str(err["msg"]).removeprefix("Value error, ")
-        return ProfileError(f"{source}: {where}: {msg}; fix the profile (its format is "
-                            f"described in the README).")
-    msg = err["msg"]
-    if err["type"] == "extra_forbidden":
-        msg = "unknown key"
-    msg = msg.removeprefix("Value error, ")
-    return ProfileError(f"{source}: {key_path(loc)}: {msg}; fix the profile (its format is "
-                        f"described in the README).")
 
 
 def load_profile_file(path: str | Path) -> ProfileFile:
@@ -225,10 +303,14 @@ def load_profile_file(path: str | Path) -> ProfileFile:
 
 
 def parse_profile(data: dict[str, Any], source: str = "profile") -> ProfileFile:
-    try:
-        return ProfileFile.model_validate(data)
-    except ValidationError as exc:
-        raise _pydantic_error(exc, source) from None
+    """A profile's data (as TOML reads it) checked: unknown keys and wrong types are a
+    ProfileError naming the key path."""
+    plain = _plain_profile(data)
+    if plain is not None:
+        return plain
+    from deckcheck.sim.goldfish._profile_schema import validate_profile
+
+    return _from_model(validate_profile(data, source))
 
 
 def find_profile(deck_path: str | Path) -> Path | None:

@@ -6,17 +6,15 @@ included; draw cards too when the enumeration is small, any size with --exact; a
 turns for conditions that only say "at least" with no draw cards, before the hand size
 limit can bite), Monte Carlo for the rest. `compare()` and the +-1 copy table report each
 difference with its interval, Monte Carlo runs paired on common random numbers. The result
-is a pydantic model (`OddsReport`): `--json` prints it as is; `render_text` prints it for
-people.
+is plain data (`OddsReport`, dataclasses: the package's own values need no validation):
+`--json` prints `as_json(report)`; `render_text` prints it for people.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.errors import ExactTooLarge, SimError
 from deckcheck.sim.goldfish.compiled import CompiledProfile
@@ -41,10 +39,9 @@ EXACT_DRAW_WORK = 3_000_000
 COPY_LIMIT = 3
 
 
-class Rate(BaseModel):
+@dataclass
+class Rate:
     """One probability: exact (with its fraction) or estimated (with a 95% Wilson interval)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     turn: int
     probability: float
@@ -56,36 +53,32 @@ class Rate(BaseModel):
     hands: int | None = None
 
 
-class GoalResult(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+@dataclass
+class GoalResult:
     name: str
     by_turn: list[Rate]
 
 
-class FailingHand(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+@dataclass
+class FailingHand:
     cards: dict[str, int]
     probability: float
 
 
-class GoingResult(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+@dataclass
+class GoingResult:
     going: Literal["first", "second"]
     goals: list[GoalResult]
-    failing: list[FailingHand] = Field(default_factory=list)
+    failing: list[FailingHand] = field(default_factory=list)
     deck_outs: int = 0
 
     def goal(self, name: str = "success") -> GoalResult:
         return next(g for g in self.goals if g.name == name)
 
 
-class CardDelta(BaseModel):
+@dataclass
+class CardDelta:
     """The success rate (turn 1) with one copy more / one copy fewer of a card."""
-
-    model_config = ConfigDict(extra="forbid")
 
     card: str
     copies: int
@@ -101,20 +94,18 @@ class CardDelta(BaseModel):
     hands: int | None = None
 
 
-class ClassSummary(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+@dataclass
+class ClassSummary:
     label: str
     size: int
     roles: list[str]
     cards: dict[str, int]
 
 
-class ComparisonRow(BaseModel):
+@dataclass
+class ComparisonRow:
     """Success of A and B for one seat and turn, and B - A with its 95% interval (exact:
     the interval is the difference itself)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     going: Literal["first", "second"]
     turn: int
@@ -127,21 +118,19 @@ class ComparisonRow(BaseModel):
     hands: int | None = None
 
 
-class Comparison(BaseModel):
+@dataclass
+class Comparison:
     """A/B: the same questions for a second deck or profile. Monte Carlo rows use common
     random numbers: the same seed, hand count and (for two profiles of one deck) the same
     classes, so both see the very same hands, and the interval of B - A is paired."""
-
-    model_config = ConfigDict(extra="forbid")
 
     label_a: str
     label_b: str
     rows: list[ComparisonRow]
 
 
-class OddsReport(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+@dataclass
+class OddsReport:
     deck: str | None
     profile: str
     deck_size: int
@@ -151,8 +140,13 @@ class OddsReport(BaseModel):
     notes: list[str]
     classes: list[ClassSummary]
     results: list[GoingResult]
-    sensitivity: list[CardDelta] = Field(default_factory=list)
+    sensitivity: list[CardDelta] = field(default_factory=list)
     compare: Comparison | None = None
+
+
+def as_json(report: OddsReport) -> dict[str, Any]:
+    """The report as JSON-ready data (`--json`): every field, in the order declared."""
+    return asdict(report)
 
 
 def exact_turn_ok(cp: CompiledProfile, turn: int, going_second: bool) -> bool:
@@ -273,18 +267,29 @@ class _At:
     run: Any = None
 
 
-def success_at(cp: CompiledProfile, going_second: bool, mode: Mode, K: tuple[int, ...],
-               hands: int, seed: int, *, exact_ok: bool = True) -> _At:
-    """The turn-1 success rate with class sizes `K`."""
+def _exact_at(cp: CompiledProfile, going_second: bool, mode: Mode,
+              K: tuple[int, ...]) -> _At | None:
+    """The exact turn-1 success rate with class sizes `K`; None where it takes Monte
+    Carlo."""
     n = cp.rules.cards_by(1, going_second)
     goal = {"success": cp.success_for(going_second)}
-    if mode != "mc" and exact_ok and _exact_possible(cp, n, K, mode):
+    if mode != "mc" and _exact_possible(cp, n, K, mode):
         try:
             res = exact_odds(cp, n, goals=goal, K=K, draw_work=_draw_work(mode))
             return _At(float(res.probabilities["success"]), "exact")
         except (NeedsMonteCarlo, ExactTooLarge):
             if mode == "exact":
                 raise
+    return None
+
+
+def success_at(cp: CompiledProfile, going_second: bool, mode: Mode, K: tuple[int, ...],
+               hands: int, seed: int, *, exact_ok: bool = True) -> _At:
+    """The turn-1 success rate with class sizes `K`."""
+    goal = {"success": cp.success_for(going_second)}
+    found = _exact_at(cp, going_second, mode, K) if exact_ok else None
+    if found is not None:
+        return found
     from deckcheck.sim.goldfish.montecarlo import simulate
 
     mc = simulate(cp, hands, seed=seed, going_second=going_second, goals=goal, K=K,
@@ -314,9 +319,32 @@ def sensitivity(cp: CompiledProfile, going_second: bool, mode: Mode, hands: int 
     # paired differences need far fewer hands than separate rates for the same precision
     n_hands = hands or (SENSITIVITY_HANDS if not cp.has_draws else SENSITIVITY_HANDS // 16)
     base_K = cp.K
-    base = success_at(cp, going_second, mode, base_K, n_hands, seed)
-    exact_ok = base.method == "exact"
+    found = _exact_at(cp, going_second, mode, base_K)
     cache: dict[tuple[int, ...], _At] = {}
+    variants = [(ci, copies) for ci, cls in enumerate(cp.classes)
+                for copies in cls.cards.values()]
+
+    def changed(ci: int, by: int) -> tuple[int, ...]:
+        K = list(base_K)
+        K[ci] += by
+        return tuple(K)
+
+    if found is None:  # Monte Carlo: every variant on the same hands, in one paired run
+        from deckcheck.sim.goldfish.montecarlo import simulate_paired
+
+        Ks = [base_K]
+        for ci, copies in variants:
+            if copies < COPY_LIMIT:
+                Ks.append(changed(ci, 1))
+            Ks.append(changed(ci, -1))
+        Ks = [K for K in dict.fromkeys(Ks)
+              if K == base_K or sum(K) >= cp.rules.cards_by(1, True)]
+        runs = simulate_paired(cp, Ks, n_hands, seed=seed, going_second=going_second,
+                               goals={"success": cp.success_for(going_second)})
+        cache = {K: _At(r.rate(), "monte-carlo", r) for K, r in zip(Ks, runs, strict=True)}
+        found = cache[base_K]
+    base = found
+    exact_ok = base.method == "exact"
 
     def at(K: tuple[int, ...]) -> _At | None:
         if sum(K) < cp.rules.cards_by(1, True):

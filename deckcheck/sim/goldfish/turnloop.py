@@ -58,18 +58,44 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
     H = np.zeros((size, len(K)), dtype=np.int8)
     rows = np.arange(size)
     for i in range(n):
-        H[rows, word_cls[P[i]]] += 1
+        _add_at(H, rows, word_cls[P[i]], 1)
     return H
 
 
 def _draw(rng: Array, R: Array, rows: Array) -> Array:
     """Draw one card for each hand in `rows` (indices) from its remaining Deck counts R;
     returns the class drawn (R is updated). Rows must have at least one card left."""
-    cum = np.cumsum(R[rows], axis=1, dtype=np.int16)
-    target = (rng.random(len(rows)) * cum[:, -1]).astype(np.int16)  # floor: non-negative
-    cls = np.argmax(cum > target[:, None], axis=1)
-    R[rows, cls] -= 1
+    RT = np.ascontiguousarray(R[rows].T)  # one row per class: sums over rows are fast
+    total = RT.sum(axis=0, dtype=np.int16)
+    target = (rng.random(len(rows)) * total).astype(np.int16)  # floor: non-negative
+    # the class drawn: the first whose running count exceeds the target
+    acc = np.zeros(len(rows), dtype=np.int16)
+    cls = np.zeros(len(rows), dtype=np.intp)
+    for c in range(len(RT) - 1):
+        acc += RT[c]
+        cls += acc <= target
+    _add_at(R, rows, cls, -1)
     return cls
+
+
+def _add_at(A: Array, rows: Array, cols: Array, value: Array | int) -> None:
+    """`A[rows, cols] += value` through one flat index (NumPy's 2-D fancy indexing costs
+    about twice as much). Columns are not negative; pairs do not repeat."""
+    if not A.flags.c_contiguous:
+        A[rows, cols] += value
+        return
+    A.reshape(-1)[np.asarray(rows, dtype=np.intp) * A.shape[1] + cols] += value
+
+
+def _row_sums(A: Array) -> Array:
+    """The sum of each row of int8 counts that sum to less than 128 (a Deck of fewer than
+    128 cards): `einsum` is several times faster than `sum(axis=1)` over rows this short."""
+    return np.einsum("ij->i", A)
+
+
+def _row_sums_wide(A: Array) -> Array:
+    """`_row_sums` for larger Decks."""
+    return A.sum(axis=1, dtype=np.int64)
 
 
 def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
@@ -79,15 +105,16 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
     """Deal `hands` hands in chunks and play `turns` turns for each goal: (hands that met
     each goal by each turn, the most common failing opening hands, deck-outs, and with
     `per_hand` whether each hand met the first goal by each turn)."""
+    if per_hand:
+        return play_paired(cp, [K], hands, seed, going_second, turns, goals, failing)[0]
     by_turn = {name: [0] * turns for name in goals}
-    won_by_turn: list[Array] = []
     fail_counts: dict[tuple[int, ...], int] = {}
     deck_outs = 0
     order = play.discard_order(cp, goals)
     # every goal plays the same hands: the opening hands (and the generator's state after
     # dealing them) of the first goal are kept for the others when they fit in memory
-    keep = not per_hand and len(goals) > 1 and hands * len(K) <= 64_000_000
-    openings: list[tuple[Array, Any]] = []
+    keep = len(goals) > 1 and hands * len(K) <= 64_000_000
+    openings: list[tuple[Array, Any, Array]] = []
     for gi, (name, terms) in enumerate(goals.items()):
         ev = NpEvaluator(cp, terms)
         rng = np.random.default_rng(seed)  # the same hands for every goal
@@ -96,16 +123,15 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
         while done < hands:
             size = min(CHUNK, hands - done)
             dealt = openings[chunk] if gi and keep else None
-            batch = _Batch(cp, ev, rng, K, size, going_second, ordered=per_hand,
-                           opening=dealt)
-            if gi == 0 and keep:
-                openings.append((batch.H.copy(), rng.bit_generator.state))
+            batch = _Batch(cp, ev, rng, K, size, going_second,
+                           opening=None if dealt is None else dealt[:2])
             chunk += 1
-            first, hits, outs = batch.run(turns, order)
+            first, hits, outs = batch.run(turns, order,
+                                          drawn=None if dealt is None else dealt[2])
+            if gi == 0 and keep and batch.after_draws is not None:
+                openings.append(batch.after_draws)  # turn 1's hands, draws included
             for t in range(turns):
                 by_turn[name][t] += int(hits[t])
-            if gi == 0 and per_hand:  # as bits: 8 hands a byte
-                won_by_turn.append(np.packbits(batch.won_by_turn, axis=0))
             if gi == 0:
                 deck_outs += outs
                 if failing:
@@ -113,7 +139,122 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
                     _count_rows(X[~ok1], fail_counts)
             done += size
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
-    return by_turn, fails, deck_outs, np.concatenate(won_by_turn) if per_hand else None
+    return by_turn, fails, deck_outs, None
+
+
+#: Hands per batch of paired runs (a multiple of 8: each batch packs to whole bytes, and of
+#: `deal_orders`'s slice, so the orders dealt do not depend on it).
+PAIRED_CHUNK = 1 << 15
+
+
+def play_paired(cp: CompiledProfile, Ks: list[Array], hands: int, seed: int,
+                going_second: bool, turns: int, goals: dict[str, list[Term]], failing: int
+                ) -> list[tuple[dict[str, list[int]], list[tuple[tuple[int, ...], int]], int,
+                                Array]]:
+    """Paired runs of the first goal (common random numbers): the deck with class sizes
+    `K` for each `K` of `Ks` (the compiled deck's and its +-1 copy variants: one slot
+    layout), each hand's whole Deck order dealt up front from the same random slot
+    priorities, so every variant meets the very same cards in the same order. The
+    variants play side by side in one batch. Per variant: as `play_turns`, with whether
+    each hand met the goal by each turn as bits (`np.packbits` over the hands)."""
+    name, terms = next(iter(goals.items()))
+    ev = NpEvaluator(cp, terms)
+    order = play.discard_order(cp, {name: terms})
+    layouts = [deck_slots(cp, K) for K in Ks]
+    S = len(layouts[0])
+    if any(len(lay) != S for lay in layouts):
+        raise ValueError("paired variants need one slot layout (the same number of slots)")
+    V = len(Ks)
+    by_turn = [[0] * turns for _ in Ks]
+    packed: list[list[Array]] = [[] for _ in Ks]
+    fail_counts: dict[tuple[int, ...], int] = {}
+    outs = [0] * V
+    rng = np.random.default_rng(seed)
+    Kmat = np.array([np.asarray(K, dtype=np.int8) for K in Ks])
+    done = 0
+    while done < hands:
+        size = min(PAIRED_CHUNK, hands - done)
+        variants = _Variants(slot_orders(rng, S, size), layouts)
+        dealt = rng.bit_generator.state
+        won_all, lost_all, first = _play_variants_from_base(
+            cp, ev, rng, variants, Kmat, size, going_second, turns, order)
+        if won_all is None or first is None:  # every variant played in full
+            rng.bit_generator.state = dealt
+            batch = _Batch(cp, ev, rng, Kmat, size * V, going_second,
+                           orders=(variants.all_orders(), np.repeat(Kmat, size, axis=0)))
+            first, _, _ = batch.run(turns, order)
+            won_all, lost_all = batch.won_by_turn, batch.lost
+        for v in range(V):
+            part = slice(v * size, (v + 1) * size)
+            won = won_all[part]
+            for t in range(turns):
+                by_turn[v][t] += int(won[:, t].sum())
+            packed[v].append(np.packbits(won, axis=0))  # 8 hands a byte
+            outs[v] += int(lost_all[part].sum())
+        if failing:
+            X, ok1 = first
+            _count_rows(X[:size][~ok1[:size]], fail_counts)
+        done += size
+    fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
+    return [({name: by_turn[v]}, fails if v == 0 else [], outs[v], np.concatenate(packed[v]))
+            for v in range(V)]
+
+
+def _deck_sensitive(cp: CompiledProfile) -> set[int] | None:
+    """The classes whose number left in the Deck a turn can depend on beyond the cards it
+    takes from the top (searched, Small World); None when any card reshuffles the Deck or
+    redraws a hand."""
+    if any(b.redraw_hand or b.excavate_rest == "shuffle" for b in cp.behaviours.values()):
+        return None
+    out = {c for f in cp.targets.values() for c in cp.class_members(f)}
+    for a, t, bridges in cp.small_world:
+        out |= {a, t, *bridges}
+    return out
+
+
+def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array,
+                             variants: _Variants, Kmat: Array, size: int, going_second: bool,
+                             turns: int, order: list[int]
+                             ) -> tuple[Array, Array, tuple[Array, Array] | None]:
+    """Turn 1 of the unchanged deck (the first `size` rows), then of each +-1 copy variant
+    only the hands the change can reach: a hand whose changed card lies deeper in the Deck
+    than the unchanged deck's play took cards from the top (with a margin of cards to
+    spare), of a class no search or Small World looks for in the Deck, plays exactly as the
+    unchanged hand did and takes its result. (won by turn, lost, turn-1 hands) of all rows;
+    (None, None, ...) when this does not apply (several turns, a reshuffle, a redraw, or a
+    hand that drew from an emptied Deck), and every variant must be played in full."""
+    sensitive = _deck_sensitive(cp)
+    V = len(variants.layouts)
+    if turns != 1 or sensitive is None or V == 1:
+        return None, None, None
+    base = _Batch(cp, ev, rng, Kmat[:1], size, going_second,
+                  orders=(variants.orders(0), np.repeat(Kmat[:1], size, axis=0)))
+    first, _, _ = base.run(turns, order)
+    if base.rng_used:
+        return None, None, None
+    need = max([b.banish_top + b.draw + b.excavate for b in cp.behaviours.values()] or [0])
+    taken = base.ptr  # cards each hand took from the top of its Deck
+    spare = int(Kmat[0].sum()) - taken - 2 > need  # and still the cards to play any
+    rows: list[Array] = []  # per variant, the hands it replays
+    for v in range(1, V):
+        ch = variants.changes[v]
+        if ch is None or ch[1] in sensitive:
+            rows.append(np.arange(size))
+        else:
+            rows.append(np.nonzero(~((ch[0] >= taken) & spare))[0])
+    idx = np.concatenate([v * size + r for v, r in enumerate(rows, 1)])
+    won = np.tile(base.won_by_turn, (V, 1))
+    lost = np.tile(base.lost, V)
+    if len(idx):
+        orders = np.concatenate([variants.orders(v, r) for v, r in enumerate(rows, 1)])
+        Krows = np.repeat(Kmat[1:], [len(r) for r in rows], axis=0)
+        rest = _Batch(cp, ev, rng, Krows, len(idx), going_second, orders=(orders, Krows))
+        rest.run(turns, order)
+        if rest.rng_used:
+            return None, None, None
+        won[idx] = rest.won_by_turn
+        lost[idx] = rest.lost
+    return won, lost, first
 
 
 def deck_slots(cp: CompiledProfile, K: Array) -> Array:
@@ -149,7 +290,97 @@ def deal_orders(rng: Array, layout: Array, size: int) -> Array:
     return out
 
 
-def _deal_slice(rng: Array, layout: Array, size: int) -> Array:
+def slot_orders(rng: Array, S: int, size: int) -> Array:
+    """The slots 0..S-1 of `size` Decks in dealing order (rows), from the same random
+    numbers `deal_orders` takes for an `S`-slot layout: `deal_orders` of any layout of S
+    slots is this order with the empty slots moved to the end (`_variant_orders`)."""
+    out = np.empty((size, S), dtype=np.uint8 if S <= 256 else np.intp)
+    step = 1 << 15
+    for lo in range(0, size, step):
+        hi = min(size, lo + step)
+        out[lo:hi] = _deal_slice(rng, np.zeros(S, dtype=np.int8), hi - lo, slots=True)
+    return out
+
+
+def _variant_orders(slots: Array, layout: Array) -> Array:
+    """`deal_orders` of `layout` from the slot orders `slots` (`slot_orders`): the classes
+    of the filled slots in order, then -1 for each empty slot."""
+    empty = np.nonzero(layout < 0)[0]
+    if not len(empty):
+        return layout[slots]
+    keep = slots != empty[0]
+    for e in empty[1:]:
+        keep &= slots != e
+    size, S = slots.shape
+    out = np.full((size, S), -1, dtype=layout.dtype)
+    out[:, :S - len(empty)] = layout[slots[keep].reshape(size, S - len(empty))]
+    return out
+
+
+class _Variants:
+    """The Deck orders of +-1 copy variants dealt from one set of slot orders (`slots`,
+    `slot_orders`): `orders(v)` is `_variant_orders(slots, layouts[v])`, built only for the
+    hands asked for. A variant that differs from the first layout by one card (a +-1 copy)
+    is read off the first layout's orders, and `changes[v]` says where (per hand) its order
+    first differs from the first layout's, and the class of that card (else None)."""
+
+    def __init__(self, slots: Array, layouts: list[Array]) -> None:
+        self.slots, self.layouts = slots, layouts
+        size, S = slots.shape
+        self.base = _variant_orders(slots, layouts[0])
+        base_empty = layouts[0] < 0
+        # each slot's place among the first layout's cards in each row's order
+        small = np.uint8 if S < 256 else np.intp
+        place = np.empty(slots.shape, dtype=small)
+        np.put_along_axis(place, slots.astype(np.intp), np.arange(S, dtype=small)[None, :],
+                          axis=1)
+        at_card = place.copy()
+        for x in np.nonzero(base_empty)[0].tolist():
+            at_card -= (place[:, x:x + 1] < place).astype(small)
+        #: per variant: ("-", emptied slot) / ("+", filled slot) / None (dealt in full)
+        self.kind: list[tuple[str, int] | None] = [None]
+        self.changes: list[tuple[Array, int] | None] = [None]
+        for lay in layouts[1:]:
+            gone = np.nonzero((lay < 0) & ~base_empty)[0]
+            added = np.nonzero((lay >= 0) & base_empty)[0]
+            same_else = not ((lay != layouts[0]) & (lay >= 0) & ~base_empty).any()
+            if len(gone) == 1 and not len(added) and same_else:  # -1 copy
+                e = int(gone[0])
+                self.kind.append(("-", e))
+                self.changes.append((at_card[:, e], int(layouts[0][e])))
+            elif len(added) == 1 and not len(gone) and same_else:  # +1 copy
+                a = int(added[0])
+                self.kind.append(("+", a))
+                self.changes.append((at_card[:, a], int(lay[a])))
+            else:
+                self.kind.append(None)
+                self.changes.append(None)
+
+    def orders(self, v: int, rows: Array | None = None) -> Array:
+        """The Deck orders of variant `v` for the hands `rows` (all)."""
+        if v == 0:
+            return self.base if rows is None else self.base[rows]
+        kind = self.kind[v]
+        if kind is not None and kind[0] == "-":
+            at = self.changes[v][0]  # type: ignore[index]
+            base = self.base
+            if rows is not None:
+                at, base = at[rows], base[rows]
+            S = base.shape[1]
+            out = np.empty_like(base)
+            cols = np.arange(S - 1)[None, :]
+            out[:, :S - 1] = np.where(cols < at[:, None], base[:, :S - 1], base[:, 1:])
+            out[:, S - 1] = -1
+            return out
+        return _variant_orders(self.slots if rows is None else self.slots[rows],
+                               self.layouts[v])
+
+    def all_orders(self) -> Array:
+        """Every variant's orders, stacked."""
+        return np.concatenate([self.orders(v) for v in range(len(self.layouts))])
+
+
+def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Array:
     S = layout.shape[-1]
     shift = max(6, int(S).bit_length())
     words = -(-size * S // 4)
@@ -165,6 +396,8 @@ def _deal_slice(rng: Array, layout: Array, size: int) -> Array:
     keys.sort(axis=1)
     keys &= np.uint32((1 << shift) - 1)
     slot = keys.astype(np.intp)
+    if slots:
+        return slot
     if layout.ndim == 2:
         return np.take_along_axis(layout, slot, axis=1)
     return layout[slot]
@@ -193,8 +426,8 @@ class _Batch:
     drawn only when R is empty, found by searches), and this turn's play state."""
 
     def __init__(self, cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
-                 going_second: bool, ordered: bool = False,
-                 opening: tuple[Array, Any] | None = None) -> None:
+                 going_second: bool, opening: tuple[Array, Any] | None = None,
+                 orders: tuple[Array, Array] | None = None) -> None:
         self.cp, self.ev, self.rng, self.size = cp, ev, rng, size
         self.going_second = going_second
         #: Ordered mode: each hand's whole Deck order is dealt up front from random slot
@@ -204,20 +437,21 @@ class _Batch:
         self.O: Array = None
         self.ptr: Array = None
         n = cp.rules.hand_size
-        if ordered:
-            self.O = deal_orders(rng, deck_slots(cp, K), size)
+        if orders is not None:  # paired runs: each Deck's order (and class sizes) per hand
+            self.O, K = orders
             self.ptr = np.full(size, n, dtype=np.int64)
             # counts fit in one byte (a deck holds a few dozen cards): less memory to move
-            self.H = np.zeros((size, len(K)), dtype=np.int8)
+            self.H = np.zeros((size, K.shape[-1]), dtype=np.int8)
             idx = np.arange(size)
             for i in range(n):
-                self.H[idx, self.O[:, i]] += 1
+                _add_at(self.H, idx, self.O[:, i], 1)
         elif opening is not None:  # hands already dealt, the generator where it was then
             self.H = opening[0].copy()
             rng.bit_generator.state = opening[1]
         else:
             self.H = _sample_opening(rng, K, n, size)
-        self.R = K.astype(np.int8)[None, :] - self.H
+        self.R = (K.astype(np.int8) if K.ndim == 2 else K.astype(np.int8)[None, :]) - self.H
+        self.row_sums = _row_sums if int(K.sum(axis=-1).max()) < 128 else _row_sums_wide
         self.B = np.zeros_like(self.R)
         #: GY and banished counts, tracked only when a condition counts them.
         self.G: Array = np.zeros_like(self.H) if cp.zones else None
@@ -225,6 +459,13 @@ class _Batch:
         self.order = play.play_order(cp)
         self.extra = np.full(size, cp.extra_size, dtype=np.int64)
         self.won_by_turn: Array = None
+        #: Turn 1 after its draws: (hands, the generator's state, hands that could not draw).
+        self.after_draws: tuple[Array, Any, Array] | None = None
+        #: After `run`: the hands that lost by drawing from an empty Deck.
+        self.lost: Array = None
+        #: Whether play took random numbers after dealing (a draw from the bottom cards, a
+        #: reshuffle): ordered runs then depend on which other hands share the batch.
+        self.rng_used = False
         #: Whether any card was put on the bottom (B is all zero until then).
         self.bottom = False
 
@@ -238,11 +479,12 @@ class _Batch:
         """Each hand in `rows` draws its next card (from R, else from the bottom B); returns
         the class drawn, -1 where the Deck is empty."""
         out = np.full(len(rows), -1, dtype=np.int64)
-        inr = self.R[rows].any(axis=1)
+        inr = self.row_sums(self.R[rows]) > 0
         if inr.any():
             out[inr] = self.draw_top(rows[inr])
-        inb = ~inr & self.B[rows].any(axis=1) if self.bottom else np.zeros(len(rows), bool)
+        inb = ~inr & (self.row_sums(self.B[rows]) > 0) if self.bottom else np.zeros(len(rows), bool)
         if inb.any():
+            self.rng_used = True
             out[inb] = _draw(self.rng, self.B, rows[inb])
         return out
 
@@ -252,13 +494,14 @@ class _Batch:
             return _draw(self.rng, self.R, rows)
         cls = self.O[rows, self.ptr[rows]].astype(np.int64)
         self.ptr[rows] += 1
-        self.R[rows, cls] -= 1
+        _add_at(self.R, rows, cls, -1)
         return cls
 
     def reshuffle(self, rows: Array) -> None:
         """Ordered mode: the Deck of each hand in `rows` is shuffled (a new order of R)."""
         if self.O is None or not len(rows):
             return
+        self.rng_used = True
         S = self.O.shape[1]
         cum = np.cumsum(self.R[rows], axis=1, dtype=np.int16)
         slots = np.arange(S, dtype=np.int16)
@@ -289,22 +532,29 @@ class _Batch:
             return self.ev.succeeds(self.full(self.H), self.deck())
         return self.ev.succeeds(self.full(self.H[rows], rows), self.deck(rows))
 
-    def run(self, turns: int, order: list[int]) -> tuple[tuple[Array, Array], list[int], int]:
+    def run(self, turns: int, order: list[int], drawn: Array = None
+            ) -> tuple[tuple[Array, Array], list[int], int]:
+        """Play `turns` turns. `drawn`: the hands already hold turn 1's draws (the hands
+        that could not draw: True), as `after_draws` of a batch dealt the same hands left
+        them; the turn-1 hands and the generator's state then are kept in `after_draws`."""
         rules, size = self.cp.rules, self.size
         self.won_by_turn = np.zeros((size, turns), dtype=bool)
         won = np.zeros(size, dtype=bool)
-        lost = np.zeros(size, dtype=bool)
+        lost = np.zeros(size, dtype=bool) if drawn is None else drawn.copy()
         hits: list[int] = []
         first: tuple[Array, Array] = (self.H.copy(), np.zeros(size, dtype=bool))
         for turn in range(1, turns + 1):
-            for _ in range(rules.draws_in(turn, self.going_second)):
+            for _ in range(rules.draws_in(turn, self.going_second)
+                           if turn > 1 or drawn is None else 0):
                 rows = np.nonzero(~won & ~lost)[0]
                 cls = self.draw(rows)
                 lost[rows[cls < 0]] = True  # had to draw from an empty Deck
                 got = cls >= 0
-                self.H[rows[got], cls[got]] += 1
+                _add_at(self.H, rows[got], cls[got], 1)
             active = ~won & ~lost
             H1 = self.H.copy() if turn == 1 else None
+            if turn == 1:
+                self.after_draws = (H1, self.rng.bit_generator.state, lost.copy())
             ok = np.zeros(size, dtype=bool)
             if active.all():
                 ok = self.succeeds()
@@ -318,7 +568,7 @@ class _Batch:
             self.won_by_turn[:, turn - 1] = won
             hits.append(int(won.sum()))
             # End Phase: discard down to the hand size limit, in the player's order
-            over = self.H.sum(axis=1) - rules.hand_limit
+            over = self.row_sums(self.H) - rules.hand_limit
             rows = np.nonzero(~won & ~lost & (over > 0))[0]
             if len(rows):
                 excess = over[rows]
@@ -327,6 +577,7 @@ class _Batch:
                     self.H[rows, c] -= take
                     self.to_zone(self.G, rows, c, take)
                     excess -= take
+        self.lost = lost
         return first, hits, int(lost.sum())
 
     def play_draw_cards(self, rows: Array, ok: Array) -> None:
@@ -334,9 +585,16 @@ class _Batch:
         of just those hands, written back afterwards."""
         if not self.order or not len(rows):
             return
+        # only hands holding a draw card can play one (the others change nothing and take
+        # no random numbers)
+        rows = rows[self.row_sums(self.H[rows][:, self.order]) > 0]
+        if not len(rows):
+            return
         sub = _Batch.__new__(_Batch)
         sub.cp, sub.ev, sub.rng, sub.size = self.cp, self.ev, self.rng, len(rows)
         sub.going_second, sub.order, sub.bottom = self.going_second, self.order, self.bottom
+        sub.row_sums = self.row_sums
+        sub.rng_used = False
         sub.H, sub.R, sub.B, sub.extra = self.H[rows], self.R[rows], self.B[rows], \
             self.extra[rows]
         sub.O = None if self.O is None else self.O[rows]
@@ -348,6 +606,7 @@ class _Batch:
         self.H[rows], self.R[rows], self.B[rows], self.extra[rows] = sub.H, sub.R, sub.B, \
             sub.extra
         self.bottom |= sub.bottom
+        self.rng_used |= sub.rng_used
         if self.O is not None:
             self.O[rows], self.ptr[rows] = sub.O, sub.ptr
         if self.G is not None:
@@ -364,44 +623,50 @@ class _Batch:
         played = np.zeros(size, dtype=bool)
         drew = np.zeros(size, dtype=bool)
         locked = np.zeros(size, dtype=bool)
+        active = active.copy()
         for _ in range(4 * nd + 4):
-            todo = active & ~ok
-            if not todo.any():
+            # the hands still to play; one that could play nothing last time is left out:
+            # nothing about it has changed since
+            idx = np.nonzero(active & ~ok)[0]
+            if not len(idx):
                 return
-            chosen = np.full(size, -1, dtype=np.int64)
-            left = (self.R + self.B).sum(axis=1)
+            chosen = np.full(len(idx), -1, dtype=np.int64)
+            H = self.H[idx]
+            left = self.row_sums(self.R[idx] + self.B[idx]) if self.bottom else \
+                self.row_sums(self.R[idx])
+            ex = self.extra[idx]
             for j, d in enumerate(self.order):
-                free = todo & (chosen < 0)
+                free = chosen < 0
                 if not free.any():
                     break
                 b = cp.behaviours[d]
-                mask = free & (self.H[:, d] > 0)
+                mask = free & (H[:, d] > 0)
                 if b.once_per_turn:
-                    mask &= ~used[:, j]
+                    mask &= ~used[idx, j]
                 if b.start_of_main1:
-                    mask &= ~played
+                    mask &= ~played[idx]
                 if b.draws:
-                    mask &= ~locked
+                    mask &= ~locked[idx]
                 if b.no_draw_before:
-                    mask &= ~drew
-                ex = self.extra
+                    mask &= ~drew[idx]
                 if b.extra_deck_cost:
                     mask &= ex >= 3
                 draw6, exc6 = b.draw, b.excavate
                 half = b.extra_deck_cost & (ex < 6)
                 need = b.banish_top + np.where(half, draw6 // 2 + exc6 // 2, draw6 + exc6)
                 if b.redraw_hand:
-                    need = self.H.sum(axis=1) - 1
+                    need = self.row_sums(H) - 1
                 mask &= left >= np.maximum(need, 1)
                 if d in cp.costs:
                     members = cp.class_members(cp.costs[d])
-                    have = self.H[:, members].sum(axis=1) - (1 if d in members else 0)
+                    have = self.row_sums(H[:, members]) - (1 if d in members else 0)
                     mask &= have > 0
                 chosen[mask] = j
+            active[idx[chosen < 0]] = False
             if not (chosen >= 0).any():
                 return
             for j, d in enumerate(self.order):
-                rows = np.nonzero(chosen == j)[0]
+                rows = idx[chosen == j]
                 if not len(rows):
                     continue
                 b = cp.behaviours[d]
@@ -427,14 +692,14 @@ class _Batch:
             self.remove_one(rows, cp.class_members(cp.costs[d]))
         half = np.asarray(paid) == 3
         if b.redraw_hand:
-            n = H[rows].sum(axis=1)
+            n = self.row_sums(H[rows])
             if self.G is not None:
                 self.G[rows] += H[rows]
             H[rows] = 0
             for i in range(int(n.max(initial=0))):
                 sub = rows[n > i]
                 cls = self.draw(sub)
-                H[sub, cls] += 1
+                H[sub, cls] += 1  # (-1: the Deck was empty)
             return
         if b.draw:
             # banish the top cards face-down (cost), then draw: both random cards of the Deck
@@ -446,7 +711,7 @@ class _Batch:
             for i in range(b.draw):
                 sub = rows[n > i]
                 cls = self.draw(sub)
-                H[sub, cls] += 1
+                H[sub, cls] += 1  # (-1: the Deck was empty)
             if b.then_banish is not None:
                 done = self.remove_one(rows, cp.class_members(cp.targets[d]), banish=True)
                 if self.G is not None:
@@ -463,9 +728,9 @@ class _Batch:
             np.full(len(rows), b.excavate)
         E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
         for i in range(b.excavate):
-            live = np.nonzero((n > i) & self.R[rows].any(axis=1))[0]
+            live = np.nonzero((n > i) & (self.row_sums(self.R[rows]) > 0))[0]
             cls = self.draw_top(rows[live])
-            E[live, cls] += 1
+            _add_at(E, live, cls, 1)
         chosen = np.full(len(rows), -1, dtype=np.int64)
         pref = play.preference(cp)
         for t in pref:
@@ -482,8 +747,8 @@ class _Batch:
             cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
             chosen[cand] = t
         got = chosen >= 0
-        E[np.nonzero(got)[0], chosen[got]] -= 1
-        H[rows[got], chosen[got]] += 1
+        _add_at(E, np.nonzero(got)[0], chosen[got], -1)
+        _add_at(H, rows[got], chosen[got], 1)
         if b.excavate_rest == "shuffle":
             self.R[rows] += E
             self.reshuffle(rows)

@@ -1,0 +1,56 @@
+"""Start-up stays cheap: a plain `deckcheck check` imports no pydantic (issue 13), nor
+tomllib (shipped format and list files take the fast readers), importlib.resources or
+tempfile (platformdirs imports it; deckcheck knows Linux's data folder itself).
+
+pydantic's import and the building of its model classes cost more than the whole check of a
+deck; deckcheck's values are plain classes (`deckcheck.plain`) and pydantic is imported only
+where people write the input (user format files, goldfish profiles). These tests run the real
+command in a fresh interpreter, so a later import that brings it back fails here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "tcg-legal.ydk"
+
+
+def _imported(args: list[str], tmp_path: Path) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    """The modules `python -X importtime -m deckcheck ARGS` imports, and the run."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1",
+               DECKCHECK_BANLISTS=str(tmp_path / "no-user-lists"))
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "deckcheck", *args],
+                         capture_output=True, text=True, env=env, cwd=ROOT, check=False)
+    mods = {line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line}
+    return mods, run
+
+
+@pytest.mark.parametrize("extra", [[], ["-o", "json"], ["-o", "parsable"]])
+def test_a_check_imports_no_pydantic(tmp_path: Path, extra: list[str]) -> None:
+    mods, run = _imported(["check", "--date", "2026-11-22", *extra, str(EXAMPLE)], tmp_path)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "deckcheck.checker" in mods  # the check did run in this process
+    heavy = sorted(m for m in mods if m.split(".")[0] in ("pydantic", "pydantic_core", "tomllib",
+                                                          "tempfile")
+                   or m.startswith("importlib.resources"))
+    assert not heavy, f"a plain check imported {heavy}"
+
+
+def test_a_user_format_file_is_validated_by_pydantic(tmp_path: Path) -> None:
+    """The boundary keeps its strict schema: a user's own format file goes through pydantic."""
+    user = tmp_path / "no-user-lists" / "mine"
+    user.mkdir(parents=True)
+    (user / "format.toml").write_text('id = "mine"\nname = "Mine"\ncopies = "three"\n',
+                                      encoding="utf-8")
+    mods, run = _imported(["check", "--format", "mine", str(EXAMPLE)], tmp_path)
+    assert run.returncode == 2
+    assert "pydantic" in mods
+    assert "`copies`: input should be a valid integer" in run.stderr
