@@ -35,6 +35,11 @@ MDPRO3_SECTIONS = frozenset({"pickup", "case", "protector", "field", "grave", "s
 MAX_PASSCODE = 2**32 - 1
 #: At most this many unreadable lines are reported one by one.
 MAX_LINE_PROBLEMS = 20
+#: The fields `read_ydk` sets on each entry and location it builds (see the test that holds
+#: them to `Entry.model_fields` and `Location.model_fields`).
+ENTRY_FIELDS = ("passcode", "written", "count", "location")
+LOCATION_FIELDS = ("source", "line", "sheet", "cell", "part")
+_new = object.__new__
 
 def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) -> Deck:
     """Read a `.ydk` file's content. Raises DeckReadError only when the content is no ydk at
@@ -150,10 +155,16 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     deck = Deck(name=name, source=source or None, problems=problems, meta=meta)
     src = source or None
     for sec, items in rows.items():
-        deck.section(sec).extend(
-            Entry(passcode=pc, written=digits, count=count,
-                  location=Location(source=src, line=line))
-            for pc, count, line, digits in items)
+        out = deck.section(sec)
+        for pc, count, line, digits in items:
+            # `Entry(passcode=…, location=Location(source=…, line=…))` without the two
+            # keyword calls: every slot of both plain classes set here (a test holds these to
+            # the classes' fields), about 3x faster per entry, and entries are most of a read
+            loc = _new(Location)
+            loc.source, loc.line, loc.sheet, loc.cell, loc.part = src, line, None, None, None
+            entry = _new(Entry)
+            entry.passcode, entry.written, entry.count, entry.location = pc, digits, count, loc
+            out.append(entry)
     return deck
 
 
