@@ -26,17 +26,17 @@ from typing import TYPE_CHECKING
 from deckcheck.cards.model import Kind
 from deckcheck.cards.names import normalize
 from deckcheck.decks.files import EXTENSIONS
+from deckcheck.decks.model import Deck
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
 from deckcheck.rules import registry
-from deckcheck.rules.context import CheckContext, Item, ListView, points_for, strictest_limit
+from deckcheck.rules.context import CheckContext, Facts, ListView, points_for, strictest_limit
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from deckcheck.cards.model import Card
     from deckcheck.cards.pool import CardPool
-    from deckcheck.decks.model import Deck, Entry, Section
+    from deckcheck.decks.model import Entry, Section
     from deckcheck.formats.model import Banlist, Format
 
 #: Among many inputs, files with these suffixes are read as decks; any other file (a README
@@ -63,8 +63,6 @@ class DeckData:
 
 
 Input = str | os.PathLike[str] | DeckData
-#: A written passcode's `Item` fields: card, key, place, limit, points, unusual, named.
-_Facts = tuple["Card | None", str, "str | None", "int | None", int, bool, bool]
 
 
 def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None = None, *,
@@ -80,8 +78,6 @@ def check(deck: Deck, format: Format | str = "tcg", date: dt.date | str | None =
     count as illegal. Raises `UnknownFormat`, `UnknownRule`, `BadDate` or `BadOption` for bad
     values, TypeError when `deck` is not a `Deck`.
     """
-    from deckcheck.decks.model import Deck
-
     if not isinstance(deck, Deck):
         raise TypeError(f"check() takes a Deck, not {type(deck).__name__}; read a file first "
                         "with deckcheck.read_deck(path, pool), or use deckcheck.check_many.")
@@ -96,6 +92,18 @@ _CACHE_SIZE = 8
 _CHECKERS: OrderedDict[tuple[object, ...], Checker] = OrderedDict()
 #: What decides which list files and which card database `check()` finds when given names.
 _ENV = ("DECKCHECK_BANLISTS", "DECKCHECK_DB", "XDG_DATA_HOME", "HOME")
+#: The same names as CPython's `os.environ` keys them in its dict (bytes on POSIX).
+_ENV_KEYS: tuple[object, ...] = tuple(map(getattr(os.environ, "encodekey", str), _ENV))
+
+
+def _env() -> tuple[object, ...]:
+    """The `_ENV` variables' values (as the environment holds them). `os.environ.get` of a
+    variable that is not set raises and catches a KeyError inside (a microsecond each, per
+    `check()` call), so CPython's own dict behind `os.environ` is read when it is there."""
+    data = getattr(os.environ, "_data", None)
+    if isinstance(data, dict) and _ENV_KEYS:
+        return tuple(map(data.get, _ENV_KEYS))
+    return tuple(map(os.environ.get, _ENV))
 
 
 def clear_cache() -> None:
@@ -120,7 +128,6 @@ def _cached_checker(format: Format | str, date: dt.date | str | None, pool: Card
         ignore = ignore.split(",")
     select = tuple(select) if select is not None else None
     ignore = tuple(ignore) if ignore is not None else None
-    env = os.environ
     store: object = id(pool)
     if pool is None:
         from deckcheck.cards.load import default_db_path
@@ -132,7 +139,7 @@ def _cached_checker(format: Format | str, date: dt.date | str | None, pool: Card
             store = None
     key = (format if isinstance(format, str) else id(format), day, store,
            banlist if banlist is None or isinstance(banlist, str) else id(banlist),
-           points_cap, select, ignore, strict, tuple(env.get(k) for k in _ENV))
+           points_cap, select, ignore, strict, _env())
     checker = _CHECKERS.get(key)
     if checker is None:
         checker = Checker(format, day, pool=pool, banlist=banlist, points_cap=points_cap,
@@ -230,7 +237,7 @@ class Checker:
         self.strict = strict
         #: written passcode -> Item fields (card, key, place, limit, points, unusual), looked up
         #: once per run.
-        self._facts: dict[int, _Facts] = {}
+        self._facts: dict[int, Facts] = {}
         #: what rules work out per card or name, shared by all this checker's decks
         #: (`CheckContext.memo`); bounded by the card pool like `_facts`.
         self._memo: dict[str, object] = {}
@@ -248,8 +255,11 @@ class Checker:
 
             self.notices += list_notices(self.format, self.banlist, self.date)
         self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
+        #: the selected rules that can find anything under this format, list and cap
+        self._active = registry.applicable(self.rules, self.format, self.banlist,
+                                           self.points_cap)
 
-    def _lookup(self, pc: int) -> _Facts:
+    def _lookup(self, pc: int) -> Facts:
         card = self.pool.get(pc)
         if card is None:
             return None, f"#{pc}", None, strictest_limit(self.view, (pc,)), 0, False, True
@@ -262,48 +272,75 @@ class Checker:
                 points_for(self.view, codes), unusual, card.name == card.rule_name)
 
     def context(self, deck: Deck) -> CheckContext:
-        """The rules' view of `deck`: each entry with its card, copy-limit key and list facts."""
+        """The rules' view of `deck`: each entry with its card, copy-limit key and list facts,
+        and, from the same one pass, what the rules would otherwise each work out again
+        (sizes, copies per rule name, which keys may break a limit, misplaced cards)."""
         facts = self._facts
-        items: list[Item | None] = []
-        add = items.append
-        missing: list[tuple[int, Section, Entry]] = []
+        cap = self.format.copies
+        skills_count = self.format.skills == "forbidden"  # Skill Cards count in the size
+        rows: list[tuple[Section, Entry, Facts]] = []
+        add = rows.append
+        odd_count = 0
+        totals: dict[str, int] = {}
+        candidates: set[str] = set()
+        misplaced: set[str] = set()
+        sizes: dict[str, int] = {}
+        unknown = 0
+        section: Section
         for section, entries in (("main", deck.main), ("extra", deck.extra),
                                  ("side", deck.side)):
+            size = 0
             for entry in entries:
                 f = facts.get(entry.passcode)  # type: ignore[arg-type]  # None: no passcode
-                if f is not None:
-                    add(Item(section, entry, *f))  # type: ignore[arg-type]  # a Section
-                elif entry.passcode is None:
-                    add(Item(section, entry, None,  # type: ignore[arg-type]  # a Section
-                             f"?{entry.written or ''}"))
-                else:
-                    missing.append((len(items), section, entry))  # type: ignore[arg-type]
-                    add(None)
-        if missing:
-            self.pool.preload([e.passcode for _, _, e in missing  # the store: one query
-                               if e.passcode is not None])
-            for at, section, entry in missing:
-                pc = entry.passcode
-                assert pc is not None
-                f = facts.get(pc)
                 if f is None:
-                    f = facts[pc] = self._lookup(pc)
-                items[at] = Item(section, entry, *f)
+                    if entry.passcode is not None:  # not looked up yet: all of them, then again
+                        return self._looked_up(deck)
+                    f = (None, f"?{entry.written or ''}", None, None, 0, False, True)
+                add((section, entry, f))
+                card, key, place, limit, _, odd, named = f
+                count = entry.count
+                total = totals.get(key, 0) + count
+                totals[key] = total
+                if total > cap or limit is not None or not named:
+                    candidates.add(key)
+                if card is None:
+                    unknown += 1
+                elif place != section and place is not None and section != "side":
+                    misplaced.add(section)
+                if odd:
+                    odd_count += 1
+                    if not skills_count and card is not None and card.kind is Kind.SKILL:
+                        continue  # not part of the size (`CheckContext.counts_in_size`)
+                size += count
+            sizes[section] = size
         return CheckContext(deck=deck, format=self.format, banlist=self.banlist, date=self.date,
                             pool=self.pool, view=self.view, points_cap=self.points_cap,
-                            items=items,  # type: ignore[arg-type]  # no None left
-                            notices=list(self.notices), memo=self._memo)
+                            rows=rows, notices=list(self.notices), memo=self._memo,
+                            sizes=sizes, odd=odd_count, totals=totals, candidates=candidates,
+                            misplaced=misplaced, unknown=unknown, known=len(rows) - unknown)
+
+    def _looked_up(self, deck: Deck) -> CheckContext:
+        """`context(deck)` once every passcode of the deck has its facts: those not looked up
+        yet are read from the pool in one query."""
+        facts = self._facts
+        missing = [pc for e in (*deck.main, *deck.extra, *deck.side)
+                   if (pc := e.passcode) is not None and pc not in facts]
+        self.pool.preload(missing)  # the store: one query for the deck's new passcodes
+        for pc in missing:
+            if pc not in facts:
+                facts[pc] = self._lookup(pc)
+        return self.context(deck)
 
     def check(self, deck: Deck, *, label: str | None = None) -> Report:
         """The verdict on one deck; problems in reading order (deck-wide ones first).
         `label` names the deck in the report (default: its file, else its name)."""
         ctx = self.context(deck)
-        violations = sorted(registry.run(self.rules, deck, ctx), key=lambda v: v.sort_key())
+        violations = sorted(registry.run(self._active, deck, ctx), key=lambda v: v.sort_key())
         bad = ("error", "warning") if self.strict else ("error",)
         illegal = any(v.severity in bad for v in violations)
         points = None
         if self._uses_points:
-            points = sum(i.points * i.entry.count for i in ctx.items)
+            points = sum(f[4] * e.count for _, e, f in ctx.rows)
         return Report(
             deck=label or deck.source or deck.name or "<deck>",
             verdict="illegal" if illegal else "legal",
@@ -311,7 +348,7 @@ class Checker:
             format_name=self.format.name,
             banlist=self.banlist.name if self.banlist is not None else None,
             date=self.date.isoformat(),
-            sizes={s: ctx.size(s) for s in ("main", "extra", "side")},
+            sizes=dict(ctx.sizes),  # main, extra, side
             points=points,
             cap=self.points_cap if self._uses_points else None,
             violations=violations,

@@ -57,6 +57,17 @@ def _exists(s: str) -> bool:
         return False
 
 
+def _stem_suffix(s: str) -> tuple[str, str]:
+    """`(Path(s).stem, Path(s).suffix)` without building a `Path` (the common case: a file
+    name with an extension, on a system whose separator is "/")."""
+    name = s.rpartition("/")[2] if os.sep == "/" else ""
+    dot = name.rfind(".")
+    if 0 < dot < len(name) - 1 and name != "..":
+        return name[:dot], name[dot:]
+    path = Path(s)
+    return path.stem, path.suffix
+
+
 def _short(s: str) -> str:
     return s if len(s) <= 40 else s[:37] + "..."
 
@@ -87,10 +98,13 @@ def sniff(data: bytes, ext: str = "") -> str:
         return "ydke"
     # line by line, not a multi-line regular expression: `^\s*#main` with re.M took
     # quadratic time on a file of newlines (178 s for 200,000 of them)
+    by_ext = EXTENSIONS.get(ext)
+    if by_ext == "ydk":  # the header lines below could only say "ydk" too
+        return by_ext
     if any(ln.strip().lower() in _YDK_HEADERS for ln in data[:200_000].splitlines()):
         return "ydk"
-    if ext in EXTENSIONS:
-        return EXTENSIONS[ext]
+    if by_ext is not None:
+        return by_ext
     lines = [s for ln in data[:20_000].splitlines() if (s := ln.strip())]
     if lines and all(ln.isdigit() and 3 <= len(ln) <= 10 for ln in lines):
         return "ydk"
@@ -134,6 +148,15 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
     if fmt is not None and fmt not in FORMATS:
         raise DeckReadError(f"Unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}.")
     s = str(source)
+    if isinstance(source, str) and data is None and s != STDIN and "\n" not in s and \
+            len(s) < 4096 and s.lstrip()[:7].lower() != "ydke://":  # `ydke.is_ydke`
+        # most sources are deck files: read at once (one open instead of a stat, then an
+        # open); a source that is no readable regular file takes the way below, which says
+        # what it is
+        try:
+            data = read_bytes(s)
+        except DeckReadError:
+            data = None
     if isinstance(source, str) and data is None:
         is_file = s != STDIN and "\n" not in s and _is_file(s)  # one stat for both checks
         direct = _direct_format(s, is_file) if fmt in (None, "ydke", "omega") else None
@@ -154,11 +177,11 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
     if data.startswith(_OLE_MAGIC):
         raise DeckReadError(f"{source_label(source)} is an old Excel (.xls) or other Office "
                             "file; save it as an Excel Workbook (.xlsx) and try again.")
-    path = Path(s) if s != STDIN else None
-    ext = path.suffix.lower() if path is not None else ""
+    stem, ext = _stem_suffix(s) if s != STDIN else (None, "")
+    ext = ext.lower()
     fmt = fmt or sniff(data, ext)
     label = source_label(source)
-    deck_name = name if name is not None else (path.stem if path is not None else None)
+    deck_name = name if name is not None else stem
     if fmt in NEEDS_POOL_TO_READ and pool is None:
         raise DeckReadError(f"Reading {label} as {fmt} needs the card database; run "
                             "`deckcheck cards update`.")

@@ -61,38 +61,58 @@ def read_bytes(source: str | Path) -> bytes:
     # forever; anything but a regular file is then refused below
     try:
         fd = os.open(source, os.O_RDONLY | _NONBLOCK | _BINARY)
-        f = os.fdopen(fd, "rb")  # noqa: SIM115 (closed below)
     except FileNotFoundError:
         raise DeckReadError(f"{Path(source)}: no such file; check the path.") from None
     except OSError as exc:
         if os.path.isdir(source):
-            raise DeckReadError(f"{Path(source)} is a folder, not a deck file; name a file "
-                                "inside it (`deckcheck event check` checks a whole folder)."
-                                ) from None
+            raise _folder(source) from None
         raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
-    with f:
-        try:
-            info = os.fstat(f.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise DeckReadError(f"{Path(source)} is not a regular file (a pipe, socket or "
-                                    "device); save the deck to a file, or pipe it to - "
-                                    "(standard input).")
-            size = info.st_size
-            if size > MAX_BYTES:
-                raise DeckReadError(
-                    f"{Path(source)} is {size / 2**20:.0f} MB, too large for a deck file "
-                    f"(limit {MAX_BYTES // 2**20} MB); check that it is the right file.")
-            # the size it has (a read of MAX_BYTES would reserve 20 MB for a 2 KB file), and
-            # one byte more to notice a file that grew meanwhile
-            data = f.read(size + 1)
-            if len(data) > size:
-                data += f.read(MAX_BYTES + 1 - len(data))
-        except OSError as exc:
-            raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
+    # the descriptor itself, not a file object around it: one object less per deck file
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise _folder(source)
+        if not stat.S_ISREG(info.st_mode):
+            raise DeckReadError(f"{Path(source)} is not a regular file (a pipe, socket or "
+                                "device); save the deck to a file, or pipe it to - "
+                                "(standard input).")
+        size = info.st_size
+        if size > MAX_BYTES:
+            raise DeckReadError(
+                f"{Path(source)} is {size / 2**20:.0f} MB, too large for a deck file "
+                f"(limit {MAX_BYTES // 2**20} MB); check that it is the right file.")
+        # the size it has (a read of MAX_BYTES would reserve 20 MB for a 2 KB file), and
+        # one byte more to notice a file that grew meanwhile; a regular file reads short
+        # only at its end, so one read call is enough unless it grew
+        data = os.read(fd, size + 1)
+        if len(data) > size:
+            data += _read_fd(fd, MAX_BYTES + 1 - len(data))
+    except OSError as exc:
+        raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
+    finally:
+        os.close(fd)
     if len(data) > MAX_BYTES:
         raise DeckReadError(f"{Path(source)} is too large for a deck file (limit "
                             f"{MAX_BYTES // 2**20} MB); check that it is the right file.")
     return data
+
+
+def _folder(source: str | Path) -> DeckReadError:
+    return DeckReadError(f"{Path(source)} is a folder, not a deck file; name a file inside it "
+                         "(`deckcheck event check` checks a whole folder).")
+
+
+def _read_fd(fd: int, limit: int) -> bytes:
+    """Up to `limit` bytes from `fd` (fewer only at the end of the file)."""
+    parts: list[bytes] = []
+    got = 0
+    while got < limit:
+        chunk = os.read(fd, limit - got)
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
 
 
 def _has_kana(text: str) -> bool:
@@ -167,7 +187,8 @@ def decode_text(data: bytes, where: str) -> str:
 
 def split_lines(text: str, where: str) -> list[str]:
     """Lines of a text (any line ending), refusing absurd line counts."""
-    if text.count("\n") > MAX_LINES or text.count("\r") > MAX_LINES:
+    # a text shorter than MAX_LINES characters cannot hold more lines (no need to count)
+    if len(text) > MAX_LINES and (text.count("\n") > MAX_LINES or text.count("\r") > MAX_LINES):
         raise DeckReadError(f"{where} has more than {MAX_LINES:,} lines, which is no deck; "
                             "check that it is the right file.")
     return text.splitlines()

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from deckcheck.rules.context import (
+    NOTHING,
     CheckContext,
     Item,
     elsewhere,
@@ -59,7 +60,9 @@ def group_limits(ctx: CheckContext) -> list[GroupLimit]:
     out: list[GroupLimit] = []
     as_limited = ctx.format.forbidden_as_limited
     cap = ctx.format.copies
-    for key, items in ctx.by_key().items():
+    # only the keys the engine's pass found over the copy limit, listed or treated as another
+    # name: any other group is within both limits
+    for key, items in ctx.by_key(ctx.candidates).items():
         listed: int | None = None
         by: Item | None = None
         total = 0
@@ -90,7 +93,8 @@ def names_note(ctx: CheckContext, g: GroupLimit, at: Item) -> str:
     plus where the other entries are."""
     per: dict[str, int] = {}
     for it in g.items:
-        per[it.label] = per.get(it.label, 0) + it.count
+        label = it.label
+        per[label] = per.get(label, 0) + it.entry.count
     note = ""
     if len(per) > 1:
         parts = [f"{name} ×{n}" for name, n in per.items()]
@@ -104,14 +108,20 @@ _WORD = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited"}
 
 def over_limit(ctx: CheckContext, limit: int) -> Iterator[Found]:
     """Violations for groups whose effective list limit is `limit` and whose total exceeds it."""
-    for g in group_limits(ctx):
+    groups = group_limits(ctx)
+    return _over_limit(ctx, limit, groups) if groups else NOTHING
+
+
+def _over_limit(ctx: CheckContext, limit: int, groups: list[GroupLimit]) -> Iterator[Found]:
+    where = ctx.list_name()
+    as_limited = ctx.format.forbidden_as_limited
+    for g in groups:
         if g.effective != limit or g.total <= limit or g.by is None:
             continue
         at = going_over(g.items, limit)
         listed_as = _WORD.get(g.listed if g.listed is not None else -1, "limited")
         holder = g.holder or g.by.label
-        where = ctx.list_name()
-        if g.listed == 0 and ctx.format.forbidden_as_limited:
+        if g.listed == 0 and as_limited:
             rule = (f"{holder} is Forbidden in {where}, which counts as Limited in "
                     f"{ctx.format.name}: at most 1, the deck has {g.total}")
         elif limit == 0:

@@ -9,10 +9,14 @@ problem is reported; when it is not, the message gives both counts.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from deckcheck.decks.model import SECTION_TITLES, Section
-from deckcheck.rules.context import CheckContext, going_over, make
+from deckcheck.rules.context import NOTHING, CheckContext, going_over, make
 from deckcheck.rules.violation import Found
+
+if TYPE_CHECKING:
+    from deckcheck.formats.model import SizeRange
 
 
 def unresolved(ctx: CheckContext, section: Section) -> tuple[int, int]:
@@ -31,10 +35,15 @@ def unresolved(ctx: CheckContext, section: Section) -> tuple[int, int]:
 def check_size(ctx: CheckContext, section: Section) -> Iterator[Found]:
     rng = getattr(ctx.format, section)
     size = ctx.size(section)
-    here, unplaced = unresolved(ctx, section)
+    here, unplaced = unresolved(ctx, section) if ctx.deck.problems else (0, 0)
     least = size + here  # written in this section for certain
     if least + unplaced >= rng.min and least <= rng.max:
-        return  # the unknown cards (one DC401 each) may well make the size right
+        return NOTHING  # the unknown cards (one DC401 each) may well make the size right
+    return _wrong_size(ctx, section, rng, size, least, unplaced)
+
+
+def _wrong_size(ctx: CheckContext, section: Section, rng: SizeRange, size: int, least: int,
+                unplaced: int) -> Iterator[Found]:
     written = least if least > rng.max else least + unplaced
     unknown = sum(i.count for i in ctx.in_section(section) if i.card is None)
     unknown += written - size

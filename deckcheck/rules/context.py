@@ -23,6 +23,16 @@ if TYPE_CHECKING:
     from deckcheck.formats.model import Banlist, Format
 
 
+#: A passcode's facts under one format and list: the `Item` fields card, key, place, limit,
+#: points, unusual, named.
+Facts = tuple["Card | None", str, "str | None", "int | None", int, bool, bool]
+
+
+#: What a rule returns when the deck gives it nothing to look at: an empty iterator, cheaper
+#: than running a generator to its end (it is exhausted from the start, so it can be shared).
+NOTHING: Iterator[Found] = iter(())
+
+
 def where(loc: Location) -> Location | None:
     """The location, or None when nothing is known about where it was written."""
     return loc if loc.known else None
@@ -56,7 +66,8 @@ class Item:
 
     @property
     def location(self) -> Location | None:
-        return where(self.entry.location)
+        loc = self.entry.location  # `where`, inline: this runs for every problem found
+        return loc if loc.known else None
 
     @property
     def label(self) -> str:
@@ -119,6 +130,10 @@ def card_codes(item: Item) -> Iterable[int]:
 
 @dataclass
 class CheckContext:
+    """What the rules look at. The engine fills in, in its one pass over the deck, the summary
+    fields below `items` (sizes, totals per rule name, …) so that a rule with nothing to look
+    at returns at once instead of walking the deck again."""
+
     deck: Deck
     format: Format
     banlist: Banlist | None
@@ -126,14 +141,55 @@ class CheckContext:
     pool: CardPool
     view: ListView
     points_cap: int | None
-    items: list[Item]
+    #: Each entry with its section and its card's facts (the fields of its `Item`), in deck
+    #: order; `items` makes the `Item`s from it when a rule first needs them (most decks
+    #: need few or none: see `by_key` and `unknown_items`).
+    rows: list[tuple[Section, Entry, Facts]]
     notices: list[str] = field(default_factory=list)
     #: Values several rules share (computed by the first rule that needs them).
     cache: dict[str, object] = field(default_factory=dict, repr=False)
     #: Facts that do not depend on the deck (per card or name under this format, list and
     #: date), kept by the `Checker` for all its decks: a rule stores its own under its CODE.
     memo: dict[str, object] = field(default_factory=dict, repr=False)
-    _groups: dict[str, list[Item]] | None = field(default=None, repr=False)
+    #: Cards per section counted in its size (`counts_in_size`).
+    sizes: dict[str, int] = field(default_factory=dict, repr=False)
+    #: How many entries are `unusual` (Token, Skill, scoped, dated, written under another id).
+    odd: int = 0
+    #: Copies per copy-limit key (main + extra + side), keys in order of first appearance.
+    totals: dict[str, int] = field(default_factory=dict, repr=False)
+    #: Keys that may break a limit: over the format's copy limit, listed, or a card treated as
+    #: another name; a key not here is within every limit (`_limits.group_limits`).
+    candidates: set[str] = field(default_factory=set, repr=False)
+    #: Sections holding a card built into another deck (DC110, DC111).
+    misplaced: set[str] = field(default_factory=set, repr=False)
+    #: Items whose card is unknown, and items whose card is known.
+    unknown: int = 0
+    known: int = 0
+    _items: list[Item] | None = field(default=None, repr=False)
+    _unusual: list[Item] | None = field(default=None, repr=False)
+
+    @property
+    def items(self) -> list[Item]:
+        """Every entry as an `Item`, in deck order (made once, on first use)."""
+        if self._items is None:
+            self._items = [Item(s, e, *f) for s, e, f in self.rows]
+        return self._items
+
+    @property
+    def unusual(self) -> list[Item]:
+        """Known cards that are Tokens, Skills, scoped, dated or written under another id."""
+        if self._unusual is None:
+            self._unusual = [i for i in self.items if i.unusual] if self.odd else []
+        return self._unusual
+
+    @property
+    def unknown_items(self) -> list[Item]:
+        """The items whose card the pool does not know, in deck order."""
+        if not self.unknown:
+            return []
+        if self._items is not None:
+            return [i for i in self._items if i.card is None]
+        return [Item(s, e, *f) for s, e, f in self.rows if f[0] is None]
 
     def notice(self, text: str) -> None:
         if text not in self.notices:
@@ -151,37 +207,27 @@ class CheckContext:
                     and item.card.kind is Kind.SKILL)
 
     def size(self, section: Section) -> int:
-        sizes = self.cache.get("sizes")
-        if sizes is None:
-            sizes = self.cache["sizes"] = {"main": 0, "extra": 0, "side": 0}
-            if self.format.skills == "forbidden":  # every card counts (`counts_in_size`)
-                for i in self.items:
-                    sizes[i.section] += i.entry.count
-            else:
-                for i in self.items:
-                    if self.counts_in_size(i):
-                        sizes[i.section] += i.entry.count
-        return sizes[section]  # type: ignore[index,no-any-return]  # "sizes" is a dict[str, int]
-
-    @property
-    def unusual(self) -> list[Item]:
-        """Known cards that are Tokens, Skills, scoped, dated or written under another id."""
-        found = self.cache.get("unusual")
-        if found is None:
-            found = self.cache["unusual"] = [i for i in self.items if i.unusual]
-        return found  # type: ignore[return-value]  # "unusual" always holds list[Item]
+        return self.sizes.get(section, 0)
 
     def in_section(self, section: Section) -> Iterator[Item]:
         return (i for i in self.items if i.section == section)
 
-    def by_key(self) -> dict[str, list[Item]]:
-        """Items grouped by copy-limit key (rule name), main + extra + side, in deck order."""
-        if self._groups is None:
-            groups: dict[str, list[Item]] = {}
+    def by_key(self, keys: set[str] | None = None) -> dict[str, list[Item]]:
+        """Items grouped by copy-limit key (rule name), main + extra + side, in deck order;
+        only the groups of `keys` when given."""
+        groups: dict[str, list[Item]] = {}
+        if keys is None:
             for it in self.items:
                 groups.setdefault(it.key, []).append(it)
-            self._groups = groups
-        return self._groups
+        elif keys and self._items is not None:
+            for it in self._items:
+                if it.key in keys:
+                    groups.setdefault(it.key, []).append(it)
+        elif keys:  # only these groups' items are made
+            for s, e, f in self.rows:
+                if f[1] in keys:
+                    groups.setdefault(f[1], []).append(Item(s, e, *f))
+        return groups
 
     def rule_name(self, items: list[Item]) -> str:
         """The copy-limit name of a group of items, for people ("Harpie Lady")."""
@@ -258,8 +304,10 @@ def make(message: str, at: Item | None = None, *, card: str | None = None,
     with the entry's passcode: name and passcode always belong to one card.
     `with_card=False` points at the entry's location only (deck-size problems)."""
     if at is not None:
-        if with_card and (card is None or card == at.label):
-            card, passcode = at.label, at.entry.passcode
+        if with_card:
+            label = at.label
+            if card is None or card == label:
+                card, passcode = label, at.entry.passcode
         section = section or at.section
         location = location or at.location
     return Found(message=message, card=card, passcode=passcode, section=section,

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 from deckcheck.cards.model import Card, Kind
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, Item, distinct, make, others
+from deckcheck.rules.context import NOTHING, CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC402"
@@ -39,6 +39,16 @@ LABEL = {"tcg": "TCG", "ocg": "OCG", "md": "Master Duel"}
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     region = ctx.format.region
+    if region != "md" and not ctx.unusual:
+        # every known card is undated (an item that is not `unusual` has no release dates)
+        # and none dated: the notice below, with nothing to count
+        if ctx.known:
+            ctx.notice(_not_known(PLACE.get(region, region.upper())))
+        return NOTHING
+    return _check(ctx, region)
+
+
+def _check(ctx: CheckContext, region: str) -> Iterator[Found]:
     excluded = set(ctx.format.excluded_scopes)
     place, label = PLACE.get(region, region.upper()), LABEL.get(region, region.upper())
     late: list[Item] = []
@@ -70,8 +80,7 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
         if day > ctx.date:  # type: ignore[operator]  # a date here
             late.append(i)
     if undated and not dated:
-        ctx.notice(f"Release dates in {place} are not known for this deck's cards in this card "
-                   f"pool, so not-yet-released cards ({CODE}) could not be checked.")
+        ctx.notice(_not_known(place))
     elif undated:
         n = len(undated)
         ctx.notice(f"{n} card{'s' if n != 1 else ''} {'have' if n != 1 else 'has'} no known "
@@ -84,6 +93,11 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
         yield make(f"{at.card.name} is not released in {place} until "
                    f"{day.isoformat()} (checked as of {ctx.date.isoformat()})"
                    f"{others(items, at)}.", at, count=n)
+
+
+def _not_known(place: str) -> str:
+    return (f"Release dates in {place} are not known for this deck's cards in this card pool, "
+            f"so not-yet-released cards ({CODE}) could not be checked.")
 
 
 def _day(card: Card, region: str, excluded: set[str]) -> dt.date | bool | None:

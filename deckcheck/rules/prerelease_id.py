@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, Item, make, others
+from deckcheck.rules.context import NOTHING, CheckContext, Item, make, others
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC404"
@@ -31,6 +31,12 @@ SEVERITY: Severity = "warning"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    if not ctx.unusual:  # an id not the card's own is `unusual`
+        return NOTHING
+    return _check(deck, ctx)
+
+
+def _check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     old: dict[int, list[Item]] = {}
     for it in ctx.unusual:
         pc = it.entry.passcode

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.decks.model import Deck
 from deckcheck.errors import UnknownRule
@@ -44,6 +44,9 @@ from deckcheck.rules import (
 )
 from deckcheck.rules.context import CheckContext
 from deckcheck.rules.violation import Violation
+
+if TYPE_CHECKING:
+    from deckcheck.formats.model import Banlist, Format
 
 RULES: dict[str, ModuleType] = {
     "DC101": main_deck_size,
@@ -107,15 +110,24 @@ def selected(select: Iterable[str] | None = None,
     return out
 
 
+def applicable(rules: Iterable[ModuleType], fmt: Format, banlist: Banlist | None,
+               points_cap: int | None) -> list[ModuleType]:
+    """The rules that can find something under this format, list and points cap: a rule
+    module's optional `applies(fmt, banlist, points_cap)` says when it cannot (a Skill Card
+    rule in a format without them), so a `Checker` does not call it for every deck."""
+    return [mod for mod in rules
+            if getattr(mod, "applies", None) is None or mod.applies(fmt, banlist, points_cap)]
+
+
 def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
     """Every rule's findings as `Violation`s carrying the rule's code, name and severity."""
     for mod in rules:
-        code, name, severity = mod.CODE, mod.NAME, mod.SEVERITY
         for f in mod.check(deck, ctx):
             # The values are this package's own (a rule module's identity, a `Found`), so
             # they are set without re-validation: the same object `Violation(...)` builds.
             yield _violation({
-                "code": code, "name": name, "severity": severity, "message": f.message,
+                "code": mod.CODE, "name": mod.NAME, "severity": mod.SEVERITY,
+                "message": f.message,
                 "card": f.card, "passcode": f.passcode, "section": f.section,
                 "location": f.location, "count": f.count, "limit": f.limit,
                 "points": f.points, "cap": f.cap, "suggestions": list(f.suggestions)})

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, distinct, make, others
+from deckcheck.rules.context import NOTHING, CheckContext, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC120"
@@ -27,6 +27,12 @@ SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    if not ctx.unusual:  # a Token is `unusual`
+        return NOTHING
+    return _check(deck, ctx)
+
+
+def _check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     tokens = (i for i in ctx.unusual if i.card is not None and i.card.kind is Kind.TOKEN)
     for items in distinct(tokens).values():
         at = items[0]

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules._limits import group_limits, names_note
-from deckcheck.rules.context import CheckContext, going_over, make
+from deckcheck.rules.context import NOTHING, CheckContext, going_over, make
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC201"
@@ -35,6 +35,12 @@ SEVERITY: Severity = "error"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    if not group_limits(ctx):  # no name over a limit
+        return NOTHING
+    return _check(deck, ctx)
+
+
+def _check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     cap = ctx.format.copies
     for g in group_limits(ctx):
         if g.total <= cap or (g.effective is not None and g.effective < cap):

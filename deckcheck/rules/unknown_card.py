@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, distinct, make, others, where
+from deckcheck.rules.context import NOTHING, CheckContext, distinct, make, others, where
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC401"
@@ -67,13 +67,19 @@ class _Budget:
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    if not ctx.unknown and not deck.problems:
+        return NOTHING
+    return _found(deck, ctx)
+
+
+def _found(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     budget = _Budget(ctx)
     yield from _check(deck, ctx, budget)
     budget.done()
 
 
 def _check(deck: Deck, ctx: CheckContext, budget: _Budget) -> Iterator[Found]:
-    unknown = [i for i in ctx.items if i.card is None]
+    unknown = ctx.unknown_items
     seen: set[str] = set()
     for items in distinct(unknown).values():
         at = items[0]

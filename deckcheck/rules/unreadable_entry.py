@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, make, where
+from deckcheck.rules.context import NOTHING, CheckContext, make, where
 from deckcheck.rules.violation import Found, Severity
 
 CODE = "DC405"
@@ -30,6 +30,12 @@ _KINDS = ("bad-count", "bad-line", "bad-part")
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    if not deck.problems:  # nothing the reader could not read
+        return NOTHING
+    return _check(deck, ctx)
+
+
+def _check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     for p in deck.problems:
         if p.kind not in _KINDS:
             continue

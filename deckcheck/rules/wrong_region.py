@@ -24,11 +24,15 @@ Failing (TCG)::
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card, Kind
 from deckcheck.decks.model import Deck
-from deckcheck.rules.context import CheckContext, Item, distinct, make, others
+from deckcheck.rules.context import NOTHING, CheckContext, Item, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
+
+if TYPE_CHECKING:
+    from deckcheck.formats.model import Banlist, Format
 
 CODE = "DC403"
 NAME = "wrong-region"
@@ -47,7 +51,20 @@ SCOPE_WORDS = {
 }
 
 
+def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
+    """Only in formats that exclude scopes, or Master Duel (else the engine leaves
+    the rule out)."""
+    return bool(fmt.excluded_scopes) or fmt.region == "md"
+
+
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
+    md = ctx.format.region == "md"
+    if not md and not ctx.unusual:  # only unusual items can have scopes
+        return NOTHING
+    return _check(ctx, md)
+
+
+def _check(ctx: CheckContext, md: bool) -> Iterator[Found]:
     excluded = set(ctx.format.excluded_scopes)
     if excluded:
         wrong = (i for i in ctx.unusual if i.card is not None and i.card.scopes & excluded
@@ -59,7 +76,7 @@ def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
             n = sum(i.count for i in items)
             yield make(f"{at.card.name} is {what}, not legal in {ctx.format.name}"
                        f"{others(items, at)}.", at, count=n)
-    if ctx.format.region == "md":
+    if md:
         yield from _master_duel(ctx, excluded)
 
 

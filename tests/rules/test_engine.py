@@ -145,3 +145,18 @@ def test_top_level_check_is_the_validator() -> None:
 def test_format_by_id_uses_the_shipped_formats() -> None:
     r = check(deck(), "tcg", DAY, pool=make_pool())
     assert r.format == "tcg" and r.banlist == "2026.05 TCG"
+
+
+def test_rules_left_out_of_a_run_would_find_nothing() -> None:
+    """A `Checker` leaves out the rules whose `applies()` says they cannot find anything under
+    its format, list and cap; run anyway, on a deck breaking many rules, they find nothing."""
+    from deckcheck.rules.registry import RULES
+
+    for fmt in (tcg(), tcg(skills="required-one")):
+        checker = Checker(fmt, DAY, pool=make_pool())
+        left_out = [mod for mod in RULES.values() if mod not in checker._active]
+        assert left_out  # e.g. the points cap and limit groups in this test format
+        d = messy()
+        ctx = checker.context(d)
+        for mod in left_out:
+            assert list(mod.check(d, ctx)) == [], mod.CODE
