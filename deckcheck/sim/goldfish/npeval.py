@@ -97,19 +97,24 @@ class NpEvaluator:
             if s in used:
                 continue
             spent = self.cp.behaviours[s].is_spent
-            for t in self.targets[s]:
-                cand = ~ok & (H[:, s] > 0) & (R[:, t] > 0)
-                if not cand.any():
-                    continue
-                H2 = take_rows(H, cand)
-                H2[:, t] += 1
-                if spent:
-                    H2[:, s] -= 1
-                    if self.zones:
-                        H2[:, self.C + s] += 1  # to the GY
-                R2 = take_rows(R, cand)
-                R2[:, t] -= 1
-                ok[cand] |= self.succeeds(H2, R2, used | {s})
+            # every (hand, target) pair in one evaluation: a hand succeeds if any target
+            # it can add makes it succeed
+            can = ~ok & (H[:, s] > 0)
+            found = [(np.nonzero(can & (R[:, t] > 0))[0], t) for t in self.targets[s]]
+            rows = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.intp)
+            if not len(rows):
+                continue
+            ts = np.repeat([t for _, t in found], [len(r) for r, _ in found])
+            pair = np.arange(len(rows))
+            H2 = take_rows(H, rows)
+            H2[pair, ts] += 1
+            if spent:
+                H2[:, s] -= 1
+                if self.zones:
+                    H2[:, self.C + s] += 1  # to the GY
+            R2 = take_rows(R, rows)
+            R2[pair, ts] -= 1
+            ok[rows[self.succeeds(H2, R2, used | {s})]] = True
         for s in self.worlds:  # Small World: reveal a, banish a bridge b, add t
             if s in used:
                 continue

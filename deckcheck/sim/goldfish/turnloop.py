@@ -690,7 +690,9 @@ class _Batch:
                 self.resolve(d, rows, paid)
                 if b.extra_deck_cost:
                     self.extra[rows] -= paid
-                ok[rows] = self.succeeds(rows)
+            # every hand that played: does it succeed now (one evaluation for them all)
+            rows = idx[chosen >= 0]
+            ok[rows] = self.succeeds(rows)
 
     def resolve(self, d: int, rows: Array, paid: Array | int) -> None:
         cp, H = self.cp, self.H
