@@ -78,6 +78,38 @@ def _draw(rng: Array, R: Array, rows: Array) -> Array:
     return cls
 
 
+def _excavate_random(rng: Array, R: Array, rows: Array, n: Array, most: int) -> Array:
+    """Take up to `n` (per hand, at most `most`) random cards one at a time out of the Deck
+    counts R of the hands `rows`, as `_draw` would one card after another (the same random
+    numbers, the same cards), on one transposed copy of those rows; returns the counts
+    taken (rows of classes)."""
+    m = len(rows)
+    RT = np.ascontiguousarray(take_rows(R, rows).T)  # one row per class
+    left = RT.sum(axis=0, dtype=np.int16)
+    taken = np.zeros((m, RT.shape[0]), dtype=np.int8)
+    for i in range(most):
+        live = (n > i) & (left > 0)
+        if live.all():
+            at: Array = np.arange(m)
+            part, total = RT, left
+        else:
+            at = np.nonzero(live)[0]
+            if not len(at):
+                continue
+            part, total = RT[:, at], left[at]
+        target = (rng.random(len(at)) * total).astype(np.int16)
+        acc = np.zeros(len(at), dtype=np.int16)
+        cls = np.zeros(len(at), dtype=np.intp)
+        for c in range(len(part) - 1):
+            acc += part[c]
+            cls += acc <= target
+        RT[cls, at] -= 1
+        left[at] -= 1
+        _add_at(taken, at, cls, 1)
+    put_rows(R, rows, RT.T)
+    return taken
+
+
 def _add_at(A: Array, rows: Array, cols: Array, value: Array | int) -> None:
     """`A[rows, cols] += value` through one flat index (NumPy's 2-D fancy indexing costs
     about twice as much). Columns are not negative; pairs do not repeat."""
@@ -738,11 +770,14 @@ class _Batch:
         b = cp.behaviours[d]
         n = np.where(half, b.excavate // 2, b.excavate) if b.extra_deck_cost else \
             np.full(len(rows), b.excavate)
-        E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
-        for i in range(b.excavate):
-            live = np.nonzero((n > i) & (self.row_sums(take_rows(self.R, rows)) > 0))[0]
-            cls = self.draw_top(rows[live])
-            _add_at(E, live, cls, 1)
+        if self.O is None:  # random cards of the Deck, as `_draw` one at a time
+            E = _excavate_random(self.rng, self.R, rows, n, b.excavate)
+        else:
+            E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
+            for i in range(b.excavate):
+                live = np.nonzero((n > i) & (self.row_sums(take_rows(self.R, rows)) > 0))[0]
+                cls = self.draw_top(rows[live])
+                _add_at(E, live, cls, 1)
         pref = np.array(play.preference(cp), dtype=np.intp)
         # every (hand, excavated class) pair is tried in one evaluation, pairs in the order
         # of preference: each hand adds the first class that makes it succeed
