@@ -752,10 +752,15 @@ class _Batch:
                 self.to_zone(self.X, rows[cls >= 0], cls[cls >= 0])
             n = np.where(half, b.draw // 2, b.draw) if b.extra_deck_cost else \
                 np.full(len(rows), b.draw)
-            for i in range(b.draw):
-                sub = rows[n > i]
-                cls = self.draw(sub)
-                H[sub, cls] += 1  # (-1: the Deck was empty)
+            if self.O is None and (self.row_sums(take_rows(self.R, rows)) >= n).all():
+                # every card from the Deck in reach, as `draw` one after another
+                put_rows(H, rows, take_rows(H, rows)
+                         + _excavate_random(self.rng, self.R, rows, n, b.draw))
+            else:
+                for i in range(b.draw):
+                    sub = rows[n > i]
+                    cls = self.draw(sub)
+                    H[sub, cls] += 1  # (-1: the Deck was empty)
             if b.then_banish is not None:
                 done = self.remove_one(rows, cp.class_members(cp.targets[d]), banish=True)
                 if self.G is not None:
