@@ -18,7 +18,6 @@ key path (``cards."Pot of Desires".draw: …``). A plainly well-formed profile i
 
 from __future__ import annotations
 
-import csv
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -347,6 +346,8 @@ def split_cards(text: str) -> list[str]:
     elif text.startswith('"') and text.endswith('"') and text.count('"') == 2:
         parts = text[1:-1].split(",")  # the whole list quoted: NAME="A,B"
     else:
+        import csv  # (only for a quoted list: off the start-up path)
+
         parts = next(csv.reader([text], skipinitialspace=True), [])
     return [p.strip().strip('"').strip() for p in parts if p.strip().strip('"').strip()]
 

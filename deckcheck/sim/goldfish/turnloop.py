@@ -17,7 +17,7 @@ import numpy as np
 from deckcheck.sim.goldfish import play
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
-from deckcheck.sim.goldfish.npeval import Array, NpEvaluator
+from deckcheck.sim.goldfish.npeval import Array, NpEvaluator, put_rows, take_rows
 
 CHUNK = 1 << 18  # hands per batch
 
@@ -65,7 +65,7 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
 def _draw(rng: Array, R: Array, rows: Array) -> Array:
     """Draw one card for each hand in `rows` (indices) from its remaining Deck counts R;
     returns the class drawn (R is updated). Rows must have at least one card left."""
-    RT = np.ascontiguousarray(R[rows].T)  # one row per class: sums over rows are fast
+    RT = np.ascontiguousarray(take_rows(R, rows).T)  # one row per class: sums over rows are fast
     total = RT.sum(axis=0, dtype=np.int16)
     target = (rng.random(len(rows)) * total).astype(np.int16)  # floor: non-negative
     # the class drawn: the first whose running count exceeds the target
@@ -76,6 +76,38 @@ def _draw(rng: Array, R: Array, rows: Array) -> Array:
         cls += acc <= target
     _add_at(R, rows, cls, -1)
     return cls
+
+
+def _excavate_random(rng: Array, R: Array, rows: Array, n: Array, most: int) -> Array:
+    """Take up to `n` (per hand, at most `most`) random cards one at a time out of the Deck
+    counts R of the hands `rows`, as `_draw` would one card after another (the same random
+    numbers, the same cards), on one transposed copy of those rows; returns the counts
+    taken (rows of classes)."""
+    m = len(rows)
+    RT = np.ascontiguousarray(take_rows(R, rows).T)  # one row per class
+    left = RT.sum(axis=0, dtype=np.int16)
+    taken = np.zeros((m, RT.shape[0]), dtype=np.int8)
+    for i in range(most):
+        live = (n > i) & (left > 0)
+        if live.all():
+            at: Array = np.arange(m)
+            part, total = RT, left
+        else:
+            at = np.nonzero(live)[0]
+            if not len(at):
+                continue
+            part, total = RT[:, at], left[at]
+        target = (rng.random(len(at)) * total).astype(np.int16)
+        acc = np.zeros(len(at), dtype=np.int16)
+        cls = np.zeros(len(at), dtype=np.intp)
+        for c in range(len(part) - 1):
+            acc += part[c]
+            cls += acc <= target
+        RT[cls, at] -= 1
+        left[at] -= 1
+        _add_at(taken, at, cls, 1)
+    put_rows(R, rows, RT.T)
+    return taken
 
 
 def _add_at(A: Array, rows: Array, cols: Array, value: Array | int) -> None:
@@ -359,20 +391,20 @@ class _Variants:
     def orders(self, v: int, rows: Array | None = None) -> Array:
         """The Deck orders of variant `v` for the hands `rows` (all)."""
         if v == 0:
-            return self.base if rows is None else self.base[rows]
+            return self.base if rows is None else take_rows(self.base, rows)
         kind = self.kind[v]
         if kind is not None and kind[0] == "-":
             at = self.changes[v][0]  # type: ignore[index]
             base = self.base
             if rows is not None:
-                at, base = at[rows], base[rows]
+                at, base = at[rows], take_rows(base, rows)
             S = base.shape[1]
             out = np.empty_like(base)
             cols = np.arange(S - 1)[None, :]
             out[:, :S - 1] = np.where(cols < at[:, None], base[:, :S - 1], base[:, 1:])
             out[:, S - 1] = -1
             return out
-        return _variant_orders(self.slots if rows is None else self.slots[rows],
+        return _variant_orders(self.slots if rows is None else take_rows(self.slots, rows),
                                self.layouts[v])
 
     def all_orders(self) -> Array:
@@ -473,16 +505,18 @@ class _Batch:
         """The Deck in reach of searches (R and the bottom B) of the hands `rows` (all)."""
         if rows is None:
             return self.R + self.B if self.bottom else self.R
-        return self.R[rows] + self.B[rows] if self.bottom else self.R[rows]
+        R = take_rows(self.R, rows)
+        return R + take_rows(self.B, rows) if self.bottom else R
 
     def draw(self, rows: Array) -> Array:
         """Each hand in `rows` draws its next card (from R, else from the bottom B); returns
         the class drawn, -1 where the Deck is empty."""
         out = np.full(len(rows), -1, dtype=np.int64)
-        inr = self.row_sums(self.R[rows]) > 0
+        inr = self.row_sums(take_rows(self.R, rows)) > 0
         if inr.any():
             out[inr] = self.draw_top(rows[inr])
-        inb = ~inr & (self.row_sums(self.B[rows]) > 0) if self.bottom else np.zeros(len(rows), bool)
+        inb = ~inr & (self.row_sums(take_rows(self.B, rows)) > 0) if self.bottom else \
+            np.zeros(len(rows), bool)
         if inb.any():
             self.rng_used = True
             out[inb] = _draw(self.rng, self.B, rows[inb])
@@ -517,7 +551,7 @@ class _Batch:
             return H
         if rows is None:
             return np.concatenate([H, self.G, self.X], axis=1)
-        return np.concatenate([H, self.G[rows], self.X[rows]], axis=1)
+        return np.concatenate([H, take_rows(self.G, rows), take_rows(self.X, rows)], axis=1)
 
     def to_zone(self, zone: Array | None, rows: Array, cls: Array | int,
                 n: Array | int = 1) -> None:
@@ -530,7 +564,7 @@ class _Batch:
         change the arrays it is given)."""
         if rows is None:
             return self.ev.succeeds(self.full(self.H), self.deck())
-        return self.ev.succeeds(self.full(self.H[rows], rows), self.deck(rows))
+        return self.ev.succeeds(self.full(take_rows(self.H, rows), rows), self.deck(rows))
 
     def run(self, turns: int, order: list[int], drawn: Array = None
             ) -> tuple[tuple[Array, Array], list[int], int]:
@@ -587,7 +621,10 @@ class _Batch:
             return
         # only hands holding a draw card can play one (the others change nothing and take
         # no random numbers)
-        rows = rows[self.row_sums(self.H[rows][:, self.order]) > 0]
+        holds = take_rows(self.H[:, self.order[0]], rows) > 0
+        for d in self.order[1:]:
+            holds |= take_rows(self.H[:, d], rows) > 0
+        rows = rows[holds]
         if not len(rows):
             return
         sub = _Batch.__new__(_Batch)
@@ -595,22 +632,28 @@ class _Batch:
         sub.going_second, sub.order, sub.bottom = self.going_second, self.order, self.bottom
         sub.row_sums = self.row_sums
         sub.rng_used = False
-        sub.H, sub.R, sub.B, sub.extra = self.H[rows], self.R[rows], self.B[rows], \
+        sub.H, sub.R, sub.extra = take_rows(self.H, rows), take_rows(self.R, rows), \
             self.extra[rows]
-        sub.O = None if self.O is None else self.O[rows]
-        sub.G = None if self.G is None else self.G[rows]
-        sub.X = None if self.X is None else self.X[rows]
+        sub.B = take_rows(self.B, rows) if self.bottom else np.zeros_like(sub.R)
+        sub.O = None if self.O is None else take_rows(self.O, rows)
+        sub.G = None if self.G is None else take_rows(self.G, rows)
+        sub.X = None if self.X is None else take_rows(self.X, rows)
         sub.ptr = None if self.ptr is None else self.ptr[rows]
         sub_ok = np.zeros(len(rows), dtype=bool)
         sub.main_phase(np.ones(len(rows), dtype=bool), sub_ok)
-        self.H[rows], self.R[rows], self.B[rows], self.extra[rows] = sub.H, sub.R, sub.B, \
-            sub.extra
+        put_rows(self.H, rows, sub.H)
+        put_rows(self.R, rows, sub.R)
+        if sub.bottom:
+            put_rows(self.B, rows, sub.B)
+        self.extra[rows] = sub.extra
         self.bottom |= sub.bottom
         self.rng_used |= sub.rng_used
         if self.O is not None:
-            self.O[rows], self.ptr[rows] = sub.O, sub.ptr
+            put_rows(self.O, rows, sub.O)
+            self.ptr[rows] = sub.ptr
         if self.G is not None:
-            self.G[rows], self.X[rows] = sub.G, sub.X
+            put_rows(self.G, rows, sub.G)
+            put_rows(self.X, rows, sub.X)
         ok[rows] = sub_ok
 
     def main_phase(self, active: Array, ok: Array) -> None:
@@ -631,9 +674,8 @@ class _Batch:
             if not len(idx):
                 return
             chosen = np.full(len(idx), -1, dtype=np.int64)
-            H = self.H[idx]
-            left = self.row_sums(self.R[idx] + self.B[idx]) if self.bottom else \
-                self.row_sums(self.R[idx])
+            H = take_rows(self.H, idx)
+            left = self.row_sums(self.deck(idx))
             ex = self.extra[idx]
             for j, d in enumerate(self.order):
                 free = chosen < 0
@@ -680,7 +722,9 @@ class _Batch:
                 self.resolve(d, rows, paid)
                 if b.extra_deck_cost:
                     self.extra[rows] -= paid
-                ok[rows] = self.succeeds(rows)
+            # every hand that played: does it succeed now (one evaluation for them all)
+            rows = idx[chosen >= 0]
+            ok[rows] = self.succeeds(rows)
 
     def resolve(self, d: int, rows: Array, paid: Array | int) -> None:
         cp, H = self.cp, self.H
@@ -692,7 +736,7 @@ class _Batch:
             self.remove_one(rows, cp.class_members(cp.costs[d]))
         half = np.asarray(paid) == 3
         if b.redraw_hand:
-            n = self.row_sums(H[rows])
+            n = self.row_sums(take_rows(H, rows))
             if self.G is not None:
                 self.G[rows] += H[rows]
             H[rows] = 0
@@ -708,10 +752,15 @@ class _Batch:
                 self.to_zone(self.X, rows[cls >= 0], cls[cls >= 0])
             n = np.where(half, b.draw // 2, b.draw) if b.extra_deck_cost else \
                 np.full(len(rows), b.draw)
-            for i in range(b.draw):
-                sub = rows[n > i]
-                cls = self.draw(sub)
-                H[sub, cls] += 1  # (-1: the Deck was empty)
+            if self.O is None and (self.row_sums(take_rows(self.R, rows)) >= n).all():
+                # every card from the Deck in reach, as `draw` one after another
+                put_rows(H, rows, take_rows(H, rows)
+                         + _excavate_random(self.rng, self.R, rows, n, b.draw))
+            else:
+                for i in range(b.draw):
+                    sub = rows[n > i]
+                    cls = self.draw(sub)
+                    H[sub, cls] += 1  # (-1: the Deck was empty)
             if b.then_banish is not None:
                 done = self.remove_one(rows, cp.class_members(cp.targets[d]), banish=True)
                 if self.G is not None:
@@ -726,34 +775,41 @@ class _Batch:
         b = cp.behaviours[d]
         n = np.where(half, b.excavate // 2, b.excavate) if b.extra_deck_cost else \
             np.full(len(rows), b.excavate)
-        E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
-        for i in range(b.excavate):
-            live = np.nonzero((n > i) & (self.row_sums(self.R[rows]) > 0))[0]
-            cls = self.draw_top(rows[live])
-            _add_at(E, live, cls, 1)
+        if self.O is None:  # random cards of the Deck, as `_draw` one at a time
+            E = _excavate_random(self.rng, self.R, rows, n, b.excavate)
+        else:
+            E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
+            for i in range(b.excavate):
+                live = np.nonzero((n > i) & (self.row_sums(take_rows(self.R, rows)) > 0))[0]
+                cls = self.draw_top(rows[live])
+                _add_at(E, live, cls, 1)
+        pref = np.array(play.preference(cp), dtype=np.intp)
+        # every (hand, excavated class) pair is tried in one evaluation, pairs in the order
+        # of preference: each hand adds the first class that makes it succeed
+        seen = E[:, pref] > 0  # (hand, place in the preference order)
+        pos, hand = np.nonzero(seen.T)  # pairs in preference order
         chosen = np.full(len(rows), -1, dtype=np.int64)
-        pref = play.preference(cp)
-        for t in pref:
-            cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
-            if not len(cand):
-                continue
-            Ht = H[rows[cand]]
-            Ht[:, t] += 1
-            Rt = self.deck(rows[cand]) + E[cand]
-            Rt[:, t] -= 1
-            good = self.ev.succeeds(self.full(Ht, rows[cand]), Rt)
-            chosen[cand[good]] = t
-        for t in pref:  # nothing makes it succeed: take the most useful-looking card
-            cand = np.nonzero((chosen < 0) & (E[:, t] > 0))[0]
-            chosen[cand] = t
+        if len(hand):
+            t = pref[pos]
+            pair = np.arange(len(hand))
+            Ht = take_rows(H, rows[hand])
+            Ht[pair, t] += 1
+            Rt = self.deck(rows[hand]) + take_rows(E, hand)
+            Rt[pair, t] -= 1
+            good = self.ev.succeeds(self.full(Ht, rows[hand]), Rt)
+            hands, first = np.unique(hand[good], return_index=True)
+            chosen[hands] = t[good][first]
+        # nothing makes it succeed: take the most useful-looking card
+        none = np.nonzero((chosen < 0) & seen.any(axis=1))[0]
+        chosen[none] = pref[seen[none].argmax(axis=1)]
         got = chosen >= 0
         _add_at(E, np.nonzero(got)[0], chosen[got], -1)
         _add_at(H, rows[got], chosen[got], 1)
         if b.excavate_rest == "shuffle":
-            self.R[rows] += E
+            put_rows(self.R, rows, take_rows(self.R, rows) + E)
             self.reshuffle(rows)
         else:
-            self.B[rows] += E
+            put_rows(self.B, rows, take_rows(self.B, rows) + E)
             self.bottom = True
 
     def remove_one(self, rows: Array, members: list[int], banish: bool = False) -> Array:
@@ -770,7 +826,7 @@ class _Batch:
                 if not len(cand):
                     continue
                 if good_only:
-                    Hc = H[rows[cand]]
+                    Hc = take_rows(H, rows[cand])
                     Hc[:, c] -= 1
                     full = self.full(Hc, rows[cand])
                     if zone is not None:
