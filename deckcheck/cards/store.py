@@ -574,7 +574,7 @@ class StorePool:
         if card is None:
             try:
                 card = card_from_stored(json.loads(data))
-            except (ValueError, TypeError, KeyError, AttributeError) as exc:  # imports store valid cards
+            except (ValueError, TypeError, KeyError) as exc:  # imports store valid cards
                 raise CardPoolError(damaged_row(self.path, passcode, exc)) from None
             self._cards[passcode] = card
             for pc in card.all_passcodes:
