@@ -218,6 +218,8 @@ def _cuts(n: int, shares: int) -> list[int]:
     return [n * k // shares for k in range(shares + 1)]
 
 
+#: Plain texts remembered per column with their markup (codes, names, players repeat).
+_MEMO = 4096
 #: Rows made into values at once when a share of a sheet is rendered.
 _BLOCK = 1024
 
@@ -235,8 +237,9 @@ def _rows_xml(sheet: Sheet, start: int, stop: int, out: Any) -> None:
     for i, style in enumerate(styles):
         by_value = {v: (st, _TEXT_MID.format(_s(st)), _NUM_MID.format(_s(st)))
                     for v, st in sheet.value_styles.get(i, {}).items()}
+        memo: dict[str, str] = {}  # plain text -> the cell after its reference
         columns.append((letters[i], style, _TEXT_MID.format(_s(style)),
-                        _NUM_MID.format(_s(style)), by_value))
+                        _NUM_MID.format(_s(style)), by_value, memo))
     chunk: list[str] = []
     add = chunk.append
     rows = sheet.rows
@@ -247,23 +250,32 @@ def _rows_xml(sheet: Sheet, start: int, stop: int, out: Any) -> None:
             rs = str(r)
             cells: list[str] = []
             cell = cells.append
-            for (letter, style, text_mid, num_mid, by_value), v in zip(columns, values,
-                                                                       strict=False):
+            for (letter, style, text_mid, num_mid, by_value, memo), v in zip(columns, values,
+                                                                             strict=False):
                 if v is None or v == "":
                     continue  # an empty cell is no cell
+                kind = type(v)
+                if kind is str:
+                    tail = memo.get(v)
+                    if tail is not None:  # a text this column had before
+                        cell(f'<c r="{letter}{rs}{tail}')
+                        continue
                 if by_value and v in by_value:
                     style, text_mid, num_mid = by_value[v]
-                kind = type(v)
                 if kind is str:
                     if v.isascii() and v.isprintable() and not v.startswith(FORMULA_START) \
                             and len(v) <= MAX_CELL_TEXT:
-                        if "&" in v:
-                            v = v.replace("&", "&amp;")
-                        if "<" in v:
-                            v = v.replace("<", "&lt;")
-                        if ">" in v:
-                            v = v.replace(">", "&gt;")
-                        cell(f'<c r="{letter}{rs}{text_mid}{v}</t></is></c>')
+                        text = v
+                        if "&" in text:
+                            text = text.replace("&", "&amp;")
+                        if "<" in text:
+                            text = text.replace("<", "&lt;")
+                        if ">" in text:
+                            text = text.replace(">", "&gt;")
+                        tail = f"{text_mid}{text}</t></is></c>"
+                        if len(memo) < _MEMO:
+                            memo[v] = tail
+                        cell(f'<c r="{letter}{rs}{tail}')
                         continue
                 elif kind is int:
                     cell(f'<c r="{letter}{rs}{num_mid}{v}</v></c>')
