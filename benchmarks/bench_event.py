@@ -103,7 +103,7 @@ def one(players: int, jobs: int, folder: Path, mode: str) -> dict[str, float]:
         return out
     report = check_event([folder], pool, format="tcg", date=DATE, jobs=jobs)
     t1, c1 = time.perf_counter(), time.process_time()
-    write_xlsx(report, folder.parent / "report.xlsx")
+    write_xlsx(report, folder.parent / "report.xlsx", jobs=jobs)  # as `-o` with --jobs
     t2 = time.perf_counter()
     out.update(wall=t2 - t0, cpu=cpu() - c0, rss=maxrss_mb(), xlsx=t2 - t1,
                xlsx_cpu=time.process_time() - c1, players=report.total,

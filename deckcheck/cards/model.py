@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from enum import Enum
-from typing import Literal
+from typing import Any, Literal
 
 from deckcheck.plain import Plain
 
@@ -173,3 +173,52 @@ class Card(Plain):
     @property
     def all_passcodes(self) -> tuple[int, ...]:
         return (self.passcode, *self.alt_passcodes)
+
+
+_KINDS = {k.value: k for k in Kind}
+_FRAMES = {f.value: f for f in Frame}
+_EMPTY: frozenset[str] = frozenset()
+_fromiso = dt.date.fromisoformat
+
+
+def card_from_stored(d: dict[str, Any]) -> Card:
+    """A `Card` from the JSON object a card store holds for it (`json.loads` of what an
+    import wrote after checking it against `CardSchema`): the same card as `Card(**d)`,
+    built slot by slot without the keyword constructor (a large event meets ~10,000 cards
+    for the first time; see ARCHITECTURE.md, "Speed"). A field the object lacks takes the
+    constructor's default; an unknown kind or frame raises KeyError, a bad date ValueError.
+    `d`'s dicts (names, evidence) become the card's own: pass a fresh object."""
+    card = object.__new__(Card)
+    get = d.get
+    card.passcode = d["passcode"]
+    v = get("alt_passcodes")
+    card.alt_passcodes = tuple(v) if v else ()
+    card.konami_id = get("konami_id")
+    card.name = d["name"]
+    card.names = get("names") or {}  # the caller's fresh dict, kept (not copied)
+    card.kind = _KINDS[d["kind"]]
+    card.frame = _FRAMES[d["frame"]]
+    v = get("monster_types")
+    card.monster_types = tuple(v) if v else ()
+    card.level = get("level")
+    card.rank = get("rank")
+    card.link_rating = get("link_rating")
+    v = get("link_arrows")
+    card.link_arrows = tuple(v) if v else ()
+    card.scale = get("scale")
+    card.attribute = get("attribute")
+    card.race = get("race")
+    card.atk = get("atk")
+    card.defense = get("defense")
+    v = get("archetypes")
+    card.archetypes = tuple(v) if v else ()
+    v = get("released")
+    card.released = {k: _fromiso(s) for k, s in v.items()} if v else {}
+    card.master_duel = get("master_duel")
+    v = get("scopes")
+    card.scopes = frozenset(v) if v else _EMPTY
+    card.rule_name = d["rule_name"]
+    card.rule_name_evidence = get("rule_name_evidence") or {}
+    card.cannot_normal_summon = get("cannot_normal_summon", False)
+    card.text = get("text")
+    return card

@@ -34,7 +34,7 @@ from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
-from deckcheck.cards.model import UNOFFICIAL_IDS, Card
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card, card_from_stored
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, padded, rank, tier
@@ -573,7 +573,7 @@ class StorePool:
         card = self._cards.get(passcode)
         if card is None:
             try:
-                card = Card.model_validate_json(data)
+                card = card_from_stored(json.loads(data))
             except (ValueError, TypeError, KeyError) as exc:  # imports store valid cards
                 raise CardPoolError(damaged_row(self.path, passcode, exc)) from None
             self._cards[passcode] = card

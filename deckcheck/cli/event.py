@@ -60,12 +60,12 @@ def _stderr_is_tty() -> bool:
     return sys.stderr.isatty()
 
 
-def _write_report(report: Any, output: str) -> list[Path]:
+def _write_report(report: Any, output: str, jobs: int | None = None) -> list[Path]:
     suffix = Path(output).suffix.lower()
     if suffix == ".xlsx":
         from deckcheck.event.report_xlsx import write_xlsx
 
-        return write_xlsx(report, output)
+        return write_xlsx(report, output, jobs=jobs)
     if suffix == ".csv":
         from deckcheck.event.report_csv import write_csv
 
@@ -159,7 +159,7 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     for notice in report.notices:
         click.echo(f"note: {notice}", err=True)
     if opts.output is not None:
-        written = _write_report(report, opts.output)
+        written = _write_report(report, opts.output, opts.jobs)
         click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
     if opts.as_json:
         from deckcheck.event.report_json import to_dict

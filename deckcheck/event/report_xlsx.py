@@ -83,8 +83,13 @@ def _table(title: str, columns: tuple[tuple[str, str], ...], rows: _Values) -> S
     return Sheet(title, [h for _, h in columns], rows, widths, styles, by_value)
 
 
-def write_xlsx(event: EventReport, dest: str | Path) -> list[Path]:
-    """Write the report workbook to `dest`; return its path."""
+def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None) -> list[Path]:
+    """Write the report workbook to `dest`; return its path. A large event's sheets are
+    rendered by `jobs` processes (default: the cores; `xlsx_tables.write_workbook`)."""
+    if jobs is None:
+        from deckcheck.event.jobs import default_jobs
+
+        jobs = default_jobs()
     players = _table("Players", PLAYER_COLUMNS, _Values(event.players, player_values))
     problems = _table("Problems", PROBLEM_COLUMNS, _Values(event.problems, problem_values))
     facts = [list(kv) for kv in event_values(event)]
@@ -92,4 +97,4 @@ def write_xlsx(event: EventReport, dest: str | Path) -> list[Path]:
     facts += [["Skipped", f"{s.source}: {s.reason}"] for s in event.skipped]
     summary = Sheet("Event", ["Event", event.event or ""], facts, [16, 90], {0: "top", 1: "wrap"},
                     frozen_header=False, auto_filter=False, orientation="portrait")
-    return [write_workbook([players, problems, summary], dest)]
+    return [write_workbook([players, problems, summary], dest, jobs=jobs)]

@@ -21,11 +21,16 @@ The file is written beside `dest` and moved into place, so a failure leaves no b
 
 from __future__ import annotations
 
+import gc
 import math
+import os
 import re
+import shutil
+import tempfile
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -167,7 +172,10 @@ def _s(style: str) -> str:
     return f' s="{idx}"' if idx else ""
 
 
-def _sheet_xml(sheet: Sheet, out: Any) -> None:
+def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = ()
+               ) -> None:
+    """Write `sheet`'s XML to `out`; `parts` (one per `_cuts` share after the first), when
+    given, each copy their share of the data rows to `out` (rendered elsewhere, in order)."""
     ncols = len(sheet.headers)
     letters = [column_letter(i) for i in range(ncols)]
     last = f"{letters[-1] if letters else 'A'}{len(sheet.rows) + 1}"
@@ -189,55 +197,10 @@ def _sheet_xml(sheet: Sheet, out: Any) -> None:
     head = "".join(_cell(f"{letters[i]}1", h, sheet.header_style)
                    for i, h in enumerate(sheet.headers))
     out.write(f'<row r="1">{head}</row>'.encode())
-    styles = [sheet.column_styles.get(i, "default") for i in range(ncols)]
-    wrapped = [(i, sheet.widths[i] if i < len(sheet.widths) else 8.43)
-               for i, st in enumerate(styles) if st == "wrap"]
-    # Each column's fixed parts, worked out once: a cell is then one f-string. The common
-    # case (plain one-line ASCII text, an int) is written here; anything else by `_cell`.
-    columns = []
-    for i, style in enumerate(styles):
-        by_value = {v: (st, _TEXT_MID.format(_s(st)), _NUM_MID.format(_s(st)))
-                    for v, st in sheet.value_styles.get(i, {}).items()}
-        columns.append((letters[i], style, _TEXT_MID.format(_s(style)),
-                        _NUM_MID.format(_s(style)), by_value))
-    chunk: list[str] = []
-    add = chunk.append
-    for r, values in enumerate(sheet.rows, 2):
-        rs = str(r)
-        cells: list[str] = []
-        cell = cells.append
-        for (letter, style, text_mid, num_mid, by_value), v in zip(columns, values, strict=False):
-            if v is None or v == "":
-                continue  # an empty cell is no cell
-            if by_value and v in by_value:
-                style, text_mid, num_mid = by_value[v]
-            kind = type(v)
-            if kind is str:
-                if v.isascii() and v.isprintable() and not v.startswith(FORMULA_START) \
-                        and len(v) <= MAX_CELL_TEXT:
-                    if "&" in v:
-                        v = v.replace("&", "&amp;")
-                    if "<" in v:
-                        v = v.replace("<", "&lt;")
-                    if ">" in v:
-                        v = v.replace(">", "&gt;")
-                    cell(f'<c r="{letter}{rs}{text_mid}{v}</t></is></c>')
-                    continue
-            elif kind is int:
-                cell(f'<c r="{letter}{rs}{num_mid}{v}</v></c>')
-                continue
-            cell(_cell(letter + rs, v, style))
-        lines = max((text_lines(values[i], w) for i, w in wrapped if i < len(values)),
-                    default=1)
-        if lines > 1:
-            ht = min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines)
-            add(f'<row r="{rs}" ht="{ht:g}" customHeight="1">{"".join(cells)}</row>')
-        else:
-            add(f'<row r="{rs}">{"".join(cells)}</row>')
-        if len(chunk) >= 500:
-            out.write("".join(chunk).encode())
-            chunk.clear()
-    out.write("".join(chunk).encode())
+    cuts = _cuts(len(sheet.rows), len(parts) + 1)
+    _rows_xml(sheet, cuts[0], cuts[1], out)
+    for copy in parts:
+        copy(out)
     out.write(b"</sheetData>")
     if sheet.auto_filter:
         out.write(f'<autoFilter ref="A1:{last}"/>'.encode())
@@ -250,6 +213,89 @@ def _sheet_xml(sheet: Sheet, out: Any) -> None:
                 b"</headerFooter></worksheet>")
 
 
+def _cuts(n: int, shares: int) -> list[int]:
+    """Where `shares` consecutive shares of `n` rows start, and the end."""
+    return [n * k // shares for k in range(shares + 1)]
+
+
+#: Plain texts remembered per column with their markup (codes, names, players repeat).
+_MEMO = 4096
+#: Rows made into values at once when a share of a sheet is rendered.
+_BLOCK = 1024
+
+
+def _rows_xml(sheet: Sheet, start: int, stop: int, out: Any) -> None:
+    """Write the XML of data rows `start` to `stop` (0-based) of `sheet` to `out`."""
+    ncols = len(sheet.headers)
+    letters = [column_letter(i) for i in range(ncols)]
+    styles = [sheet.column_styles.get(i, "default") for i in range(ncols)]
+    wrapped = [(i, sheet.widths[i] if i < len(sheet.widths) else 8.43)
+               for i, st in enumerate(styles) if st == "wrap"]
+    # Each column's fixed parts, worked out once: a cell is then one f-string. The common
+    # case (plain one-line ASCII text, an int) is written here; anything else by `_cell`.
+    columns = []
+    for i, style in enumerate(styles):
+        by_value = {v: (st, _TEXT_MID.format(_s(st)), _NUM_MID.format(_s(st)))
+                    for v, st in sheet.value_styles.get(i, {}).items()}
+        memo: dict[str, str] = {}  # plain text -> the cell after its reference
+        columns.append((letters[i], style, _TEXT_MID.format(_s(style)),
+                        _NUM_MID.format(_s(style)), by_value, memo))
+    chunk: list[str] = []
+    add = chunk.append
+    rows = sheet.rows
+    whole = start == 0 and stop == len(rows)
+    for first in range(start, stop, _BLOCK):
+        block = rows if whole else rows[first:min(first + _BLOCK, stop)]
+        for r, values in enumerate(block, first + 2):
+            rs = str(r)
+            cells: list[str] = []
+            cell = cells.append
+            for (letter, style, text_mid, num_mid, by_value, memo), v in zip(columns, values,
+                                                                             strict=False):
+                if v is None or v == "":
+                    continue  # an empty cell is no cell
+                kind = type(v)
+                if kind is str:
+                    tail = memo.get(v)
+                    if tail is not None:  # a text this column had before
+                        cell(f'<c r="{letter}{rs}{tail}')
+                        continue
+                if by_value and v in by_value:
+                    style, text_mid, num_mid = by_value[v]
+                if kind is str:
+                    if v.isascii() and v.isprintable() and not v.startswith(FORMULA_START) \
+                            and len(v) <= MAX_CELL_TEXT:
+                        text = v
+                        if "&" in text:
+                            text = text.replace("&", "&amp;")
+                        if "<" in text:
+                            text = text.replace("<", "&lt;")
+                        if ">" in text:
+                            text = text.replace(">", "&gt;")
+                        tail = f"{text_mid}{text}</t></is></c>"
+                        if len(memo) < _MEMO:
+                            memo[v] = tail
+                        cell(f'<c r="{letter}{rs}{tail}')
+                        continue
+                elif kind is int:
+                    cell(f'<c r="{letter}{rs}{num_mid}{v}</v></c>')
+                    continue
+                cell(_cell(letter + rs, v, style))
+            lines = max((text_lines(values[i], w) for i, w in wrapped if i < len(values)),
+                        default=1)
+            if lines > 1:
+                ht = min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines)
+                add(f'<row r="{rs}" ht="{ht:g}" customHeight="1">{"".join(cells)}</row>')
+            else:
+                add(f'<row r="{rs}">{"".join(cells)}</row>')
+            if len(chunk) >= 500:
+                out.write("".join(chunk).encode())
+                chunk.clear()
+        if whole:
+            break
+    out.write("".join(chunk).encode())
+
+
 def _sheet_name(title: str, used: set[str]) -> str:
     name = re.sub(r"[\[\]:*?/\\]", "_", title)[:31].strip("'") or "Sheet"
     base, n = name, 1
@@ -260,8 +306,16 @@ def _sheet_name(title: str, used: set[str]) -> str:
     return name
 
 
-def write_workbook(sheets: Iterable[Sheet], dest: str | Path) -> Path:
-    """Write the sheets as one workbook at `dest` (replaced if it exists)."""
+#: A sheet's rows are shared among `jobs` processes only when each gets at least this many.
+MIN_ROWS_PER_JOB = 1000
+
+
+def write_workbook(sheets: Iterable[Sheet], dest: str | Path, *, jobs: int = 1) -> Path:
+    """Write the sheets as one workbook at `dest` (replaced if it exists).
+
+    `jobs` > 1: a long sheet's rows are cut into `jobs` consecutive shares; this process
+    renders the first while forked helpers render the others into temporary files, copied in
+    after it, in order: the same bytes as with one process."""
     sheets = list(sheets)
     path = Path(dest)
     used: set[str] = set()
@@ -276,11 +330,89 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path) -> Path:
         f"{escape(_quote_sheet(n))}!$1:$1</definedName>"
         for i, (s, n) in enumerate(zip(sheets, names, strict=True)) if s.frozen_header)
     with replacing(path) as tmp:
-        _write_package(sheets, names, defined, tmp)
+        _write_package(sheets, names, defined, tmp, jobs)
     return path
 
 
-def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Path) -> None:
+class _Helpers:
+    """Forked processes, each rendering one later share of every long sheet's rows into a
+    file of its own; each tells the parent through a pipe when a sheet's share is done. A
+    helper that fails (its pipe ends early) leaves its share to the parent."""
+
+    def __init__(self, sheets: list[Sheet], jobs: int) -> None:
+        self.sheets, self.jobs = sheets, jobs
+        self.split = [len(s.rows) >= MIN_ROWS_PER_JOB * jobs for s in sheets]
+        self.kids: list[tuple[int, Any]] = []
+        self.done: list[int] = []
+        self.dir = ""
+        if jobs < 2 or not any(self.split) or not hasattr(os, "fork"):
+            self.split = [False] * len(sheets)
+            return
+        self.dir = tempfile.mkdtemp(prefix="deckcheck-xlsx-")
+        for k in range(1, jobs):
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the helper (measured by the parent's tests)
+                os.close(r)
+                self._helper(k, w)
+            os.close(w)
+            self.kids.append((pid, os.fdopen(r, "rb", buffering=0)))
+            self.done.append(0)
+
+    def _file(self, sheet: int, share: int) -> str:
+        return os.path.join(self.dir, f"{sheet}-{share}.xml")
+
+    def _helper(self, k: int, signal: int) -> None:  # pragma: no cover - in the helper
+        code = 1
+        try:
+            gc.disable()  # nothing to collect; and untouched pages stay shared
+            for i, sheet in enumerate(self.sheets):
+                if self.split[i]:
+                    cuts = _cuts(len(sheet.rows), self.jobs)
+                    with open(self._file(i, k), "wb", buffering=1 << 20) as f:
+                        _rows_xml(sheet, cuts[k], cuts[k + 1], f)
+                    os.write(signal, b".")
+            code = 0
+        finally:
+            os._exit(code)
+
+    def parts(self, i: int) -> list[Callable[[Any], None]]:
+        """For sheet `i`: one callable per later share, copying it to the sheet's output."""
+        if not self.split[i]:
+            return []
+        return [partial(self._copy, i, k) for k in range(1, self.jobs)]
+
+    def _copy(self, i: int, k: int, out: Any) -> None:
+        pid, pipe = self.kids[k - 1]
+        need = sum(self.split[:i + 1])  # sheets this helper has finished by then
+        while self.done[k - 1] < need:
+            if not pipe.read(1):  # the helper failed: its share is rendered here
+                self.done[k - 1] = -len(self.sheets)
+                break
+            self.done[k - 1] += 1
+        if self.done[k - 1] < 0:
+            sheet = self.sheets[i]
+            cuts = _cuts(len(sheet.rows), self.jobs)
+            _rows_xml(sheet, cuts[k], cuts[k + 1], out)
+            return
+        with open(self._file(i, k), "rb") as f:
+            shutil.copyfileobj(f, out, 1 << 20)
+
+    def close(self, ok: bool) -> None:
+        for pid, pipe in self.kids:
+            if not ok:
+                try:
+                    os.kill(pid, 9)
+                except OSError:  # pragma: no cover - already gone
+                    pass
+            os.waitpid(pid, 0)
+            pipe.close()
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Path,
+                   jobs: int = 1) -> None:
     content_types = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}.worksheet+xml"/>'
         for i in range(1, len(sheets) + 1))
@@ -313,9 +445,21 @@ def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Pa
                     + f'<Relationship Id="rId{len(sheets) + 1}" Type="{_R}/styles" '
                     'Target="styles.xml"/></Relationships>')
         zf.writestr("xl/styles.xml", _STYLES_XML)
-        for i, sheet in enumerate(sheets, 1):
-            with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
-                _sheet_xml(sheet, out)
+        helpers = _Helpers(sheets, jobs)
+        ok = False
+        # No cyclic GC while rendering: the strings made hold no cycles, and the collector
+        # would walk every row and card the caller holds again and again (a third slower).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for i, sheet in enumerate(sheets, 1):
+                with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
+                    _sheet_xml(sheet, out, helpers.parts(i - 1))
+            ok = True
+        finally:
+            if collecting:
+                gc.enable()
+            helpers.close(ok)
 
 
 def _quote_sheet(name: str) -> str:

@@ -56,3 +56,26 @@ def test_checker_reports_the_same_with_the_store(db: Path) -> None:
     codes = sorted(v.code for v in report.violations)
     assert "DC201" in codes  # four Ash Blossoms, one under its alternate passcode
     assert "DC401" in codes  # 99 is no card
+
+
+def test_stored_cards_decode_as_the_constructor_builds_them(db: Path) -> None:
+    """The store's lean decoder (`card_from_stored`) gives the same card, field by field and
+    type by type, as `Card(**json)`; a partial object takes the constructor's defaults."""
+    import json
+    import sqlite3
+
+    from deckcheck.cards.model import Card, card_from_stored
+
+    con = sqlite3.connect(db)
+    rows = [json.loads(d) for (d,) in con.execute("SELECT data FROM cards")]
+    con.close()
+    assert rows
+    minimal = {"passcode": 1, "name": "X", "kind": "monster", "frame": "effect",
+               "rule_name": "X", "released": {"tcg": "2020-01-02"}, "scopes": ["anime"]}
+    for data in [*rows, minimal]:
+        built, lean = Card(**json.loads(json.dumps(data))), card_from_stored(data)
+        assert lean == built
+        for name in Card.model_fields:
+            assert type(getattr(lean, name)) is type(getattr(built, name)), name
+    with pytest.raises(KeyError):
+        card_from_stored({**minimal, "kind": "nope"})

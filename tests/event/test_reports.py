@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import re
+import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -278,3 +280,51 @@ def test_summary_lists_the_most_problems_first_and_counts_the_rest() -> None:
         "  #12 b2.ydk: b2.ydk holds no deck.",
         "  … and 4 more",
     ]
+
+
+def _parts(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as zf:
+        return {n: zf.read(n) for n in zf.namelist()}
+
+
+def _long_sheets() -> list[Sheet]:
+    rows = [[i, f"Player {i}", EVIL[i % len(EVIL)], "a\nb" if i % 7 == 0 else "w" * (i % 40),
+             "legal" if i % 3 else "illegal", None if i % 5 else 1.5, "x&<y>" * (i % 2)]
+            for i in range(3001)]
+    return [Sheet("Long", ["#", "Player", "Odd", "Wrap", "Verdict", "F", "Esc"], rows,
+                  [6, 12, 10, 20, 8, 6, 10], {3: "wrap"}, {4: {"legal": "legal"}}),
+            Sheet("Short", ["A"], [["x"], ["y"]])]
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_xlsx_rendered_by_several_processes_is_the_same_file(
+        tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long sheet's rows shared among forked helpers give the same bytes as one process;
+    their temporary files are gone afterwards."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    one, many = tmp_path / "one.xlsx", tmp_path / "many.xlsx"
+    write_workbook(_long_sheets(), one)
+    write_workbook(_long_sheets(), many, jobs=jobs)
+    assert _parts(many) == _parts(one)
+    assert openpyxl.load_workbook(many)["Long"].max_row == 3002
+    assert not list(scratch.iterdir())
+
+
+def test_xlsx_a_failing_helper_leaves_its_share_to_the_parent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.event import xlsx_tables
+
+    parent, real = os.getpid(), xlsx_tables._rows_xml
+
+    def only_here(*args: Any) -> None:
+        if os.getpid() != parent:
+            raise RuntimeError("helper died")
+        real(*args)
+
+    one, many = tmp_path / "one.xlsx", tmp_path / "many.xlsx"
+    write_workbook(_long_sheets(), one)
+    monkeypatch.setattr(xlsx_tables, "_rows_xml", only_here)
+    write_workbook(_long_sheets(), many, jobs=2)
+    assert _parts(many) == _parts(one)
