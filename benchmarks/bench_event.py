@@ -75,7 +75,8 @@ def one(players: int, jobs: int, folder: Path, mode: str) -> dict[str, float]:
     from deckcheck.checker import Checker
     from deckcheck.decks.files import read_deck
     from deckcheck.event.report_xlsx import write_xlsx
-    from deckcheck.event.run import check_event, gc_paused
+    from deckcheck.event.run import check_event
+    from deckcheck.gc_pause import gc_paused
 
     files = sorted(folder.glob("*.ydk"))
     rss0 = maxrss_mb()

@@ -164,9 +164,9 @@ def import_sources(db: str | os.PathLike[str] | None,
 
     `new` holds `deckcheck.sources.SourceData`. Returns a summary (cards, sources…).
     """
-    from deckcheck.sources import bulk
+    from deckcheck.gc_pause import gc_paused
 
-    with bulk():
+    with gc_paused():
         return _import_sources(resolve_path(db), new)
 
 

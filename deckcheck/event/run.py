@@ -11,12 +11,10 @@ The format and its list are loaded once, card look-ups are cached for the run, a
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +32,7 @@ from deckcheck.event.sources import (
     no_registrations,
     read_items,
 )
+from deckcheck.gc_pause import gc_paused
 from deckcheck.reports.model import Checked, Outcome, Report, Violation
 
 if TYPE_CHECKING:
@@ -181,21 +180,6 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     if not event.players:
         raise no_registrations(files)
     return finish(event)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while an event is checked: reading and checking a deck
-    leaves no reference cycles (everything is freed as soon as it is dropped), while the
-    collector would walk every card and row held, again and again, as the rows pile up
-    (a fifth of the time of a 4,000-registration event). Restored afterwards."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: CardPool,

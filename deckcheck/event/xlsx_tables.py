@@ -36,6 +36,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.atomic import replacing
+from deckcheck.gc_pause import gc_paused
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -447,18 +448,15 @@ def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Pa
         zf.writestr("xl/styles.xml", _STYLES_XML)
         helpers = _Helpers(sheets, jobs)
         ok = False
-        # No cyclic GC while rendering: the strings made hold no cycles, and the collector
-        # would walk every row and card the caller holds again and again (a third slower).
-        collecting = gc.isenabled()
-        gc.disable()
+        # the strings made hold no cycles, and the collector would walk every row and card
+        # the caller holds again and again (a third slower)
         try:
-            for i, sheet in enumerate(sheets, 1):
-                with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
-                    _sheet_xml(sheet, out, helpers.parts(i - 1))
+            with gc_paused():
+                for i, sheet in enumerate(sheets, 1):
+                    with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
+                        _sheet_xml(sheet, out, helpers.parts(i - 1))
             ok = True
         finally:
-            if collecting:
-                gc.enable()
             helpers.close(ok)
 
 

@@ -21,8 +21,6 @@ recognises a file by its content (not its name): JSON, SQLite, or a .zip holding
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
 import json
 import tempfile
@@ -34,6 +32,7 @@ from pathlib import Path
 from typing import Any, Required, TypedDict
 
 from deckcheck.errors import ImportFailed
+from deckcheck.gc_pause import gc_paused
 
 #: same-name rule evidence: [evidence key, "name" | "id", the name or passcode, language or None]
 Hint = list[Any]
@@ -87,19 +86,6 @@ MAX_MEMBER_BYTES = 192 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024
 MAX_MEMBERS = 100_000
 MAX_RATIO = 200
-
-
-@contextlib.contextmanager
-def bulk() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building tens of thousands of small dicts
-    (it would rescan the whole parsed dump again and again: about 2x slower imports)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def priority(source: str) -> int:
@@ -252,7 +238,7 @@ def parse_json(data: Any, *, origin: str | None = None, version: str | None = No
 
 def read_source(path: str | Path) -> SourceData:
     """Read any supported card-data file, recognising the source from its content."""
-    with bulk():
+    with gc_paused():
         return _read_source(path)
 
 

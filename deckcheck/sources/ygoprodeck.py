@@ -284,11 +284,12 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
     The previous store stays intact when anything fails.
     """
     from deckcheck.cards.store import import_sources, resolve_path, store_info
-    from deckcheck.sources import SourceData, _sha, bulk
+    from deckcheck.gc_pause import gc_paused
+    from deckcheck.sources import SourceData, _sha
 
     path = resolve_path(db)
     if from_file is not None:
-        with bulk():
+        with gc_paused():
             data = load_file(from_file)
             if not looks_like(data):
                 raise ImportFailed(f"{from_file} is not a YGOPRODeck cardinfo.php answer (no "
@@ -314,7 +315,7 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
                             "DECKCHECK_DB; nothing was changed.") from None
     tmp = download(http, path.parent, url, progress)
     try:
-        with bulk():
+        with gc_paused():
             try:
                 with open(tmp, "rb") as f:
                     data = json.load(f)
