@@ -36,6 +36,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.atomic import replacing
+from deckcheck.decks.tabular import column_letter
 from deckcheck.gc_pause import gc_paused
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -93,16 +94,6 @@ _STYLES_XML = (
     f'</cellStyleXfs><cellXfs count="{len(_XFS)}">{"".join(_XFS)}</cellXfs>'
     '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
     "</styleSheet>")
-
-
-def column_letter(index: int) -> str:
-    """0 -> "A", 25 -> "Z", 26 -> "AA"."""
-    out = ""
-    n = index + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(65 + rem) + out
-    return out
 
 
 def clean_text(value: str) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import io
 import zipfile
 
+from deckcheck.decks.tabular import column_letter
+
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -19,18 +21,8 @@ _CT = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 _HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 
 
-def col(c: int) -> str:
-    """0 -> "A"."""
-    out = ""
-    c += 1
-    while c:
-        c, r = divmod(c - 1, 26)
-        out = chr(65 + r) + out
-    return out
-
-
 def _cell(r: int, c: int, value: object) -> str:
-    ref = f"{col(c)}{r}"
+    ref = f"{column_letter(c)}{r}"
     if isinstance(value, int):
         return f'<c r="{ref}"><v>{value}</v></c>'
     text = str(value).replace("&", "&amp;").replace("<", "&lt;")
