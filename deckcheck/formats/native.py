@@ -158,13 +158,23 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
         if key in seen:
             return None
         seen.add(key)
-        table = root
-        for part in key:
-            nxt = table.setdefault(part, {})
-            if not isinstance(nxt, dict):
-                return None
-            table = nxt
+        found = _table_at(root, key)
+        if found is None:
+            return None
+        table = found
     return root
+
+
+def _table_at(root: dict[str, Any], parts: tuple[str, ...]) -> dict[str, Any] | None:
+    """The table `[a.b.c]` names under `root`, made where missing (both fast TOML readers);
+    None when one of the parts already holds a value, not a table."""
+    table = root
+    for part in parts:
+        nxt = table.setdefault(part, {})
+        if not isinstance(nxt, dict):
+            return None
+        table = nxt
+    return table
 
 
 class _Bail(Exception):
@@ -338,12 +348,10 @@ class _FormatScan:
                 if name in tables:
                     raise _Bail
                 tables.add(name)
-                table = root
-                for part in parts:
-                    nxt = table.setdefault(part, {})
-                    if not isinstance(nxt, dict):
-                        raise _Bail
-                    table = nxt
+                found = _table_at(root, name)
+                if found is None:
+                    raise _Bail
+                table = found
                 continue
             k = self.key()
             self.blank()
