@@ -181,6 +181,13 @@ def _one_blas_thread() -> None:
 
 
 def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
+    from deckcheck.gc_pause import gc_paused
+
+    with gc_paused():  # the odds build few objects and no cycles: nothing to collect
+        return _execute_odds(ctx, opts)
+
+
+def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     from deckcheck.sim.draws import new_seed
     from deckcheck.sim.goldfish.report import (
         as_json,

@@ -56,6 +56,9 @@ class NpEvaluator:
             self.terms.append((np.array(hi_idx, dtype=np.intp), np.array(hi_val),
                                np.array(lo_idx, dtype=np.intp), np.array(lo_val), dist, subs))
         self.cols = [np.array(idx, dtype=np.intp) for idx in cols]
+        self.col_lists = [list(idx) for idx in cols]
+        #: Any sum of a hand's counts fits in one byte (+-1 copy variants included).
+        self.narrow = sum(cp.K) < 120
         self.searchers = sorted(s for s, b in cp.behaviours.items() if b.kind == "search")
         self.targets = {s: cp.class_members(cp.targets[s]) for s in self.searchers}
         self.worlds = sorted(s for s, b in cp.behaviours.items() if b.kind == "small world")
@@ -69,8 +72,11 @@ class NpEvaluator:
         names are added."""
         if HT is None:
             HT = np.ascontiguousarray(H.T)
-        S = [HT[idx[0]] if len(idx) == 1 else HT[idx].sum(axis=0, dtype=np.int16)
-             for idx in self.cols]
+        if self.narrow and HT.dtype == np.int8:  # sums of counts from a small Deck fit
+            S = [_add_rows(HT, idx) for idx in self.col_lists]
+        else:
+            S = [HT[idx[0]] if len(idx) == 1 else HT[idx].sum(axis=0, dtype=np.int16)
+                 for idx in self.cols]
         m = len(H)
         out = np.zeros(m, dtype=bool)
         for hi_idx, hi_val, lo_idx, lo_val, dist, subs in self.terms:
@@ -105,15 +111,17 @@ class NpEvaluator:
             if not len(rows):
                 continue
             ts = np.repeat([t for _, t in found], [len(r) for r, _ in found])
-            pair = np.arange(len(rows))
-            H2 = take_rows(H, rows)
-            H2[pair, ts] += 1
+            H2 = take_rows(H, rows)  # (new arrays: one flat index per pair)
+            at = np.arange(len(rows)) * H2.shape[1] + ts
+            H2.reshape(-1)[at] += 1
             if spent:
                 H2[:, s] -= 1
                 if self.zones:
                     H2[:, self.C + s] += 1  # to the GY
             R2 = take_rows(R, rows)
-            R2[pair, ts] -= 1
+            if R2.shape[1] != H2.shape[1]:
+                at = np.arange(len(rows)) * R2.shape[1] + ts
+            R2.reshape(-1)[at] -= 1
             ok[rows[self.succeeds(H2, R2, used | {s})]] = True
         for s in self.worlds:  # Small World: reveal a, banish a bridge b, add t
             if s in used:
@@ -143,6 +151,16 @@ class NpEvaluator:
                 R2[np.arange(len(rows)), bridge] -= 1
                 ok[rows] |= self.succeeds(H2, R2, used | {s})
         return ok
+
+
+def _add_rows(HT: Array, idx: list[int]) -> Array:
+    """The sum of the rows `idx` of HT (one row per class)."""
+    if len(idx) == 1:
+        return HT[idx[0]]
+    out = HT[idx[0]] + HT[idx[1]]
+    for i in idx[2:]:
+        out += HT[i]
+    return out
 
 
 def _col(cols: list[tuple[int, ...]], idx: tuple[int, ...]) -> int:

@@ -33,15 +33,14 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
         return rng.multivariate_hypergeometric(K, n, size=size, method="count").astype(np.int8)
     limit = (65536 // N) * N
     word_pos = (np.arange(65536) % N).astype(np.uint8)
-    word_cls = cls_of[word_pos]
     words = -(-n // 4)
-    P = np.empty((n, size), dtype=np.uint16)
+    P = np.empty((n, size), dtype=np.uint8)  # the Deck positions of each hand's cards
     todo = np.arange(size)
     first = True
     while first or len(todo):
         m = size if first else len(todo)
         V = rng.bit_generator.random_raw(words * m).view(np.uint16).reshape(4 * words, m)[:n]
-        pos = word_pos[V]
+        pos = np.take(word_pos, V)
         bad = np.zeros(m, dtype=bool)
         for i in range(n):
             for j in range(i + 1, n):
@@ -49,16 +48,23 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
         if V.max() >= limit:
             bad |= (V >= limit).any(axis=0)
         if first:
-            P = V
+            P = pos
             todo = np.nonzero(bad)[0]
             first = False
         else:
-            P[:, todo[~bad]] = V[:, ~bad]
+            P[:, todo[~bad]] = pos[:, ~bad]
             todo = todo[bad]
-    H = np.zeros((size, len(K)), dtype=np.int8)
-    rows = np.arange(size)
-    for i in range(n):
-        _add_at(H, rows, word_cls[P[i]], 1)
+    # the hands' class counts, two cards at a time: rows of a table of every pair of Deck
+    # positions' counts (gathering 11-byte rows is faster than adding one card at a time)
+    one = np.zeros((N, len(K)), dtype=np.int8)
+    one[np.arange(N), cls_of] = 1
+    two = (one[:, None, :] + one[None, :, :]).reshape(N * N, len(K))
+    H = np.take(two, P[0].astype(np.intp) * N + P[1], axis=0) if n > 1 else \
+        np.take(one, P[0], axis=0)
+    for i in range(2, n - 1, 2):
+        H += np.take(two, P[i].astype(np.intp) * N + P[i + 1], axis=0)
+    if n > 1 and n % 2:
+        H += np.take(one, P[n - 1], axis=0)
     return H
 
 
@@ -68,13 +74,24 @@ def _draw(rng: Array, R: Array, rows: Array) -> Array:
     RT = np.ascontiguousarray(take_rows(R, rows).T)  # one row per class: sums over rows are fast
     total = RT.sum(axis=0, dtype=np.int16)
     target = (rng.random(len(rows)) * total).astype(np.int16)  # floor: non-negative
-    # the class drawn: the first whose running count exceeds the target
-    acc = np.zeros(len(rows), dtype=np.int16)
-    cls = np.zeros(len(rows), dtype=np.intp)
-    for c in range(len(RT) - 1):
+    cls = _pick(RT, target, total).astype(np.intp)
+    _add_at(R, rows, cls, -1)
+    return cls
+
+
+def _pick(RT: Array, target: Array, total: Array) -> Array:
+    """The class of the card at place `target` (0-based) of each column of class counts RT
+    (one row per class): the first class whose running count exceeds it (the last class's
+    is the total, always above it). A running count in one byte while every total does."""
+    C = RT.shape[0]
+    small = int(total.max(initial=0)) < 128 and RT.dtype == np.int8
+    if small:
+        target = target.astype(np.int8)
+    acc = RT[0].astype(np.int8 if small else np.int16)
+    cls = (acc <= target).view(np.uint8)
+    for c in range(1, C - 1):
         acc += RT[c]
         cls += acc <= target
-    _add_at(R, rows, cls, -1)
     return cls
 
 
@@ -84,30 +101,34 @@ def _excavate_random(rng: Array, R: Array, rows: Array, n: Array, most: int) -> 
     numbers, the same cards), on one transposed copy of those rows; returns the counts
     taken (rows of classes)."""
     m = len(rows)
-    RT = np.ascontiguousarray(take_rows(R, rows).T)  # one row per class
+    R0 = np.ascontiguousarray(take_rows(R, rows).T)  # one row per class
+    RT = R0.copy()
+    flat = RT.reshape(-1)
     left = RT.sum(axis=0, dtype=np.int16)
-    taken = np.zeros((m, RT.shape[0]), dtype=np.int8)
+    base: Array = None  # the flat index of each hand's column in class 0
     for i in range(most):
         live = (n > i) & (left > 0)
         if live.all():
-            at: Array = np.arange(m)
+            at: Array = None
             part, total = RT, left
         else:
             at = np.nonzero(live)[0]
             if not len(at):
                 continue
             part, total = RT[:, at], left[at]
-        target = (rng.random(len(at)) * total).astype(np.int16)
-        acc = np.zeros(len(at), dtype=np.int16)
-        cls = np.zeros(len(at), dtype=np.intp)
-        for c in range(len(part) - 1):
-            acc += part[c]
-            cls += acc <= target
-        RT[cls, at] -= 1
-        left[at] -= 1
-        _add_at(taken, at, cls, 1)
+        target = (rng.random(len(total)) * total).astype(np.int16)
+        cls = _pick(part, target, total).astype(np.intp)
+        if at is None:
+            if base is None:
+                base = np.arange(m)
+            flat[cls * m + base] -= 1
+            left -= 1
+        else:
+            flat[cls * m + at] -= 1
+            left[at] -= 1
     put_rows(R, rows, RT.T)
-    return taken
+    R0 -= RT  # what was taken
+    return np.ascontiguousarray(R0.T)
 
 
 def _add_at(A: Array, rows: Array, cols: Array, value: Array | int) -> None:
@@ -483,7 +504,9 @@ class _Batch:
         else:
             self.H = _sample_opening(rng, K, n, size)
         self.R = (K.astype(np.int8) if K.ndim == 2 else K.astype(np.int8)[None, :]) - self.H
-        self.row_sums = _row_sums if int(K.sum(axis=-1).max()) < 128 else _row_sums_wide
+        # (the largest Deck is at most the sum of each class's largest size)
+        most = int(K.max(axis=0).sum()) if K.ndim == 2 else int(K.sum())
+        self.row_sums = _row_sums if most < 128 else _row_sums_wide
         self.B = np.zeros_like(self.R)
         #: GY and banished counts, tracked only when a condition counts them.
         self.G: Array = np.zeros_like(self.H) if cp.zones else None
@@ -576,7 +599,7 @@ class _Batch:
         won = np.zeros(size, dtype=bool)
         lost = np.zeros(size, dtype=bool) if drawn is None else drawn.copy()
         hits: list[int] = []
-        first: tuple[Array, Array] = (self.H.copy(), np.zeros(size, dtype=bool))
+        first: tuple[Array, Array] = (self.H, won)  # (set on turn 1)
         for turn in range(1, turns + 1):
             for _ in range(rules.draws_in(turn, self.going_second)
                            if turn > 1 or drawn is None else 0):
@@ -601,6 +624,8 @@ class _Batch:
             won |= ok
             self.won_by_turn[:, turn - 1] = won
             hits.append(int(won.sum()))
+            if turn == turns:  # the End Phase of the last turn changes no result
+                break
             # End Phase: discard down to the hand size limit, in the player's order
             over = self.row_sums(self.H) - rules.hand_limit
             rows = np.nonzero(~won & ~lost & (over > 0))[0]
@@ -787,15 +812,15 @@ class _Batch:
         # every (hand, excavated class) pair is tried in one evaluation, pairs in the order
         # of preference: each hand adds the first class that makes it succeed
         seen = E[:, pref] > 0  # (hand, place in the preference order)
-        pos, hand = np.nonzero(seen.T)  # pairs in preference order
+        pos, hand = np.nonzero(np.ascontiguousarray(seen.T))  # pairs in preference order
         chosen = np.full(len(rows), -1, dtype=np.int64)
         if len(hand):
             t = pref[pos]
             pair = np.arange(len(hand))
             Ht = take_rows(H, rows[hand])
-            Ht[pair, t] += 1
+            _add_at(Ht, pair, t, 1)
             Rt = self.deck(rows[hand]) + take_rows(E, hand)
-            Rt[pair, t] -= 1
+            _add_at(Rt, pair, t, -1)
             good = self.ev.succeeds(self.full(Ht, rows[hand]), Rt)
             hands, first = np.unique(hand[good], return_index=True)
             chosen[hands] = t[good][first]
