@@ -96,17 +96,23 @@ class NpEvaluator:
             out |= t
         return out
 
-    def succeeds(self, H: Array, R: Array, used: frozenset[int] = frozenset()) -> Array:
-        """Rows whose hand meets the goal, each unused searcher adding its best target."""
-        ok = self.ok(H)
+    def succeeds(self, H: Array, R: Array, used: frozenset[int] = frozenset(),
+                 HT: Array = None) -> Array:
+        """Rows whose hand meets the goal, each unused searcher adding its best target
+        (`HT`: H transposed, if at hand)."""
+        ok = self.ok(H, HT)
         for s in self.searchers:
             if s in used:
                 continue
             spent = self.cp.behaviours[s].is_spent
             # every (hand, target) pair in one evaluation: a hand succeeds if any target
             # it can add makes it succeed
-            can = ~ok & (H[:, s] > 0)
-            found = [(np.nonzero(can & (R[:, t] > 0))[0], t) for t in self.targets[s]]
+            held = HT[s] if HT is not None else H[:, s]
+            can = np.nonzero(~ok & (held > 0))[0]
+            if not len(can):
+                continue
+            Rc = take_rows(R, can)  # (the hands that could search: a few of them)
+            found = [(can[Rc[:, t] > 0], t) for t in self.targets[s]]
             rows = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.intp)
             if not len(rows):
                 continue

@@ -167,7 +167,7 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
     # every goal plays the same hands: the opening hands (and the generator's state after
     # dealing them) of the first goal are kept for the others when they fit in memory
     keep = len(goals) > 1 and hands * len(K) <= 64_000_000
-    openings: list[tuple[Array, Any, Array]] = []
+    openings: list[tuple[Array, Any, Array, Array]] = []
     for gi, (name, terms) in enumerate(goals.items()):
         ev = NpEvaluator(cp, terms)
         rng = np.random.default_rng(seed)  # the same hands for every goal
@@ -178,6 +178,8 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
             dealt = openings[chunk] if gi and keep else None
             batch = _Batch(cp, ev, rng, K, size, going_second,
                            opening=None if dealt is None else dealt[:2])
+            if dealt is not None:
+                batch.HT1 = dealt[3]
             chunk += 1
             first, hits, outs = batch.run(turns, order,
                                           drawn=None if dealt is None else dealt[2])
@@ -288,11 +290,21 @@ def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array,
     need = max([b.banish_top + b.draw + b.excavate for b in cp.behaviours.values()] or [0])
     taken = base.ptr  # cards each hand took from the top of its Deck
     spare = int(Kmat[0].sum()) - taken - 2 > need  # and still the cards to play any
+    # hands that never looked into their Deck: no card taken after turn 1's draws and no
+    # searcher in the hand (its hand never changed), so a search or Small World class's
+    # number left deeper in the Deck did not matter either
+    quiet: Array = None
+    if not ev.worlds and not cp.small_world:
+        quiet = taken == cp.rules.cards_by(1, going_second)
+        for s in ev.searchers:
+            quiet &= first[0][:, s] == 0
     rows: list[Array] = []  # per variant, the hands it replays
     for v in range(1, V):
         ch = variants.changes[v]
-        if ch is None or ch[1] in sensitive:
+        if ch is None or (ch[1] in sensitive and quiet is None):
             rows.append(np.arange(size))
+        elif ch[1] in sensitive:
+            rows.append(np.nonzero(~((ch[0] >= taken) & spare & quiet))[0])
         else:
             rows.append(np.nonzero(~((ch[0] >= taken) & spare))[0])
     idx = np.concatenate([v * size + r for v, r in enumerate(rows, 1)])
@@ -460,11 +472,20 @@ def _count_rows(X: Array, into: dict[tuple[int, ...], int]) -> None:
     """Add the rows of X (small non-negative counts) to `into`, row -> how many times."""
     if not len(X):
         return
-    base = int(X.max()) + 1
-    if base ** X.shape[1] < 2**62:  # one integer key per row: a 1-D unique is much faster
-        radix = base ** np.arange(X.shape[1], dtype=np.int64)
-        keys, counts = np.unique(X.astype(np.int64) @ radix, return_counts=True)
-        rows = (keys[:, None] // radix[None, :]) % base
+    caps = X.max(axis=0).astype(np.int64) + 1  # each column's values: 0..cap-1
+    space = int(np.prod(caps.astype(np.float64)))
+    if space < 2**62:  # one integer key per row: a 1-D unique is much faster
+        radix = np.concatenate([[1], np.cumprod(caps)[:-1]]).astype(np.int64)
+        small = space < 2**31  # (a sort of 4-byte keys is faster)
+        kt = np.int32 if small else np.int64
+        XT = np.ascontiguousarray(X.T)  # one row per column: the key summed column by column
+        key = XT[0].astype(kt)
+        for c in range(1, len(XT)):
+            if caps[c] > 1:
+                key += XT[c].astype(kt) * kt(radix[c])
+        keys, counts = np.unique(key, return_counts=True)
+        keys = keys.astype(np.int64)
+        rows = (keys[:, None] // radix[None, :]) % caps[None, :]
     else:
         rows, counts = np.unique(X, axis=0, return_counts=True)
     for row, cnt in zip(rows.tolist(), counts.tolist(), strict=True):
@@ -512,10 +533,14 @@ class _Batch:
         self.G: Array = np.zeros_like(self.H) if cp.zones else None
         self.X: Array = np.zeros_like(self.H) if cp.zones else None
         self.order = play.play_order(cp)
-        self.extra = np.full(size, cp.extra_size, dtype=np.int64)
+        self.extra: Array = np.full(size, cp.extra_size,
+                                    dtype=np.int16 if cp.extra_size < 2**15 else np.int64)
         self.won_by_turn: Array = None
         #: Turn 1 after its draws: (hands, the generator's state, hands that could not draw).
-        self.after_draws: tuple[Array, Any, Array] | None = None
+        self.after_draws: tuple[Array, Any, Array, Array] | None = None
+        #: Turn 1's hands transposed (one row per class), when another goal's batch has
+        #: them (`after_draws`).
+        self.HT1: Array = None
         #: After `run`: the hands that lost by drawing from an empty Deck.
         self.lost: Array = None
         #: Whether play took random numbers after dealing (a draw from the bottom cards, a
@@ -582,11 +607,11 @@ class _Batch:
         if zone is not None:
             zone[rows, cls] += n
 
-    def succeeds(self, rows: Array | None = None) -> Array:
+    def succeeds(self, rows: Array | None = None, HT: Array = None) -> Array:
         """Whether the hands `rows` (all) meet the goal (`NpEvaluator.succeeds` does not
-        change the arrays it is given)."""
+        change the arrays it is given); `HT`: all hands transposed, if at hand."""
         if rows is None:
-            return self.ev.succeeds(self.full(self.H), self.deck())
+            return self.ev.succeeds(self.full(self.H), self.deck(), HT=HT)
         return self.ev.succeeds(self.full(take_rows(self.H, rows), rows), self.deck(rows))
 
     def run(self, turns: int, order: list[int], drawn: Array = None
@@ -610,11 +635,14 @@ class _Batch:
                 _add_at(self.H, rows[got], cls[got], 1)
             active = ~won & ~lost
             H1 = self.H.copy() if turn == 1 else None
+            HT: Array = None  # turn 1's hands transposed, for every goal (no GY / banished)
+            if turn == 1 and self.G is None:
+                HT = self.HT1 if self.HT1 is not None else np.ascontiguousarray(self.H.T)
             if turn == 1:
-                self.after_draws = (H1, self.rng.bit_generator.state, lost.copy())
+                self.after_draws = (H1, self.rng.bit_generator.state, lost.copy(), HT)
             ok = np.zeros(size, dtype=bool)
             if active.all():
-                ok = self.succeeds()
+                ok = self.succeeds(HT=HT)
             else:
                 rows = np.nonzero(active)[0]
                 ok[rows] = self.succeeds(rows)
@@ -699,9 +727,15 @@ class _Batch:
             if not len(idx):
                 return
             chosen = np.full(len(idx), -1, dtype=np.int64)
-            H = take_rows(self.H, idx)
-            left = self.row_sums(self.deck(idx))
-            ex = self.extra[idx]
+            every = len(idx) == size
+            if every:  # every hand (only read here: no copies)
+                H, left, ex = self.H, self.row_sums(self.deck()), self.extra
+                was_played, did_draw, is_locked = played, drew, locked
+            else:
+                H = take_rows(self.H, idx)
+                left = self.row_sums(self.deck(idx))
+                ex = self.extra[idx]
+                was_played, did_draw, is_locked = played[idx], drew[idx], locked[idx]
             for j, d in enumerate(self.order):
                 free = chosen < 0
                 if not free.any():
@@ -709,18 +743,19 @@ class _Batch:
                 b = cp.behaviours[d]
                 mask = free & (H[:, d] > 0)
                 if b.once_per_turn:
-                    mask &= ~used[idx, j]
+                    mask &= ~(used[:, j] if every else used[idx, j])
                 if b.start_of_main1:
-                    mask &= ~played[idx]
+                    mask &= ~was_played
                 if b.draws:
-                    mask &= ~locked[idx]
+                    mask &= ~is_locked
                 if b.no_draw_before:
-                    mask &= ~drew[idx]
+                    mask &= ~did_draw
                 if b.extra_deck_cost:
                     mask &= ex >= 3
                 draw6, exc6 = b.draw, b.excavate
-                half = b.extra_deck_cost & (ex < 6)
-                need = b.banish_top + np.where(half, draw6 // 2 + exc6 // 2, draw6 + exc6)
+                need: Array = b.banish_top + draw6 + exc6
+                if b.extra_deck_cost:
+                    need = b.banish_top + np.where(ex < 6, draw6 // 2 + exc6 // 2, draw6 + exc6)
                 if b.redraw_hand:
                     need = self.row_sums(H) - 1
                 mask &= left >= np.maximum(need, 1)
