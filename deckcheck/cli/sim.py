@@ -6,7 +6,6 @@ the library (`deckcheck.sim`) and returns the exit code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -26,15 +25,19 @@ if TYPE_CHECKING:
 
 
 # -- draw ----------------------------------------------------------------------------------
-@dataclass
 class DrawOptions:
-    deck: str
-    second: bool = False
-    hands: int = 1
-    seed: int | None = None
-    turns: int = 1
-    as_json: bool = False
-    format: str = "tcg"
+    __slots__ = ("deck", "second", "hands", "seed", "turns", "as_json", "format")
+
+    def __init__(self, deck: str, second: bool = False, hands: int = 1,
+                 seed: int | None = None, turns: int = 1, as_json: bool = False,
+                 format: str = "tcg") -> None:  # noqa: A002
+        self.deck = deck
+        self.second = second
+        self.hands = hands
+        self.seed = seed
+        self.turns = turns
+        self.as_json = as_json
+        self.format = format
 
 
 def _names(cards: list[Any]) -> list[str]:
@@ -102,24 +105,36 @@ def draw(obj: Ctx, deck: str, second: bool, hands: int, seed: int | None, turns:
 
 
 # -- odds ----------------------------------------------------------------------------------
-@dataclass
 class OddsOptions:
-    deck: str
-    profile: str | None = None
-    roles: list[str] = field(default_factory=list)
-    needs: list[str] = field(default_factory=list)
-    exact: bool = False
-    hands: int | None = None
-    first: bool = False
-    second: bool = False
-    turns: int = 1
-    seed: int | None = None
-    as_json: bool = False
-    chart: str | None = None
-    compare: str | None = None
-    compare_profile: str | None = None
-    sensitivity: bool = True
-    format: str = "tcg"
+    """The `odds` command's flags (plain: no class built by `dataclasses` on start-up)."""
+
+    __slots__ = ("deck", "profile", "roles", "needs", "exact", "hands", "first", "second",
+                 "turns", "seed", "as_json", "chart", "compare", "compare_profile",
+                 "sensitivity", "format")
+
+    def __init__(self, deck: str, profile: str | None = None, roles: list[str] | None = None,
+                 needs: list[str] | None = None, exact: bool = False,
+                 hands: int | None = None, first: bool = False, second: bool = False,
+                 turns: int = 1, seed: int | None = None, as_json: bool = False,
+                 chart: str | None = None, compare: str | None = None,
+                 compare_profile: str | None = None, sensitivity: bool = True,
+                 format: str = "tcg") -> None:  # noqa: A002
+        self.deck = deck
+        self.profile = profile
+        self.roles = [] if roles is None else roles
+        self.needs = [] if needs is None else needs
+        self.exact = exact
+        self.hands = hands
+        self.first = first
+        self.second = second
+        self.turns = turns
+        self.seed = seed
+        self.as_json = as_json
+        self.chart = chart
+        self.compare = compare
+        self.compare_profile = compare_profile
+        self.sensitivity = sensitivity
+        self.format = format
 
 
 def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[Any, str]:

@@ -18,7 +18,6 @@ Two paths:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from math import sqrt
 
 import numpy as np
@@ -45,22 +44,29 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return lo, hi
 
 
-@dataclass
 class MCResult:
-    """Monte Carlo counts: per goal, hands that succeeded by each turn (index 0 = turn 1)."""
+    """Monte Carlo counts: per goal, hands that succeeded by each turn (index 0 = turn 1).
 
-    hands: int
-    seed: int
-    going_second: bool
-    turns: int
-    by_turn: dict[str, list[int]]
-    #: (opening class-count vector, count) of hands failing "success" on turn 1.
-    failing: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
-    deck_outs: int = 0
-    #: With `per_hand`: whether each hand met the first goal by each turn, in the order the
-    #: hands were dealt (for paired comparisons), as bits: `np.packbits` over the hands of
-    #: each chunk (a whole number of bytes per chunk), one column per turn.
-    per_hand: Array = None
+    `failing`: (opening class-count vector, count) of hands failing "success" on turn 1.
+    `per_hand`: whether each hand met the first goal by each turn, in the order the hands
+    were dealt (for paired comparisons), as bits: `np.packbits` over the hands of each
+    chunk (a whole number of bytes per chunk), one column per turn (with `per_hand`)."""
+
+    __slots__ = ("hands", "seed", "going_second", "turns", "by_turn", "failing",
+                 "deck_outs", "per_hand")
+
+    def __init__(self, hands: int, seed: int, going_second: bool, turns: int,
+                 by_turn: dict[str, list[int]],
+                 failing: list[tuple[tuple[int, ...], int]] | None = None,
+                 deck_outs: int = 0, per_hand: Array = None) -> None:
+        self.hands = hands
+        self.seed = seed
+        self.going_second = going_second
+        self.turns = turns
+        self.by_turn = by_turn
+        self.failing = [] if failing is None else failing
+        self.deck_outs = deck_outs
+        self.per_hand = per_hand
 
     def rate(self, goal: str = "success", turn: int = 1) -> float:
         return self.by_turn[goal][turn - 1] / self.hands

@@ -6,17 +6,16 @@ included; draw cards too when the enumeration is small, any size with --exact; a
 turns for conditions that only say "at least" with no draw cards, before the hand size
 limit can bite), Monte Carlo for the rest. `compare()` and the +-1 copy table report each
 difference with its interval, Monte Carlo runs paired on common random numbers. The result
-is plain data (`OddsReport`, dataclasses: the package's own values need no validation):
+is plain data (`OddsReport`: `Plain` value classes, no validation for the package's own values):
 `--json` prints `as_json(report)`; `render_text` prints it for people.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from deckcheck.errors import ExactTooLarge, SimError
+from deckcheck.plain import Plain
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.exact import (
     DEFAULT_BUDGET,
@@ -24,6 +23,9 @@ from deckcheck.sim.goldfish.exact import (
     count_vectors,
     exact_odds,
 )
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 Mode = Literal["auto", "exact", "mc"]
 MAX_TURNS = 10
@@ -39,114 +41,149 @@ EXACT_DRAW_WORK = 3_000_000
 COPY_LIMIT = 3
 
 
-@dataclass
-class Rate:
+class Rate(Plain):
     """One probability: exact (with its fraction) or estimated (with a 95% Wilson interval)."""
 
-    turn: int
-    probability: float
-    percent: float
-    method: Literal["exact", "monte-carlo"]
-    fraction: str | None = None
-    low: float | None = None
-    high: float | None = None
-    hands: int | None = None
+    __slots__ = ("turn", "probability", "percent", "method", "fraction", "low", "high",
+                 "hands")
+
+    def __init__(self, turn: int, probability: float, percent: float,
+                 method: Literal["exact", "monte-carlo"], fraction: str | None = None,
+                 low: float | None = None, high: float | None = None,
+                 hands: int | None = None) -> None:
+        self.turn = turn
+        self.probability = probability
+        self.percent = percent
+        self.method = method
+        self.fraction = fraction
+        self.low = low
+        self.high = high
+        self.hands = hands
 
 
-@dataclass
-class GoalResult:
-    name: str
-    by_turn: list[Rate]
+class GoalResult(Plain):
+    __slots__ = ("name", "by_turn")
+
+    def __init__(self, name: str, by_turn: list[Rate]) -> None:
+        self.name = name
+        self.by_turn = by_turn
 
 
-@dataclass
-class FailingHand:
-    cards: dict[str, int]
-    probability: float
+class FailingHand(Plain):
+    __slots__ = ("cards", "probability")
+
+    def __init__(self, cards: dict[str, int], probability: float) -> None:
+        self.cards = cards
+        self.probability = probability
 
 
-@dataclass
-class GoingResult:
-    going: Literal["first", "second"]
-    goals: list[GoalResult]
-    failing: list[FailingHand] = field(default_factory=list)
-    deck_outs: int = 0
+class GoingResult(Plain):
+    __slots__ = ("going", "goals", "failing", "deck_outs")
+
+    def __init__(self, going: Literal["first", "second"], goals: list[GoalResult],
+                 failing: list[FailingHand] | None = None, deck_outs: int = 0) -> None:
+        self.going = going
+        self.goals = goals
+        self.failing = [] if failing is None else failing
+        self.deck_outs = deck_outs
 
     def goal(self, name: str = "success") -> GoalResult:
         return next(g for g in self.goals if g.name == name)
 
 
-@dataclass
-class CardDelta:
-    """The success rate (turn 1) with one copy more / one copy fewer of a card."""
+class CardDelta(Plain):
+    """The success rate (turn 1) with one copy more / one copy fewer of a card; Monte
+    Carlo: the 95% interval of each difference (paired, the same hands)."""
 
-    card: str
-    copies: int
-    base: float
-    plus_one: float | None
-    minus_one: float | None
-    method: Literal["exact", "monte-carlo"]
-    #: Monte Carlo: the 95% interval of each difference (paired, the same hands).
-    plus_low: float | None = None
-    plus_high: float | None = None
-    minus_low: float | None = None
-    minus_high: float | None = None
-    hands: int | None = None
+    __slots__ = ("card", "copies", "base", "plus_one", "minus_one", "method", "plus_low",
+                 "plus_high", "minus_low", "minus_high", "hands")
+
+    def __init__(self, card: str, copies: int, base: float, plus_one: float | None,
+                 minus_one: float | None, method: Literal["exact", "monte-carlo"],
+                 plus_low: float | None = None, plus_high: float | None = None,
+                 minus_low: float | None = None, minus_high: float | None = None,
+                 hands: int | None = None) -> None:
+        self.card = card
+        self.copies = copies
+        self.base = base
+        self.plus_one = plus_one
+        self.minus_one = minus_one
+        self.method = method
+        self.plus_low = plus_low
+        self.plus_high = plus_high
+        self.minus_low = minus_low
+        self.minus_high = minus_high
+        self.hands = hands
 
 
-@dataclass
-class ClassSummary:
-    label: str
-    size: int
-    roles: list[str]
-    cards: dict[str, int]
+class ClassSummary(Plain):
+    __slots__ = ("label", "size", "roles", "cards")
+
+    def __init__(self, label: str, size: int, roles: list[str], cards: dict[str, int]
+                 ) -> None:
+        self.label = label
+        self.size = size
+        self.roles = roles
+        self.cards = cards
 
 
-@dataclass
-class ComparisonRow:
+class ComparisonRow(Plain):
     """Success of A and B for one seat and turn, and B - A with its 95% interval (exact:
     the interval is the difference itself)."""
 
-    going: Literal["first", "second"]
-    turn: int
-    a: float
-    b: float
-    difference: float
-    low: float
-    high: float
-    method: Literal["exact", "monte-carlo"]
-    hands: int | None = None
+    __slots__ = ("going", "turn", "a", "b", "difference", "low", "high", "method", "hands")
+
+    def __init__(self, going: Literal["first", "second"], turn: int, a: float, b: float,
+                 difference: float, low: float, high: float,
+                 method: Literal["exact", "monte-carlo"], hands: int | None = None) -> None:
+        self.going = going
+        self.turn = turn
+        self.a = a
+        self.b = b
+        self.difference = difference
+        self.low = low
+        self.high = high
+        self.method = method
+        self.hands = hands
 
 
-@dataclass
-class Comparison:
+class Comparison(Plain):
     """A/B: the same questions for a second deck or profile. Monte Carlo rows use common
     random numbers: the same seed, hand count and (for two profiles of one deck) the same
     classes, so both see the very same hands, and the interval of B - A is paired."""
 
-    label_a: str
-    label_b: str
-    rows: list[ComparisonRow]
+    __slots__ = ("label_a", "label_b", "rows")
+
+    def __init__(self, label_a: str, label_b: str, rows: list[ComparisonRow]) -> None:
+        self.label_a = label_a
+        self.label_b = label_b
+        self.rows = rows
 
 
-@dataclass
-class OddsReport:
-    deck: str | None
-    profile: str
-    deck_size: int
-    engine: str
-    seed: int | None
-    policy: str
-    notes: list[str]
-    classes: list[ClassSummary]
-    results: list[GoingResult]
-    sensitivity: list[CardDelta] = field(default_factory=list)
-    compare: Comparison | None = None
+class OddsReport(Plain):
+    __slots__ = ("deck", "profile", "deck_size", "engine", "seed", "policy", "notes",
+                 "classes", "results", "sensitivity", "compare")
+
+    def __init__(self, deck: str | None, profile: str, deck_size: int, engine: str,
+                 seed: int | None, policy: str, notes: list[str], classes: list[ClassSummary],
+                 results: list[GoingResult], sensitivity: list[CardDelta] | None = None,
+                 compare: Comparison | None = None) -> None:
+        self.deck = deck
+        self.profile = profile
+        self.deck_size = deck_size
+        self.engine = engine
+        self.seed = seed
+        self.policy = policy
+        self.notes = notes
+        self.classes = classes
+        self.results = results
+        self.sensitivity = [] if sensitivity is None else sensitivity
+        self.compare = compare
 
 
 def as_json(report: OddsReport) -> dict[str, Any]:
     """The report as JSON-ready data (`--json`): every field, in the order declared."""
-    return asdict(report)
+    return report.model_dump()
 
 
 def exact_turn_ok(cp: CompiledProfile, turn: int, going_second: bool) -> bool:
@@ -258,13 +295,16 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
                        failing=fails, deck_outs=deck_outs)
 
 
-@dataclass
 class _At:
     """A turn-1 success rate: exact, or a Monte Carlo run kept for paired differences."""
 
-    rate: float
-    method: Literal["exact", "monte-carlo"]
-    run: Any = None
+    __slots__ = ("rate", "method", "run")
+
+    def __init__(self, rate: float, method: Literal["exact", "monte-carlo"],
+                 run: Any = None) -> None:
+        self.rate = rate
+        self.method = method
+        self.run = run
 
 
 def _exact_at(cp: CompiledProfile, going_second: bool, mode: Mode,

@@ -528,7 +528,7 @@ class _Batch:
         # (the largest Deck is at most the sum of each class's largest size)
         most = int(K.max(axis=0).sum()) if K.ndim == 2 else int(K.sum())
         self.row_sums = _row_sums if most < 128 else _row_sums_wide
-        self.B = np.zeros_like(self.R)
+        self.B: Array = None  # (zeros until a card is put on the bottom: made then)
         #: GY and banished counts, tracked only when a condition counts them.
         self.G: Array = np.zeros_like(self.H) if cp.zones else None
         self.X: Array = np.zeros_like(self.H) if cp.zones else None
@@ -618,7 +618,9 @@ class _Batch:
             ) -> tuple[tuple[Array, Array], list[int], int]:
         """Play `turns` turns. `drawn`: the hands already hold turn 1's draws (the hands
         that could not draw: True), as `after_draws` of a batch dealt the same hands left
-        them; the turn-1 hands and the generator's state then are kept in `after_draws`."""
+        them (the turn-1 hands returned are then not kept). Without `drawn`, the turn-1
+        hands, the generator's state then and the hands transposed are kept in
+        `after_draws`."""
         rules, size = self.cp.rules, self.size
         self.won_by_turn = np.zeros((size, turns), dtype=bool)
         won = np.zeros(size, dtype=bool)
@@ -634,11 +636,13 @@ class _Batch:
                 got = cls >= 0
                 _add_at(self.H, rows[got], cls[got], 1)
             active = ~won & ~lost
-            H1 = self.H.copy() if turn == 1 else None
+            # turn 1's hands, kept for the failing hands and for other goals (a batch dealt
+            # another goal's hands needs neither)
+            H1 = self.H.copy() if turn == 1 and drawn is None else None
             HT: Array = None  # turn 1's hands transposed, for every goal (no GY / banished)
             if turn == 1 and self.G is None:
                 HT = self.HT1 if self.HT1 is not None else np.ascontiguousarray(self.H.T)
-            if turn == 1:
+            if H1 is not None:
                 self.after_draws = (H1, self.rng.bit_generator.state, lost.copy(), HT)
             ok = np.zeros(size, dtype=bool)
             if active.all():
@@ -697,6 +701,8 @@ class _Batch:
         put_rows(self.H, rows, sub.H)
         put_rows(self.R, rows, sub.R)
         if sub.bottom:
+            if self.B is None:
+                self.B = np.zeros_like(self.R)
             put_rows(self.B, rows, sub.B)
         self.extra[rows] = sub.extra
         self.bottom |= sub.bottom
