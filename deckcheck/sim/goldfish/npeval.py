@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -96,10 +97,11 @@ class NpEvaluator:
             out |= t
         return out
 
-    def succeeds(self, H: Array, R: Array, used: frozenset[int] = frozenset(),
-                 HT: Array = None) -> Array:
+    def succeeds(self, H: Array, R: Array | Callable[[Array], Array],
+                 used: frozenset[int] = frozenset(), HT: Array = None) -> Array:
         """Rows whose hand meets the goal, each unused searcher adding its best target
-        (`HT`: H transposed, if at hand)."""
+        (`HT`: H transposed, if at hand). `R`: the Deck's counts of each hand, or a function
+        giving them for the hands at some indices (all: None), for the few a search needs."""
         ok = self.ok(H, HT)
         for s in self.searchers:
             if s in used:
@@ -111,11 +113,13 @@ class NpEvaluator:
             can = np.nonzero(~ok & (held > 0))[0]
             if not len(can):
                 continue
-            Rc = take_rows(R, can)  # (the hands that could search: a few of them)
-            found = [(can[Rc[:, t] > 0], t) for t in self.targets[s]]
-            rows = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.intp)
-            if not len(rows):
+            # (the Decks of the hands that could search: a few of them)
+            Rc = R(can) if callable(R) else take_rows(R, can)
+            found = [(np.nonzero(Rc[:, t] > 0)[0], t) for t in self.targets[s]]
+            at_can = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.intp)
+            if not len(at_can):
                 continue
+            rows = can[at_can]
             ts = np.repeat([t for _, t in found], [len(r) for r, _ in found])
             H2 = take_rows(H, rows)  # (new arrays: one flat index per pair)
             at = np.arange(len(rows)) * H2.shape[1] + ts
@@ -124,7 +128,7 @@ class NpEvaluator:
                 H2[:, s] -= 1
                 if self.zones:
                     H2[:, self.C + s] += 1  # to the GY
-            R2 = take_rows(R, rows)
+            R2 = take_rows(Rc, at_can)
             if R2.shape[1] != H2.shape[1]:
                 at = np.arange(len(rows)) * R2.shape[1] + ts
             R2.reshape(-1)[at] -= 1
@@ -132,6 +136,8 @@ class NpEvaluator:
         for s in self.worlds:  # Small World: reveal a, banish a bridge b, add t
             if s in used:
                 continue
+            if callable(R):
+                R = R(None)
             for a, t, bridges in self.cp.small_world:
                 cand = ~ok & (H[:, s] > 0) & (H[:, a] > (1 if a == s else 0)) & (R[:, t] > 0)
                 if not cand.any():

@@ -10,6 +10,7 @@ card of a shuffled Deck is); paired runs deal each hand's whole Deck order up fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -71,7 +72,8 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
 def _draw(rng: Array, R: Array, rows: Array) -> Array:
     """Draw one card for each hand in `rows` (indices) from its remaining Deck counts R;
     returns the class drawn (R is updated). Rows must have at least one card left."""
-    RT = np.ascontiguousarray(take_rows(R, rows).T)  # one row per class: sums over rows are fast
+    # one row per class: sums over rows are fast (`rows` as long as R: every row, in order)
+    RT = np.ascontiguousarray((R if len(rows) == len(R) else take_rows(R, rows)).T)
     total = RT.sum(axis=0, dtype=np.int16)
     target = (rng.random(len(rows)) * total).astype(np.int16)  # floor: non-negative
     cls = _pick(RT, target, total).astype(np.intp)
@@ -95,11 +97,12 @@ def _pick(RT: Array, target: Array, total: Array) -> Array:
     return cls
 
 
-def _excavate_random(rng: Array, R: Array, rows: Array, n: Array, most: int) -> Array:
+def _excavate_random(rng: Array, R: Array, rows: Array, n: Array, most: int,
+                     transposed: bool = False) -> Array:
     """Take up to `n` (per hand, at most `most`) random cards one at a time out of the Deck
     counts R of the hands `rows`, as `_draw` would one card after another (the same random
     numbers, the same cards), on one transposed copy of those rows; returns the counts
-    taken (rows of classes)."""
+    taken (rows of classes; `transposed`: one row per class)."""
     m = len(rows)
     R0 = np.ascontiguousarray(take_rows(R, rows).T)  # one row per class
     RT = R0.copy()
@@ -128,7 +131,7 @@ def _excavate_random(rng: Array, R: Array, rows: Array, n: Array, most: int) -> 
             left[at] -= 1
     put_rows(R, rows, RT.T)
     R0 -= RT  # what was taken
-    return np.ascontiguousarray(R0.T)
+    return R0 if transposed else np.ascontiguousarray(R0.T)
 
 
 def _add_at(A: Array, rows: Array, cols: Array, value: Array | int) -> None:
@@ -560,7 +563,8 @@ class _Batch:
         """Each hand in `rows` draws its next card (from R, else from the bottom B); returns
         the class drawn, -1 where the Deck is empty."""
         out = np.full(len(rows), -1, dtype=np.int64)
-        inr = self.row_sums(take_rows(self.R, rows)) > 0
+        # (`rows` as long as the batch: every hand, in order)
+        inr = self.row_sums(self.R if len(rows) == self.size else take_rows(self.R, rows)) > 0
         if inr.any():
             out[inr] = self.draw_top(rows[inr])
         inb = ~inr & (self.row_sums(take_rows(self.B, rows)) > 0) if self.bottom else \
@@ -612,7 +616,12 @@ class _Batch:
         change the arrays it is given); `HT`: all hands transposed, if at hand."""
         if rows is None:
             return self.ev.succeeds(self.full(self.H), self.deck(), HT=HT)
-        return self.ev.succeeds(self.full(take_rows(self.H, rows), rows), self.deck(rows))
+        return self.ev.succeeds(self.full(take_rows(self.H, rows), rows), self.decks_of(rows))
+
+    def decks_of(self, rows: Array) -> Callable[[Array], Array]:
+        """The Deck (`deck`) of the hands `rows` at some indices of `rows` (all: None), read
+        only for the hands an evaluation asks for (a search's)."""
+        return lambda idx: self.deck(rows if idx is None else rows[idx])
 
     def run(self, turns: int, order: list[int], drawn: Array = None
             ) -> tuple[tuple[Array, Array], list[int], int]:
@@ -842,32 +851,41 @@ class _Batch:
         n = np.where(half, b.excavate // 2, b.excavate) if b.extra_deck_cost else \
             np.full(len(rows), b.excavate)
         if self.O is None:  # random cards of the Deck, as `_draw` one at a time
-            E = _excavate_random(self.rng, self.R, rows, n, b.excavate)
+            ET = _excavate_random(self.rng, self.R, rows, n, b.excavate, transposed=True)
+            E = np.ascontiguousarray(ET.T)
         else:
             E = np.zeros((len(rows), len(cp.classes)), dtype=np.int8)
             for i in range(b.excavate):
                 live = np.nonzero((n > i) & (self.row_sums(take_rows(self.R, rows)) > 0))[0]
                 cls = self.draw_top(rows[live])
                 _add_at(E, live, cls, 1)
+            ET = np.ascontiguousarray(E.T)
         pref = np.array(play.preference(cp), dtype=np.intp)
         # every (hand, excavated class) pair is tried in one evaluation, pairs in the order
         # of preference: each hand adds the first class that makes it succeed
-        seen = E[:, pref] > 0  # (hand, place in the preference order)
-        pos, hand = np.nonzero(np.ascontiguousarray(seen.T))  # pairs in preference order
+        seen = ET[pref] > 0  # (place in the preference order, hand)
+        pos, hand = np.nonzero(seen)  # pairs in preference order
         chosen = np.full(len(rows), -1, dtype=np.int64)
         if len(hand):
             t = pref[pos]
             pair = np.arange(len(hand))
-            Ht = take_rows(H, rows[hand])
+            at = rows[hand]
+            Ht = take_rows(H, at)
             _add_at(Ht, pair, t, 1)
-            Rt = self.deck(rows[hand]) + take_rows(E, hand)
-            _add_at(Rt, pair, t, -1)
-            good = self.ev.succeeds(self.full(Ht, rows[hand]), Rt)
+
+            def decks(idx: Array) -> Array:  # the Deck after adding t, of the pairs `idx`
+                if idx is None:
+                    idx = pair
+                Rt = self.deck(at[idx]) + take_rows(E, hand[idx])
+                _add_at(Rt, np.arange(len(idx)), t[idx], -1)
+                return Rt
+
+            good = self.ev.succeeds(self.full(Ht, at), decks)
             hands, first = np.unique(hand[good], return_index=True)
             chosen[hands] = t[good][first]
         # nothing makes it succeed: take the most useful-looking card
-        none = np.nonzero((chosen < 0) & seen.any(axis=1))[0]
-        chosen[none] = pref[seen[none].argmax(axis=1)]
+        none = np.nonzero((chosen < 0) & seen.any(axis=0))[0]
+        chosen[none] = pref[seen[:, none].argmax(axis=0)]
         got = chosen >= 0
         _add_at(E, np.nonzero(got)[0], chosen[got], -1)
         _add_at(H, rows[got], chosen[got], 1)
@@ -897,7 +915,7 @@ class _Batch:
                     full = self.full(Hc, rows[cand])
                     if zone is not None:
                         full[:, at + c] += 1
-                    keep = self.ev.succeeds(full, self.deck(rows[cand]))
+                    keep = self.ev.succeeds(full, self.decks_of(rows[cand]))
                     cand = cand[keep]
                 H[rows[cand], c] -= 1
                 self.to_zone(zone, rows[cand], c)
