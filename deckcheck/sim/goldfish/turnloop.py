@@ -194,7 +194,11 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
                 deck_outs += outs
                 if failing:
                     X, ok1 = first
-                    _count_rows(X[~ok1], fail_counts)
+                    HT = None if batch.after_draws is None else batch.after_draws[3]
+                    if HT is not None:  # (the turn-1 hands, transposed: every column kept)
+                        _count_rows(None, fail_counts, np.compress(~ok1, HT, axis=1))
+                    else:
+                        _count_rows(X[~ok1], fail_counts)
             done += size
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
     return by_turn, fails, deck_outs, None
@@ -471,17 +475,20 @@ def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Ar
     return layout[slot]
 
 
-def _count_rows(X: Array, into: dict[tuple[int, ...], int]) -> None:
-    """Add the rows of X (small non-negative counts) to `into`, row -> how many times."""
-    if not len(X):
+def _count_rows(X: Array, into: dict[tuple[int, ...], int], XT: Array = None) -> None:
+    """Add the rows of X (small non-negative counts) to `into`, row -> how many times.
+    `XT`: X transposed (one row per column), if at hand; X is then not read."""
+    if XT is None:
+        if not len(X):
+            return
+        XT = np.ascontiguousarray(X.T)  # one row per column: keys summed column by column
+    if not XT.shape[1]:
         return
-    caps = X.max(axis=0).astype(np.int64) + 1  # each column's values: 0..cap-1
+    caps = XT.max(axis=1).astype(np.int64) + 1  # each column's values: 0..cap-1
     space = int(np.prod(caps.astype(np.float64)))
     if space < 2**62:  # one integer key per row: a 1-D unique is much faster
         radix = np.concatenate([[1], np.cumprod(caps)[:-1]]).astype(np.int64)
-        small = space < 2**31  # (a sort of 4-byte keys is faster)
-        kt = np.int32 if small else np.int64
-        XT = np.ascontiguousarray(X.T)  # one row per column: the key summed column by column
+        kt = np.int32 if space < 2**31 else np.int64  # (a sort of 4-byte keys is faster)
         key = XT[0].astype(kt)
         for c in range(1, len(XT)):
             if caps[c] > 1:
@@ -490,7 +497,7 @@ def _count_rows(X: Array, into: dict[tuple[int, ...], int]) -> None:
         keys = keys.astype(np.int64)
         rows = (keys[:, None] // radix[None, :]) % caps[None, :]
     else:
-        rows, counts = np.unique(X, axis=0, return_counts=True)
+        rows, counts = np.unique(np.ascontiguousarray(XT.T), axis=0, return_counts=True)
     for row, cnt in zip(rows.tolist(), counts.tolist(), strict=True):
         key = tuple(row)
         into[key] = into.get(key, 0) + cnt
