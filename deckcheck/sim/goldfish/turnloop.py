@@ -69,6 +69,23 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
     return H
 
 
+def _count_classes(X: Array, C: int) -> Array:
+    """Rows of class counts (int8, `C` classes) of the rows of classes X (each 0..C-1), two
+    columns at a time from a table of every pair's counts."""
+    one = np.eye(C, dtype=np.int8)
+    two = (one[:, None, :] + one[None, :, :]).reshape(C * C, C)
+    n = X.shape[1]
+    if n == 0:
+        return np.zeros((len(X), C), dtype=np.int8)
+    H = np.take(two, X[:, 0].astype(np.intp) * C + X[:, 1], axis=0) if n > 1 else \
+        np.take(one, X[:, 0], axis=0)
+    for i in range(2, n - 1, 2):
+        H += np.take(two, X[:, i].astype(np.intp) * C + X[:, i + 1], axis=0)
+    if n > 1 and n % 2:
+        H += np.take(one, X[:, n - 1], axis=0)
+    return H
+
+
 def _draw(rng: Array, R: Array, rows: Array) -> Array:
     """Draw one card for each hand in `rows` (indices) from its remaining Deck counts R;
     returns the class drawn (R is updated). Rows must have at least one card left."""
@@ -320,7 +337,8 @@ def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array,
     if len(idx):
         orders = np.concatenate([variants.orders(v, r) for v, r in enumerate(rows, 1)])
         Krows = np.repeat(Kmat[1:], [len(r) for r in rows], axis=0)
-        rest = _Batch(cp, ev, rng, Krows, len(idx), going_second, orders=(orders, Krows))
+        rest = _Batch(cp, ev, rng, Krows, len(idx), going_second, orders=(orders, Krows),
+                      largest=int(Kmat.sum(axis=1, dtype=np.int64).max()))
         rest.run(turns, order)
         if rest.rng_used:
             return None, None, None
@@ -379,13 +397,13 @@ def _variant_orders(slots: Array, layout: Array) -> Array:
     of the filled slots in order, then -1 for each empty slot."""
     empty = np.nonzero(layout < 0)[0]
     if not len(empty):
-        return layout[slots]
+        return np.take(layout, slots)
     keep = slots != empty[0]
     for e in empty[1:]:
         keep &= slots != e
     size, S = slots.shape
     out = np.full((size, S), -1, dtype=layout.dtype)
-    out[:, :S - len(empty)] = layout[slots[keep].reshape(size, S - len(empty))]
+    out[:, :S - len(empty)] = np.take(layout, slots[keep].reshape(size, S - len(empty)))
     return out
 
 
@@ -403,9 +421,9 @@ class _Variants:
         base_empty = layouts[0] < 0
         # each slot's place among the first layout's cards in each row's order
         small = np.uint8 if S < 256 else np.intp
-        place = np.empty(slots.shape, dtype=small)
-        np.put_along_axis(place, slots.astype(np.intp), np.arange(S, dtype=small)[None, :],
-                          axis=1)
+        place = np.empty(slots.shape, dtype=small)  # (one flat index per slot)
+        flat = slots + (np.arange(size, dtype=np.intp) * S)[:, None]
+        place.reshape(-1)[flat.reshape(-1)] = np.tile(np.arange(S, dtype=small), size)
         at_card = place.copy()
         for x in np.nonzero(base_empty)[0].tolist():
             at_card -= (place[:, x:x + 1] < place).astype(small)
@@ -511,7 +529,8 @@ class _Batch:
 
     def __init__(self, cp: CompiledProfile, ev: NpEvaluator, rng: Array, K: Array, size: int,
                  going_second: bool, opening: tuple[Array, Any] | None = None,
-                 orders: tuple[Array, Array] | None = None) -> None:
+                 orders: tuple[Array, Array] | None = None,
+                 largest: int | None = None) -> None:
         self.cp, self.ev, self.rng, self.size = cp, ev, rng, size
         self.going_second = going_second
         #: Ordered mode: each hand's whole Deck order is dealt up front from random slot
@@ -525,19 +544,17 @@ class _Batch:
             self.O, K = orders
             self.ptr = np.full(size, n, dtype=np.int64)
             # counts fit in one byte (a deck holds a few dozen cards): less memory to move
-            self.H = np.zeros((size, K.shape[-1]), dtype=np.int8)
-            idx = np.arange(size)
-            for i in range(n):
-                _add_at(self.H, idx, self.O[:, i], 1)
+            self.H = _count_classes(self.O[:, :n], K.shape[-1])
         elif opening is not None:  # hands already dealt, the generator where it was then
             self.H = opening[0].copy()
             rng.bit_generator.state = opening[1]
         else:
             self.H = _sample_opening(rng, K, n, size)
         self.R = (K.astype(np.int8) if K.ndim == 2 else K.astype(np.int8)[None, :]) - self.H
-        # (the largest Deck is at most the sum of each class's largest size)
-        most = int(K.max(axis=0).sum()) if K.ndim == 2 else int(K.sum())
-        self.row_sums = _row_sums if most < 128 else _row_sums_wide
+        # (the largest Deck: given, or at most the sum of each class's largest size)
+        if largest is None:
+            largest = int(K.max(axis=0).sum()) if K.ndim == 2 else int(K.sum())
+        self.row_sums = _row_sums if largest < 128 else _row_sums_wide
         self.B: Array = None  # (zeros until a card is put on the bottom: made then)
         #: GY and banished counts, tracked only when a condition counts them.
         self.G: Array = np.zeros_like(self.H) if cp.zones else None
