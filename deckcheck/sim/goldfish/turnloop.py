@@ -458,8 +458,9 @@ class _Variants:
                 at, base = at[rows], take_rows(base, rows)
             S = base.shape[1]
             out = np.empty_like(base)
-            cols = np.arange(S - 1)[None, :]
-            out[:, :S - 1] = np.where(cols < at[:, None], base[:, :S - 1], base[:, 1:])
+            # each order without the card at its place `at`, the empty slot last
+            keep = np.arange(S, dtype=at.dtype)[None, :] != at[:, None]
+            out[:, :S - 1] = np.compress(keep.reshape(-1), base.reshape(-1)).reshape(-1, S - 1)
             out[:, S - 1] = -1
             return out
         return _variant_orders(self.slots if rows is None else take_rows(self.slots, rows),
