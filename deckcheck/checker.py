@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
-from deckcheck.cards.names import normalize
 from deckcheck.decks.files import EXTENSIONS
 from deckcheck.decks.model import Deck
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
@@ -265,7 +264,7 @@ class Checker:
             return None, f"#{pc}", None, strictest_limit(self.view, (pc,)), 0, False, True
         own = card.all_passcodes
         codes = (pc, *own)
-        key = normalize(card.rule_name) or card.rule_name
+        key = card.rule_key
         unusual = bool(card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes or card.released
                        or pc not in own)
         return (card, key, card.deck, strictest_limit(self.view, codes),
