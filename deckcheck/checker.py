@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deckcheck.cards.model import Kind
+from deckcheck.cards.model import EXTRA_FRAMES, Kind
 from deckcheck.decks.files import EXTENSIONS
 from deckcheck.decks.model import Deck
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
@@ -260,15 +260,22 @@ class Checker:
 
     def _lookup(self, pc: int) -> Facts:
         card = self.pool.get(pc)
+        view = self.view
         if card is None:
-            return None, f"#{pc}", None, strictest_limit(self.view, (pc,)), 0, False, True
-        own = card.all_passcodes
-        codes = (pc, *own)
-        key = card.rule_key
-        unusual = bool(card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes or card.released
-                       or pc not in own)
-        return (card, key, card.deck, strictest_limit(self.view, codes),
-                points_for(self.view, codes), unusual, card.name == card.rule_name)
+            return None, f"#{pc}", None, view.limits.get(pc), 0, False, True
+        main, alts, kind = card.passcode, card.alt_passcodes, card.kind
+        if alts:
+            codes: tuple[int, ...] = (pc, main, *alts)
+            own = pc == main or pc in alts
+        else:  # most cards: one passcode, written as it is
+            codes = (pc,) if pc == main else (pc, main)
+            own = pc == main
+        odd = kind is Kind.TOKEN or kind is Kind.SKILL
+        return (card, card.rule_key, None if odd else "extra" if card.frame in EXTRA_FRAMES
+                else "main", strictest_limit(view, codes) if view.limits else None,
+                points_for(view, codes) if view.points else 0,
+                bool(odd or card.scopes or card.released or not own),
+                card.name == card.rule_name)
 
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts,

@@ -47,12 +47,17 @@ class Frame(str, Enum):  # noqa: UP042 - StrEnum would change str() of members
 
     @property
     def is_extra(self) -> bool:
-        return self.value.split("_")[0] in ("fusion", "synchro", "xyz", "link")
+        return self in EXTRA_FRAMES
 
     @property
     def is_pendulum(self) -> bool:
         return self.value.endswith("_pendulum")
 
+
+#: The frames of the cards built into the Extra Deck (Fusion, Synchro, Xyz, Link, and their
+#: Pendulum forms).
+EXTRA_FRAMES = frozenset(f for f in Frame if f.value.split("_")[0] in (
+    "fusion", "synchro", "xyz", "link"))
 
 #: Scope flags: where a card exists. "unofficial" marks any card no official format allows
 #: (anime, custom, and ids >= 100,000,000 never printed); "custom" a fan-made card.
@@ -202,7 +207,7 @@ class Card(Plain):
         """Which deck the card is built into: "main", "extra", or None (tokens, skills)."""
         if self.kind in (Kind.TOKEN, Kind.SKILL):
             return None
-        return "extra" if self.frame.is_extra else "main"
+        return "extra" if self.frame in EXTRA_FRAMES else "main"
 
     @property
     def all_passcodes(self) -> tuple[int, ...]:

@@ -547,13 +547,13 @@ def damaged_row(path: Path, passcode: Any, exc: Exception, source: str | None = 
             "update`).")
 
 
-#: `StorePool.preload`: one query costs about as much as looking up this many ids in it, and
-#: reading every id's compact row about as much as looking up `_LOAD_ALL` x the pool's size
-#: in queries (measured on the full pool: ~15 µs per query, ~3 µs per id, ~25 ms in all).
-#: Once the queries have cost that much, every row is read: at most twice the cost of the
-#: better choice made knowing the run's length (a run of many different decks reads all).
-_QUERY_COST = 5
-_LOAD_ALL = 0.6
+#: `StorePool.preload`'s costs, in rows of the one pass that reads every compact row (measured
+#: on the full pool in a run over the 3,753 real decks: ~2 µs a row, ~25 µs a query and
+#: ~5 µs an id in a query). Once its queries have cost as much as that pass, `preload` reads
+#: every row: at most twice the cost of the better choice made knowing the run's length (one
+#: deck, or a few dozen, never get there; a run over thousands of different decks does).
+_QUERY_ROWS = 12
+_ID_ROWS = 2.5
 
 
 class StorePool:
@@ -582,8 +582,8 @@ class StorePool:
         self._lean = any(col[1] == "facts" for col in self._q("PRAGMA table_info(cards)"))
         #: every id's compact row (id -> passcode, name, rule name, facts), once loaded
         self._compact: dict[int, tuple[int, str, str, str]] | None = None
-        #: what `preload`'s queries have cost so far, in ids (see `_LOAD_ALL`)
-        self._spent = 0
+        #: what `preload`'s queries have cost so far, in rows (see `_QUERY_ROWS`)
+        self._spent = 0.0
         self._pid = os.getpid()
         self.info = PoolInfo(builtin=False, sources={k: v or "" for k, v in sources.items()},
                              card_count=self._len, imported_at=meta.get("built_at"),
@@ -624,8 +624,10 @@ class StorePool:
             except (ValueError, TypeError, KeyError) as exc:  # imports store valid rows
                 raise CardPoolError(damaged_row(self.path, passcode, exc)) from None
             self._cards[passcode] = card
-            for pc in card.all_passcodes:
-                self._ids.setdefault(pc, card)
+            ids = self._ids
+            ids.setdefault(passcode, card)
+            for pc in card.alt_passcodes:
+                ids.setdefault(pc, card)
         return card
 
     def stored_card(self, passcode: int) -> Card:
@@ -643,10 +645,15 @@ class StorePool:
         raise CardPoolError(damaged_row(self.path, passcode, KeyError("the row is gone")))
 
     def _load_all(self) -> dict[int, tuple[int, str, str, str]]:
-        """Every id's compact row, read in one pass over the covering index."""
-        compact = self._compact = {row[0]: row[1:] for row in self._q(
-            "SELECT i.id, c.passcode, c.name, c.rule_name, c.facts FROM ids i "
-            "JOIN cards c INDEXED BY cards_facts ON c.passcode = i.passcode")}
+        """Every id's compact row: the cards' in one pass over the covering index, then the
+        few ids that are not a card's own passcode (alternate artworks, prerelease ids)."""
+        compact = {row[0]: row for row in self._q(
+            "SELECT passcode, name, rule_name, facts FROM cards INDEXED BY cards_facts")}
+        for id_, pc in self._q("SELECT id, passcode FROM ids WHERE id != passcode"):
+            row = compact.get(pc)
+            if row is not None:
+                compact[id_] = row
+        self._compact = compact
         return compact
 
     def _rows(self, sql: str, args: tuple[Any, ...]) -> list[Card]:
@@ -673,17 +680,17 @@ class StorePool:
 
         From a schema-5 store the cards are built from their compact rows, their JSON read
         only when a field beyond those is (`model.card_from_row`); and once the queries have
-        cost about as much as reading every compact row would (`_LOAD_ALL`: a run over many
+        cost about as much as reading every compact row would (`_QUERY_ROWS`: a run over many
         different decks), every row is read in one pass and later look-ups need no query."""
         ids = self._ids
-        todo = sorted({pc for pc in passcodes if isinstance(pc, int) and pc not in ids
-                       and -(2**63) <= pc < 2**63})
+        new = {pc for pc in passcodes if pc not in ids}
+        todo = [pc for pc in new if isinstance(pc, int) and -(2**63) <= pc < 2**63]
         if not todo:
             return
         compact = self._compact
         if self._lean and compact is None:
-            self._spent += len(todo) + _QUERY_COST
-            if self._spent >= self._len * _LOAD_ALL:
+            self._spent += _QUERY_ROWS + _ID_ROWS * len(todo)
+            if self._spent >= self._len:
                 compact = self._load_all()
         if compact is not None:
             lean = self._lean_card
@@ -691,6 +698,7 @@ class StorePool:
                 row = compact.get(pc)
                 ids[pc] = None if row is None else lean(*row)
             return
+        todo.sort()
         for i in range(0, len(todo), 500):  # well under SQLite's limit on bound parameters
             chunk = todo[i:i + 500]
             for pc in chunk:

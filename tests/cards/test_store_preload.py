@@ -166,13 +166,13 @@ def test_a_damaged_row_is_one_sentence_when_the_card_fills_in(db: Path) -> None:
 
 def test_many_lookups_read_every_compact_row_once(db: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past the cost of reading every row (`_LOAD_ALL`), `preload` reads them all in one pass;
-    the answers are those of one query per deck."""
+    """Past the cost of reading every row (`_QUERY_ROWS`), `preload` reads them all in one
+    pass; the answers are those of one query per deck."""
     from deckcheck.cards import store
 
     ids = _all_ids(db)
     asked = [*ids, 99, 1, 2**31, 14558127]
-    monkeypatch.setattr(store, "_LOAD_ALL", 0.0)
+    monkeypatch.setattr(store, "_QUERY_ROWS", 1e9)
     bulk, single = StorePool(db), StorePool(db)
     bulk.preload(asked[:2])
     assert bulk._compact is not None and len(bulk._compact) == len(ids)
