@@ -21,7 +21,7 @@ import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from deckcheck.cards.model import EXTRA_FRAMES, Kind
 from deckcheck.decks.files import EXTENSIONS
@@ -258,25 +258,6 @@ class Checker:
         self._active = registry.applicable(self.rules, self.format, self.banlist,
                                            self.points_cap)
 
-    def _lookup(self, pc: int) -> Facts:
-        card = self.pool.get(pc)
-        view = self.view
-        if card is None:
-            return None, f"#{pc}", None, view.limits.get(pc), 0, False, True
-        main, alts, kind = card.passcode, card.alt_passcodes, card.kind
-        if alts:
-            codes: tuple[int, ...] = (pc, main, *alts)
-            own = pc == main or pc in alts
-        else:  # most cards: one passcode, written as it is
-            codes = (pc,) if pc == main else (pc, main)
-            own = pc == main
-        odd = kind is Kind.TOKEN or kind is Kind.SKILL
-        return (card, card.rule_key, None if odd else "extra" if card.frame in EXTRA_FRAMES
-                else "main", strictest_limit(view, codes) if view.limits else None,
-                points_for(view, codes) if view.points else 0,
-                bool(odd or card.scopes or card.released or not own),
-                card.name == card.rule_name)
-
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts,
         and, from the same one pass, what the rules would otherwise each work out again
@@ -329,12 +310,32 @@ class Checker:
         """`context(deck)` once every passcode of the deck has its facts: those not looked up
         yet are read from the pool in one query."""
         facts = self._facts
-        missing = [pc for e in (*deck.main, *deck.extra, *deck.side)
-                   if (pc := e.passcode) is not None and pc not in facts]
-        self.pool.preload(missing)  # the store: one query for the deck's new passcodes
-        for pc in missing:
-            if pc not in facts:
-                facts[pc] = self._lookup(pc)
+        written = {e.passcode for e in (*deck.main, *deck.extra, *deck.side)}
+        written.discard(None)
+        missing = cast("set[int]", written.difference(facts))
+        pool = self.pool
+        pool.preload(missing)  # the store: one query at most
+        get, view = pool.get, self.view
+        limits, points = view.limits, view.points
+        for pc in missing:  # each new passcode's `Facts`: this runs for every card a run meets
+            card = get(pc)
+            if card is None:
+                facts[pc] = None, f"#{pc}", None, limits.get(pc), 0, False, True
+                continue
+            main, alts, kind = card.passcode, card.alt_passcodes, card.kind
+            if alts:
+                codes: tuple[int, ...] = (pc, main, *alts)
+                own = pc == main or pc in alts
+            else:  # most cards: one passcode, written as it is
+                codes = (pc,) if pc == main else (pc, main)
+                own = pc == main
+            odd = kind is Kind.TOKEN or kind is Kind.SKILL
+            facts[pc] = (card, card.rule_key, None if odd else "extra"
+                         if card.frame in EXTRA_FRAMES else "main",
+                         strictest_limit(view, codes) if limits else None,
+                         points_for(view, codes) if points else 0,
+                         bool(odd or card.scopes or card.released or not own),
+                         card.name == card.rule_name)
         return self.context(deck)
 
     def check(self, deck: Deck, *, label: str | None = None) -> Report:

@@ -547,6 +547,8 @@ def damaged_row(path: Path, passcode: Any, exc: Exception, source: str | None = 
             "update`).")
 
 
+_UNSEEN = object()  # `StorePool.get`: not looked up yet
+
 #: `StorePool.preload`'s costs, in rows of the one pass that reads every compact row (measured
 #: on the full pool in a run over the 3,753 real decks: ~2 µs a row, ~25 µs a query and
 #: ~5 µs an id in a query). Once its queries have cost as much as that pass, `preload` reads
@@ -644,6 +646,29 @@ class StorePool:
                 raise CardPoolError(damaged_row(self.path, pc, exc)) from None
         raise CardPoolError(damaged_row(self.path, passcode, KeyError("the row is gone")))
 
+    def _from_compact(self, passcodes: Iterable[int],
+                      compact: dict[int, tuple[int, str, str, str]]) -> None:
+        """`preload` once every compact row is read: `_lean_card` for each, inline (this runs
+        for every card a run over thousands of decks meets)."""
+        ids, cards, path = self._ids, self._cards, self.path
+        for pc in passcodes:
+            row = compact.get(pc)
+            if row is None:
+                ids[pc] = None
+                continue
+            main = row[0]
+            card = cards.get(main)
+            if card is None:
+                try:
+                    card = card_from_row(*row, self)
+                except (ValueError, TypeError, KeyError) as exc:  # imports store valid rows
+                    raise CardPoolError(damaged_row(path, main, exc)) from None
+                cards[main] = card
+                ids.setdefault(main, card)
+                for alt in card.alt_passcodes:
+                    ids.setdefault(alt, card)
+            ids[pc] = card
+
     def _load_all(self) -> dict[int, tuple[int, str, str, str]]:
         """Every id's compact row: the cards' in one pass over the covering index, then the
         few ids that are not a card's own passcode (alternate artworks, prerelease ids)."""
@@ -660,8 +685,9 @@ class StorePool:
         return [self._card(pc, data) for pc, data in self._q(sql, args)]
 
     def get(self, passcode: int) -> Card | None:
-        if passcode in self._ids:
-            return self._ids[passcode]
+        card = self._ids.get(passcode, _UNSEEN)
+        if card is not _UNSEEN:
+            return card  # type: ignore[return-value]  # a Card or None
         if not isinstance(passcode, int) or not -(2**63) <= passcode < 2**63:
             return None
         if self._compact is not None:
@@ -683,21 +709,19 @@ class StorePool:
         cost about as much as reading every compact row would (`_QUERY_ROWS`: a run over many
         different decks), every row is read in one pass and later look-ups need no query."""
         ids = self._ids
-        new = {pc for pc in passcodes if pc not in ids}
+        new = set(passcodes).difference(ids)  # (`difference_update` would walk all of `ids`)
+        compact = self._compact
+        if compact is not None:  # every row is here: anything else is no card
+            self._from_compact(new, compact)
+            return
         todo = [pc for pc in new if isinstance(pc, int) and -(2**63) <= pc < 2**63]
         if not todo:
             return
-        compact = self._compact
-        if self._lean and compact is None:
+        if self._lean:
             self._spent += _QUERY_ROWS + _ID_ROWS * len(todo)
             if self._spent >= self._len:
-                compact = self._load_all()
-        if compact is not None:
-            lean = self._lean_card
-            for pc in todo:
-                row = compact.get(pc)
-                ids[pc] = None if row is None else lean(*row)
-            return
+                self._from_compact(todo, self._load_all())
+                return
         todo.sort()
         for i in range(0, len(todo), 500):  # well under SQLite's limit on bound parameters
             chunk = todo[i:i + 500]
