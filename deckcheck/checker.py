@@ -30,6 +30,7 @@ from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
 from deckcheck.rules import registry
 from deckcheck.rules.context import CheckContext, Facts, ListView, points_for, strictest_limit
+from deckcheck.rules.violation import Violation
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -342,7 +343,7 @@ class Checker:
         """The verdict on one deck; problems in reading order (deck-wide ones first).
         `label` names the deck in the report (default: its file, else its name)."""
         ctx = self.context(deck)
-        violations = sorted(registry.run(self._active, deck, ctx), key=lambda v: v.sort_key())
+        violations = sorted(registry.run(self._active, deck, ctx), key=_reading_order)
         bad = ("error", "warning") if self.strict else ("error",)
         illegal = any(v.severity in bad for v in violations)
         points = None
@@ -415,6 +416,9 @@ class Checker:
                 _deal(checked, deck, self.pool, hands, seed, self.format.hand_size)
             outcome.decks.append(checked)
         return outcome
+
+
+_reading_order = Violation.sort_key
 
 
 def _not_a_deck_file(source: str) -> str | None:
