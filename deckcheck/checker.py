@@ -324,18 +324,19 @@ class Checker:
                 facts[pc] = None, f"#{pc}", None, limits.get(pc), 0, False, True
                 continue
             main, alts, kind = card.passcode, card.alt_passcodes, card.kind
-            if alts:
-                codes: tuple[int, ...] = (pc, main, *alts)
+            if alts or pc != main:
+                codes = (pc, main, *alts)
                 own = pc == main or pc in alts
+                limit = strictest_limit(view, codes) if limits else None
+                worth = points_for(view, codes) if points else 0
             else:  # most cards: one passcode, written as it is
-                codes = (pc,) if pc == main else (pc, main)
-                own = pc == main
+                own = True
+                limit = limits.get(pc)
+                worth = points.get(pc) or 0
             odd = kind is Kind.TOKEN or kind is Kind.SKILL
-            facts[pc] = (card, card.rule_key, None if odd else "extra"
-                         if card.frame in EXTRA_FRAMES else "main",
-                         strictest_limit(view, codes) if limits else None,
-                         points_for(view, codes) if points else 0,
-                         bool(odd or card.scopes or card.released or not own),
+            facts[pc] = (card, card.rule_key,
+                         None if odd else "extra" if card.frame in EXTRA_FRAMES else "main",
+                         limit, worth, bool(odd or card.scopes or card.released or not own),
                          card.name == card.rule_name)
         return self.context(deck)
 

@@ -271,36 +271,42 @@ _LAZY_FIELDS = tuple(f for f in Card.model_fields if f not in _ROW_FIELDS)
 
 
 def stored_facts(d: dict[str, Any]) -> str:
-    """The compact form of a stored card (the store's ``cards.facts`` column, schema 5): what
-    checking a deck needs besides the passcode, name and rule name, one tab-separated line
-    read without decoding the card's JSON (`card_from_row`):
-    kind, frame, alternate passcodes ("1,2"), scopes ("a,b"), release dates
-    ("tcg=2020-01-02,ocg=…") and the copy-limit key (`Card.rule_key`)."""
+    """The compact form of a stored card (the store's ``cards.facts`` column, schema 5):
+    everything a check reads of a card, one tab-separated line read without the card's JSON
+    (`card_from_row`): kind, frame, alternate passcodes ("1,2"), scopes ("a,b"), release
+    dates ("tcg=2020-01-02,ocg=…"), the copy-limit key (`Card.rule_key`: no whitespace), then
+    the name and the rule name: the length of the name and both run together, or, when they
+    are the same (most cards), nothing and the name once."""
     alts = ",".join(map(str, d.get("alt_passcodes") or ()))
     scopes = ",".join(sorted(d.get("scopes") or ()))
     released = ",".join(f"{k}={v}" for k, v in (d.get("released") or {}).items())
-    key = normalize(d["rule_name"]) or d["rule_name"]
-    return f"{d['kind']}\t{d['frame']}\t{alts}\t{scopes}\t{released}\t{key}"
+    name, rule_name = d["name"], d["rule_name"]
+    key = normalize(rule_name) or rule_name
+    names = f"\t{name}" if rule_name == name else f"{len(name)}\t{name}{rule_name}"
+    return f"{d['kind']}\t{d['frame']}\t{alts}\t{scopes}\t{released}\t{key}\t{names}"
 
 
-def card_from_row(passcode: int, name: str, rule_name: str, facts: str, store: Any) -> Card:
+def card_from_row(passcode: int, facts: str, store: Any) -> Card:
     """A `Card` from a store's compact row (schema 5: `stored_facts`) without its JSON: the
     slots a check reads (passcode, alternate passcodes, name, kind, frame, release dates,
     scopes, rule name and its key) are set from the row; the others are filled the first time
     one is read (`Card.__getattr__`) from `store.stored_card(passcode)`, so a check that never
     reads a card's text never reads or decodes its JSON. The card equals `card_from_stored` of
     the same JSON."""
-    kind, frame, alts, scopes, released, key = facts.split("\t", 5)
+    kind, frame, alts, scopes, released, key, n, names = facts.split("\t", 7)
     card = object.__new__(Card)
     card.passcode = passcode
     card.alt_passcodes = tuple(map(int, alts.split(","))) if alts else ()
-    card.name = name
+    if n:
+        cut = int(n)
+        card.name, card.rule_name = names[:cut], names[cut:]
+    else:
+        card.name = card.rule_name = names
     card.kind = _KINDS[kind]
     card.frame = _FRAMES[frame]
     card.released = {k: _fromiso(v) for k, _, v in (
         r.partition("=") for r in released.split(","))} if released else {}
     card.scopes = frozenset(scopes.split(",")) if scopes else _EMPTY
-    card.rule_name = rule_name
     card._rule_key = key
     card._stored = store
     return card

@@ -63,8 +63,8 @@ if TYPE_CHECKING:
 #: cheaper to write. A schema-3 store is read as it is; the next import writes it anew (an
 #: import into a store of the current schema patches a copy instead: `_patch_tables`).
 #: Schema 5 adds ``cards.facts``: the compact form of each card a check reads
-#: (`model.stored_facts`), and the covering index ``cards_facts`` that holds it with the
-#: passcode, name and rule name (about a tenth of the table's size), so that looking up cards
+#: (`model.stored_facts`: kind, frame, names…), and the covering index ``cards_facts`` that
+#: holds it with the passcode (about a tenth of the table's size), so that looking up cards
 #: for a check reads neither the cards' JSON nor their pages. A schema-1 to -4 store is still
 #: read (its cards decoded from the JSON); the next import writes it anew.
 SCHEMA = 5
@@ -92,7 +92,7 @@ _INDEXES = """
 CREATE INDEX source_records_source ON source_records(source);
 CREATE INDEX cards_konami ON cards(konami_id);
 CREATE INDEX cards_rule_name ON cards(rule_name);
-CREATE INDEX cards_facts ON cards(passcode, name, rule_name, facts);
+CREATE INDEX cards_facts ON cards(passcode, facts);
 """
 
 
@@ -549,13 +549,14 @@ def damaged_row(path: Path, passcode: Any, exc: Exception, source: str | None = 
 
 _UNSEEN = object()  # `StorePool.get`: not looked up yet
 
-#: `StorePool.preload`'s costs, in rows of the one pass that reads every compact row (measured
-#: on the full pool in a run over the 3,753 real decks: ~2 µs a row, ~25 µs a query and
-#: ~5 µs an id in a query). Once its queries have cost as much as that pass, `preload` reads
-#: every row: at most twice the cost of the better choice made knowing the run's length (one
-#: deck, or a few dozen, never get there; a run over thousands of different decks does).
+#: `StorePool.preload`'s costs, in rows of the one pass that reads every compact row (~1 µs
+#: a row: 13.5 ms for the 14,388 cards of the full pool), measured over the first few hundred
+#: of the 3,753 real decks: ~12 rows a query and ~4 rows an id in it. Once its queries have
+#: cost as much as that pass, `preload` reads every row: at most twice the cost of the better
+#: choice made knowing the run's length (one deck, or a few dozen, never get there; a run
+#: over thousands of different decks does, after about 200 of them).
 _QUERY_ROWS = 12
-_ID_ROWS = 2.5
+_ID_ROWS = 4
 
 
 class StorePool:
@@ -582,8 +583,10 @@ class StorePool:
         self._len = int(meta.get("cards", 0))
         #: the store keeps each card's compact form (schema 5): `preload` builds cards from it
         self._lean = any(col[1] == "facts" for col in self._q("PRAGMA table_info(cards)"))
-        #: every id's compact row (id -> passcode, name, rule name, facts), once loaded
-        self._compact: dict[int, tuple[int, str, str, str]] | None = None
+        #: every card's compact row (passcode -> facts) once read, and the ids that are not a
+        #: card's own passcode (alternate artworks, prerelease ids -> the card's passcode)
+        self._compact: dict[int, str] | None = None
+        self._aliases: dict[int, int] = {}
         #: what `preload`'s queries have cost so far, in rows (see `_QUERY_ROWS`)
         self._spent = 0.0
         self._pid = os.getpid()
@@ -616,13 +619,13 @@ class StorePool:
                 self._ids.setdefault(pc, card)
         return card
 
-    def _lean_card(self, passcode: int, name: str, rule_name: str, facts: str) -> Card:
+    def _lean_card(self, passcode: int, facts: str) -> Card:
         """`_card` from a schema-5 compact row: the card built from it, its JSON read and
         decoded only if something reads a field the row lacks (`model.card_from_row`)."""
         card = self._cards.get(passcode)
         if card is None:
             try:
-                card = card_from_row(passcode, name, rule_name, facts, self)
+                card = card_from_row(passcode, facts, self)
             except (ValueError, TypeError, KeyError) as exc:  # imports store valid rows
                 raise CardPoolError(damaged_row(self.path, passcode, exc)) from None
             self._cards[passcode] = card
@@ -646,21 +649,23 @@ class StorePool:
                 raise CardPoolError(damaged_row(self.path, pc, exc)) from None
         raise CardPoolError(damaged_row(self.path, passcode, KeyError("the row is gone")))
 
-    def _from_compact(self, passcodes: Iterable[int],
-                      compact: dict[int, tuple[int, str, str, str]]) -> None:
+    def _from_compact(self, passcodes: Iterable[int], compact: dict[int, str]) -> None:
         """`preload` once every compact row is read: `_lean_card` for each, inline (this runs
         for every card a run over thousands of decks meets)."""
-        ids, cards, path = self._ids, self._cards, self.path
+        ids, cards, aliases, path = self._ids, self._cards, self._aliases, self.path
         for pc in passcodes:
-            row = compact.get(pc)
-            if row is None:
-                ids[pc] = None
-                continue
-            main = row[0]
+            facts = compact.get(pc)
+            main = pc
+            if facts is None:
+                alias = aliases.get(pc)
+                if alias is None:
+                    ids[pc] = None
+                    continue
+                main, facts = alias, compact[alias]
             card = cards.get(main)
             if card is None:
                 try:
-                    card = card_from_row(*row, self)
+                    card = card_from_row(main, facts, self)
                 except (ValueError, TypeError, KeyError) as exc:  # imports store valid rows
                     raise CardPoolError(damaged_row(path, main, exc)) from None
                 cards[main] = card
@@ -669,15 +674,13 @@ class StorePool:
                     ids.setdefault(alt, card)
             ids[pc] = card
 
-    def _load_all(self) -> dict[int, tuple[int, str, str, str]]:
-        """Every id's compact row: the cards' in one pass over the covering index, then the
-        few ids that are not a card's own passcode (alternate artworks, prerelease ids)."""
-        compact = {row[0]: row for row in self._q(
-            "SELECT passcode, name, rule_name, facts FROM cards INDEXED BY cards_facts")}
-        for id_, pc in self._q("SELECT id, passcode FROM ids WHERE id != passcode"):
-            row = compact.get(pc)
-            if row is not None:
-                compact[id_] = row
+    def _load_all(self) -> dict[int, str]:
+        """Every card's compact row, in one pass over the covering index, and the few ids
+        that are not a card's own passcode (alternate artworks, prerelease ids)."""
+        compact: dict[int, str] = dict(self._q(
+            "SELECT passcode, facts FROM cards INDEXED BY cards_facts"))
+        self._aliases = {id_: pc for id_, pc in self._q(
+            "SELECT id, passcode FROM ids WHERE id != passcode") if pc in compact}
         self._compact = compact
         return compact
 
@@ -691,9 +694,8 @@ class StorePool:
         if not isinstance(passcode, int) or not -(2**63) <= passcode < 2**63:
             return None
         if self._compact is not None:
-            row = self._compact.get(passcode)
-            card = self._ids[passcode] = None if row is None else self._lean_card(*row)
-            return card
+            self._from_compact((passcode,), self._compact)
+            return self._ids[passcode]
         found = self._rows("SELECT c.passcode, c.data FROM ids i JOIN cards c "
                            "ON c.passcode = i.passcode WHERE i.id = ?", (passcode,))
         card = found[0] if found else None
@@ -708,12 +710,12 @@ class StorePool:
         only when a field beyond those is (`model.card_from_row`); and once the queries have
         cost about as much as reading every compact row would (`_QUERY_ROWS`: a run over many
         different decks), every row is read in one pass and later look-ups need no query."""
-        ids = self._ids
-        new = set(passcodes).difference(ids)  # (`difference_update` would walk all of `ids`)
         compact = self._compact
         if compact is not None:  # every row is here: anything else is no card
-            self._from_compact(new, compact)
+            self._from_compact(passcodes, compact)  # (known ones get their own card again)
             return
+        ids = self._ids
+        new = set(passcodes).difference(ids)  # (`difference_update` would walk all of `ids`)
         todo = [pc for pc in new if isinstance(pc, int) and -(2**63) <= pc < 2**63]
         if not todo:
             return
@@ -730,11 +732,10 @@ class StorePool:
             marks = ",".join("?" * len(chunk))
             if self._lean:
                 lean = self._lean_card
-                for id_, pc, name, rule_name, facts in self._q(
-                        "SELECT i.id, c.passcode, c.name, c.rule_name, c.facts FROM ids i JOIN "
-                        "cards c INDEXED BY cards_facts ON c.passcode = i.passcode "
-                        f"WHERE i.id IN ({marks})", chunk):
-                    ids[id_] = lean(pc, name, rule_name, facts)
+                for id_, pc, facts in self._q(
+                        "SELECT i.id, c.passcode, c.facts FROM ids i JOIN cards c INDEXED BY "
+                        f"cards_facts ON c.passcode = i.passcode WHERE i.id IN ({marks})", chunk):
+                    ids[id_] = lean(pc, facts)
                 continue
             for id_, pc, data in self._q(
                     "SELECT i.id, c.passcode, c.data FROM ids i JOIN cards c "
