@@ -271,6 +271,8 @@ class Checker:
         odd_count = 0
         totals: dict[str, int] = {}
         candidates: set[str] = set()
+        listed: dict[str, int] = {}
+        unnamed: set[str] = set()
         misplaced: set[str] = set()
         sizes: dict[str, int] = {}
         unknown = 0
@@ -291,6 +293,10 @@ class Checker:
                 totals[key] = total
                 if total > cap or limit is not None or not named:
                     candidates.add(key)
+                    if limit is not None and limit < listed.get(key, limit + 1):
+                        listed[key] = limit
+                    if not named:
+                        unnamed.add(key)
                 if card is None:
                     unknown += 1
                 elif place != section and place is not None and section != "side":
@@ -305,7 +311,8 @@ class Checker:
                             pool=self.pool, view=self.view, points_cap=self.points_cap,
                             rows=rows, notices=list(self.notices), memo=self._memo,
                             sizes=sizes, odd=odd_count, totals=totals, candidates=candidates,
-                            misplaced=misplaced, unknown=unknown, known=len(rows) - unknown)
+                            listed=listed, unnamed=unnamed, misplaced=misplaced,
+                            unknown=unknown, known=len(rows) - unknown)
 
     def _looked_up(self, deck: Deck) -> CheckContext:
         """`context(deck)` once every passcode of the deck has its facts: those not looked up
