@@ -206,3 +206,33 @@ def test_a_store_without_compact_rows_is_read_from_the_json(db: Path) -> None:
     assert {"DC201", "DC401"} <= {v.code for v in report.violations}
     old.preload([14558127])
     assert old.get(14558127) is not None and not hasattr(old.get(14558127), "_stored")
+
+
+@pytest.mark.parametrize("extra", [
+    {},
+    {"name": "Harpie Lady 1", "rule_name": "Harpie Lady"},
+    {"name": "Odd\tName 2", "rule_name": "Odd\tName"},  # a tab in a name stays in the name
+    {"alt_passcodes": [2, 3], "scopes": ["tcg_only", "anime"],
+     "released": {"tcg": "2020-01-02", "md": "2022-01-19"}},
+    {"kind": "skill", "frame": "skill", "name": "", "rule_name": "?!"},
+])
+def test_the_compact_form_gives_the_stored_card(extra: dict[str, object]) -> None:
+    """`card_from_row` of `stored_facts` sets the same values as `card_from_stored` of the
+    JSON for every slot it sets, and the rest fills in from the store on first use."""
+    from deckcheck.cards.model import Card, card_from_row, card_from_stored, stored_facts
+
+    data = {"passcode": 1, "name": "X", "kind": "monster", "frame": "xyz", "rule_name": "X",
+            "text": "Its text.", "level": None, "rank": 4, **extra}
+
+    class Store:
+        def stored_card(self, passcode: int) -> Card:
+            assert passcode == 1
+            return card_from_stored(dict(data))
+
+    lean, full = card_from_row(1, stored_facts(data), Store()), card_from_stored(dict(data))
+    for name in ("passcode", "alt_passcodes", "name", "rule_name", "kind", "frame", "scopes",
+                 "released"):
+        assert getattr(lean, name) == getattr(full, name), name
+        assert type(getattr(lean, name)) is type(getattr(full, name)), name
+    assert lean.rule_key == full.rule_key
+    assert lean.rank == 4 and lean.text == "Its text." and lean == full
