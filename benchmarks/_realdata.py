@@ -19,8 +19,12 @@ def need_data() -> None:
 
 
 def store_path() -> Path:
-    """A card store imported from the YGOPRODeck dump (imported on first use, then reused)."""
-    path = Path(tempfile.gettempdir()) / f"deckcheck-bench-{CARDINFO.stat().st_size}.sqlite"
+    """A card store imported from the YGOPRODeck dump (imported on first use, then reused; one
+    file per store schema, so that a store cached by an older deckcheck is not measured)."""
+    from deckcheck.cards.store import SCHEMA
+
+    path = (Path(tempfile.gettempdir())
+            / f"deckcheck-bench-{CARDINFO.stat().st_size}-schema{SCHEMA}.sqlite")
     if not path.exists():
         from deckcheck.sources import ygoprodeck
 

@@ -13,13 +13,24 @@
    Goal: >= 5,000 decks/s on both paths. Absolute speeds follow the machine's load, so the
    goal is also given as a ratio to the yardstick: the issue measured the yardstick at 7,855
    decks/s, so 5,000 decks/s is 0.64x the yardstick.
-2. Cold start: `deckcheck check` on one real deck (it must exit 0 or 1: a file that exits 2
+2. Cold cards: the same `read_deck` + `Checker.check` over the 3,753 real files with a fresh
+   card store and a fresh `Checker` each run, so that each of the ~10,000 different cards the
+   files hold is looked up for the first time (store query, card, facts) as in an event of
+   that many registrations; cyclic GC paused, as `deckcheck event check` runs it (the same
+   loop with the collector on is printed too). Goal (issue 13's event row, whose per-deck work
+   this is): <= 120 µs/deck. Yardsticks from the same run: the same loop again with every card
+   known (the floor: cold can only add the first look at each card), and the plain-Python
+   validator above with its tables built from the store in the run. The goal as a ratio: the
+   first look at the cards adds at most 15% to the known-cards loop. `--cards-only` runs just
+   this part.
+3. Cold start: `deckcheck check` on one real deck (it must exit 0 or 1: a file that exits 2
    measures the error path, not a check) in a fresh process, with the built-in card set and
    with the imported store, against `python -c pass` and `python -c "import pydantic, click"`,
    the commands taking turns; medians of wall time and of the process's CPU time (steadier on
    a loaded machine). Goal: <= 1.5x the latter. `--cold-only` runs just this part.
 
-    python benchmarks/bench_check.py [--repeat 5] [--cold-repeat 11] [--skip-cold | --cold-only]
+    python benchmarks/bench_check.py [--repeat 5] [--cold-repeat 11]
+                                     [--skip-cold | --cold-only | --cards-only]
 """
 
 from __future__ import annotations
@@ -51,6 +62,8 @@ GOAL = 5000.0  # decks per second
 ISSUE_YARDSTICK = 7855.0  # the yardstick's speed when issue 13 set the goal
 GOAL_RATIO = GOAL / ISSUE_YARDSTICK
 COLD_GOAL = 1.5  # x `python -c "import pydantic, click"`
+CARDS_GOAL = 120.0  # µs per deck, every card looked up for the first time in the run
+CARDS_GOAL_RATIO = 1.15  # x the same loop with every card known
 
 
 # -- the yardstick: a plain validator ------------------------------------------------------
@@ -240,6 +253,78 @@ def throughput(repeat: int) -> None:
               f"({GOAL_RATIO:.2f}x): {'met' if ok_ratio else 'NOT met'}")
 
 
+# -- cold cards ----------------------------------------------------------------------------
+
+def cold_cards(repeat: int) -> None:
+    """`read_deck` + `Checker.check` over every real file with a fresh store and `Checker`
+    each run (every card met for the first time), against the same loop with every card
+    known and against the plain validator built from the store in the run."""
+    import deckcheck
+    from deckcheck.cards.store import StorePool
+    from deckcheck.errors import DeckcheckError
+    from deckcheck.gc_pause import gc_paused
+
+    store = store_path()
+    files = [str(p) for p in ydk_files()]
+    distinct: set[int] = set()
+
+    def loop(checker: deckcheck.Checker, pool: StorePool) -> None:
+        for path in files:
+            try:
+                deck = deckcheck.read_deck(path, pool)
+            except DeckcheckError:
+                continue
+            checker.check(deck)
+
+    def fresh() -> tuple[deckcheck.Checker, StorePool]:
+        pool = StorePool(store)
+        return deckcheck.Checker("tcg", DATE, pool=pool), pool
+
+    def cold() -> None:
+        loop(*fresh())
+
+    def known(state: tuple[deckcheck.Checker, StorePool]) -> Callable[[], None]:
+        return lambda: loop(*state)
+
+    def plain() -> None:
+        checker, _ = fresh()
+        validator = PlainValidator(store, checker.format, checker.banlist)
+        for path in files:
+            validator.verdict(path)
+
+    warm_state = fresh()
+    loop(*warm_state)  # every card of the files known to this checker from now on
+    distinct.update(warm_state[0]._facts)
+    runs: dict[str, list[float]] = {"cold": [], "known": [], "plain": [], "cold, GC on": []}
+    fns = {"known": known(warm_state), "cold": cold, "plain": plain}
+    for _ in range(repeat):  # taking turns, so a burst of load hits them alike
+        for key, fn in fns.items():
+            gc.collect()
+            with gc_paused():
+                runs[key].append(_cpu(fn))
+        gc.collect()
+        runs["cold, GC on"].append(_cpu(cold))
+    n = len(files)
+    per = {k: statistics.median(v) / n * 1e6 for k, v in runs.items()}
+    best = {k: min(v) / n * 1e6 for k, v in runs.items()}
+    ratio = per["cold"] / per["known"]
+    print(f"cold cards: read_deck + Checker.check over the {n:,} real files ({len(distinct):,} "
+          f"different passcodes), a fresh card store and Checker each run, cyclic GC paused "
+          f"as in `event check`; CPU-time medians of {repeat}")
+    print(f"  yardstick: the same loop, every card known     {per['known']:6.1f} µs/deck")
+    print(f"  yardstick: plain-Python validator, its tables built from the store in the run "
+          f"{per['plain']:6.1f} µs/deck")
+    print(f"  every card looked up for the first time        {per['cold']:6.1f} µs/deck = "
+          f"{ratio:.2f}x the known-cards loop (the first looks: "
+          f"{per['cold'] - per['known']:.1f} µs/deck); goal <= {CARDS_GOAL:.0f} µs/deck: "
+          f"{'met' if per['cold'] <= CARDS_GOAL else 'NOT met'}; goal as a ratio "
+          f"(<= {CARDS_GOAL_RATIO:.2f}x): {'met' if ratio <= CARDS_GOAL_RATIO else 'NOT met'}")
+    print(f"  the same with cyclic GC on (a library caller's default) "
+          f"{per['cold, GC on']:6.1f} µs/deck")
+    print(f"  best runs (least disturbed): cards known {best['known']:.1f}, first looked up "
+          f"{best['cold']:.1f} µs/deck = {best['cold'] / best['known']:.2f}x")
+
+
 # -- cold start ----------------------------------------------------------------------------
 
 def _medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: int
@@ -324,10 +409,15 @@ def main() -> None:
     ap.add_argument("--cold-repeat", type=int, default=11)
     ap.add_argument("--skip-cold", action="store_true")
     ap.add_argument("--cold-only", action="store_true", help="only the cold-start part")
+    ap.add_argument("--cards-only", action="store_true", help="only the cold-cards part")
     args = ap.parse_args()
     need_data()
+    if args.cards_only:
+        cold_cards(args.repeat)
+        return
     if not args.cold_only:
         throughput(args.repeat)
+        cold_cards(args.repeat)
     if not args.skip_cold:
         cold_start(args.cold_repeat)
 

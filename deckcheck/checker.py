@@ -21,16 +21,16 @@ import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from deckcheck.cards.model import Kind
-from deckcheck.cards.names import normalize
+from deckcheck.cards.model import EXTRA_FRAMES, Kind
 from deckcheck.decks.files import EXTENSIONS
 from deckcheck.decks.model import Deck
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
 from deckcheck.rules import registry
 from deckcheck.rules.context import CheckContext, Facts, ListView, points_for, strictest_limit
+from deckcheck.rules.violation import Violation
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -259,18 +259,6 @@ class Checker:
         self._active = registry.applicable(self.rules, self.format, self.banlist,
                                            self.points_cap)
 
-    def _lookup(self, pc: int) -> Facts:
-        card = self.pool.get(pc)
-        if card is None:
-            return None, f"#{pc}", None, strictest_limit(self.view, (pc,)), 0, False, True
-        own = card.all_passcodes
-        codes = (pc, *own)
-        key = normalize(card.rule_name) or card.rule_name
-        unusual = bool(card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes or card.released
-                       or pc not in own)
-        return (card, key, card.deck, strictest_limit(self.view, codes),
-                points_for(self.view, codes), unusual, card.name == card.rule_name)
-
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts,
         and, from the same one pass, what the rules would otherwise each work out again
@@ -283,6 +271,8 @@ class Checker:
         odd_count = 0
         totals: dict[str, int] = {}
         candidates: set[str] = set()
+        listed: dict[str, int] = {}
+        unnamed: set[str] = set()
         misplaced: set[str] = set()
         sizes: dict[str, int] = {}
         unknown = 0
@@ -303,6 +293,10 @@ class Checker:
                 totals[key] = total
                 if total > cap or limit is not None or not named:
                     candidates.add(key)
+                    if limit is not None and limit < listed.get(key, limit + 1):
+                        listed[key] = limit
+                    if not named:
+                        unnamed.add(key)
                 if card is None:
                     unknown += 1
                 elif place != section and place is not None and section != "side":
@@ -317,25 +311,47 @@ class Checker:
                             pool=self.pool, view=self.view, points_cap=self.points_cap,
                             rows=rows, notices=list(self.notices), memo=self._memo,
                             sizes=sizes, odd=odd_count, totals=totals, candidates=candidates,
-                            misplaced=misplaced, unknown=unknown, known=len(rows) - unknown)
+                            listed=listed, unnamed=unnamed, misplaced=misplaced,
+                            unknown=unknown, known=len(rows) - unknown)
 
     def _looked_up(self, deck: Deck) -> CheckContext:
         """`context(deck)` once every passcode of the deck has its facts: those not looked up
         yet are read from the pool in one query."""
         facts = self._facts
-        missing = [pc for e in (*deck.main, *deck.extra, *deck.side)
-                   if (pc := e.passcode) is not None and pc not in facts]
-        self.pool.preload(missing)  # the store: one query for the deck's new passcodes
-        for pc in missing:
-            if pc not in facts:
-                facts[pc] = self._lookup(pc)
+        written = {e.passcode for e in (*deck.main, *deck.extra, *deck.side)}
+        written.discard(None)
+        missing = cast("set[int]", written.difference(facts))
+        pool = self.pool
+        pool.preload(missing)  # the store: one query at most
+        get, view = pool.get, self.view
+        limits, points = view.limits, view.points
+        for pc in missing:  # each new passcode's `Facts`: this runs for every card a run meets
+            card = get(pc)
+            if card is None:
+                facts[pc] = None, f"#{pc}", None, limits.get(pc), 0, False, True
+                continue
+            main, alts, kind = card.passcode, card.alt_passcodes, card.kind
+            if alts or pc != main:
+                codes = (pc, main, *alts)
+                own = pc == main or pc in alts
+                limit = strictest_limit(view, codes) if limits else None
+                worth = points_for(view, codes) if points else 0
+            else:  # most cards: one passcode, written as it is
+                own = True
+                limit = limits.get(pc)
+                worth = points.get(pc) or 0
+            odd = kind is Kind.TOKEN or kind is Kind.SKILL
+            facts[pc] = (card, card.rule_key,
+                         None if odd else "extra" if card.frame in EXTRA_FRAMES else "main",
+                         limit, worth, bool(odd or card.scopes or card.released or not own),
+                         card.name == card.rule_name)
         return self.context(deck)
 
     def check(self, deck: Deck, *, label: str | None = None) -> Report:
         """The verdict on one deck; problems in reading order (deck-wide ones first).
         `label` names the deck in the report (default: its file, else its name)."""
         ctx = self.context(deck)
-        violations = sorted(registry.run(self._active, deck, ctx), key=lambda v: v.sort_key())
+        violations = sorted(registry.run(self._active, deck, ctx), key=_reading_order)
         bad = ("error", "warning") if self.strict else ("error",)
         illegal = any(v.severity in bad for v in violations)
         points = None
@@ -408,6 +424,9 @@ class Checker:
                 _deal(checked, deck, self.pool, hands, seed, self.format.hand_size)
             outcome.decks.append(checked)
         return outcome
+
+
+_reading_order = Violation.sort_key
 
 
 def _not_a_deck_file(source: str) -> str | None:

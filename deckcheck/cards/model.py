@@ -10,8 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from enum import Enum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from deckcheck.cards.names import normalize
 from deckcheck.plain import Plain
 
 
@@ -46,12 +47,17 @@ class Frame(str, Enum):  # noqa: UP042 - StrEnum would change str() of members
 
     @property
     def is_extra(self) -> bool:
-        return self.value.split("_")[0] in ("fusion", "synchro", "xyz", "link")
+        return self in EXTRA_FRAMES
 
     @property
     def is_pendulum(self) -> bool:
         return self.value.endswith("_pendulum")
 
+
+#: The frames of the cards built into the Extra Deck (Fusion, Synchro, Xyz, Link, and their
+#: Pendulum forms).
+EXTRA_FRAMES = frozenset(f for f in Frame if f.value.split("_")[0] in (
+    "fusion", "synchro", "xyz", "link"))
 
 #: Scope flags: where a card exists. "unofficial" marks any card no official format allows
 #: (anime, custom, and ids >= 100,000,000 never printed); "custom" a fan-made card.
@@ -83,7 +89,8 @@ class Card(Plain):
     __slots__ = ("passcode", "alt_passcodes", "konami_id", "name", "names", "kind", "frame",
                  "monster_types", "level", "rank", "link_rating", "link_arrows", "scale",
                  "attribute", "race", "atk", "defense", "archetypes", "released", "master_duel",
-                 "scopes", "rule_name", "rule_name_evidence", "cannot_normal_summon", "text")
+                 "scopes", "rule_name", "rule_name_evidence", "cannot_normal_summon", "text",
+                 "_rule_key", "_stored")
 
     passcode: int
     alt_passcodes: tuple[int, ...]
@@ -119,6 +126,10 @@ class Card(Plain):
     #: True when the card says it cannot be Normal Summoned/Set (sim core).
     cannot_normal_summon: bool
     text: str | None
+    #: Private (not fields): the copy-limit key once worked out (`rule_key`), and, for a card
+    #: built from a store's compact row, the store that fills in the rest (`card_from_row`).
+    _rule_key: str
+    _stored: Any
 
     def __init__(self, *, passcode: int, alt_passcodes: Iterable[int] = (),
                  konami_id: int | None = None, name: str,
@@ -163,12 +174,40 @@ class Card(Plain):
     def __hash__(self) -> int:
         return hash(self.passcode)
 
+    if not TYPE_CHECKING:  # hidden from mypy: it would make any attribute of a Card valid
+        def __getattr__(self, name: str) -> Any:
+            """Called only for a slot that is not set: a card the store built from its compact
+            row (`card_from_row`) decodes the rest of its stored JSON on first use."""
+            if name not in _FIELDS:
+                raise AttributeError(name)
+            try:
+                store = object.__getattribute__(self, "_stored")
+            except AttributeError:
+                raise AttributeError(name) from None
+            _fill(self, store)
+            return object.__getattribute__(self, name)
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickled and deep-copied by its fields (a card built from a store's row is filled in
+        first: its store does not travel with it)."""
+        return None, {name: getattr(self, name) for name in self.model_fields}
+
+    @property
+    def rule_key(self) -> str:
+        """The copy-limit key: the normalised rule name (the rule name itself when it
+        normalises to nothing), worked out once per card (a store keeps it with the card)."""
+        try:
+            return self._rule_key
+        except AttributeError:
+            key = self._rule_key = normalize(self.rule_name) or self.rule_name
+            return key
+
     @property
     def deck(self) -> DeckPlace | None:
         """Which deck the card is built into: "main", "extra", or None (tokens, skills)."""
         if self.kind in (Kind.TOKEN, Kind.SKILL):
             return None
-        return "extra" if self.frame.is_extra else "main"
+        return "extra" if self.frame in EXTRA_FRAMES else "main"
 
     @property
     def all_passcodes(self) -> tuple[int, ...]:
@@ -222,3 +261,63 @@ def card_from_stored(d: dict[str, Any]) -> Card:
     card.cannot_normal_summon = get("cannot_normal_summon", False)
     card.text = get("text")
     return card
+
+
+_FIELDS = frozenset(Card.model_fields)
+#: What `card_from_row` sets from a store's compact row; `_fill` the rest, from the JSON.
+_ROW_FIELDS = ("passcode", "alt_passcodes", "name", "kind", "frame", "released", "scopes",
+               "rule_name")
+_LAZY_FIELDS = tuple(f for f in Card.model_fields if f not in _ROW_FIELDS)
+
+
+def stored_facts(d: dict[str, Any]) -> str:
+    """The compact form of a stored card (the store's ``cards.facts`` column, schema 5):
+    everything a check reads of a card, one tab-separated line read without the card's JSON
+    (`card_from_row`): kind, frame, alternate passcodes ("1,2"), scopes ("a,b"), release
+    dates ("tcg=2020-01-02,ocg=…"), the copy-limit key (`Card.rule_key`: no whitespace), then
+    the name and the rule name: the length of the name and both run together, or, when they
+    are the same (most cards), nothing and the name once."""
+    alts = ",".join(map(str, d.get("alt_passcodes") or ()))
+    scopes = ",".join(sorted(d.get("scopes") or ()))
+    released = ",".join(f"{k}={v}" for k, v in (d.get("released") or {}).items())
+    name, rule_name = d["name"], d["rule_name"]
+    key = normalize(rule_name) or rule_name
+    names = f"\t{name}" if rule_name == name else f"{len(name)}\t{name}{rule_name}"
+    return f"{d['kind']}\t{d['frame']}\t{alts}\t{scopes}\t{released}\t{key}\t{names}"
+
+
+def card_from_row(passcode: int, facts: str, store: Any) -> Card:
+    """A `Card` from a store's compact row (schema 5: `stored_facts`) without its JSON: the
+    slots a check reads (passcode, alternate passcodes, name, kind, frame, release dates,
+    scopes, rule name and its key) are set from the row; the others are filled the first time
+    one is read (`Card.__getattr__`) from `store.stored_card(passcode)`, so a check that never
+    reads a card's text never reads or decodes its JSON. The card equals `card_from_stored` of
+    the same JSON."""
+    kind, frame, alts, scopes, released, key, n, names = facts.split("\t", 7)
+    card = object.__new__(Card)
+    card.passcode = passcode
+    card.alt_passcodes = tuple(map(int, alts.split(","))) if alts else ()
+    if n:
+        cut = int(n)
+        card.name, card.rule_name = names[:cut], names[cut:]
+    else:
+        card.name = card.rule_name = names
+    card.kind = _KINDS[kind]
+    card.frame = _FRAMES[frame]
+    card.released = {k: _fromiso(v) for k, _, v in (
+        r.partition("=") for r in released.split(","))} if released else {}
+    card.scopes = frozenset(scopes.split(",")) if scopes else _EMPTY
+    card._rule_key = key
+    card._stored = store
+    return card
+
+
+def _fill(card: Card, store: Any) -> None:
+    """Set the slots `card_from_row` left unset, from the card as the store holds it."""
+    full = store.stored_card(card.passcode)
+    for field in _LAZY_FIELDS:
+        object.__setattr__(card, field, object.__getattribute__(full, field))
+    try:
+        object.__delattr__(card, "_stored")  # the store is no longer needed
+    except AttributeError:  # another thread filled it at the same time
+        pass

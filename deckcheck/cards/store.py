@@ -3,7 +3,8 @@
 Layout (schema version `SCHEMA`, in ``PRAGMA user_version``; ``PRAGMA application_id`` marks
 the file as deckcheck's):
 
-- ``cards``: passcode, name, konami_id, rule_name (indexed) and the card as a JSON blob,
+- ``cards``: passcode, name, konami_id, rule_name (indexed), the card as a JSON blob and its
+  compact form (what a check reads, `model.stored_facts`),
 - ``ids``: every id a card answers to (its passcode, alternate artworks, prerelease ids),
 - ``names``: normalised name in any language -> passcode,
 - ``sources`` and ``source_records``: what each source said, so importing another source
@@ -34,7 +35,13 @@ from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
-from deckcheck.cards.model import UNOFFICIAL_IDS, Card, card_from_stored
+from deckcheck.cards.model import (
+    UNOFFICIAL_IDS,
+    Card,
+    card_from_row,
+    card_from_stored,
+    stored_facts,
+)
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, padded, rank, tier
@@ -55,8 +62,13 @@ if TYPE_CHECKING:
 #: keys are already folded by `normalize`): the same rows, terms and ranks, a quarter
 #: cheaper to write. A schema-3 store is read as it is; the next import writes it anew (an
 #: import into a store of the current schema patches a copy instead: `_patch_tables`).
-SCHEMA = 4
-READABLE = (1, 2, 3, 4)
+#: Schema 5 adds ``cards.facts``: the compact form of each card a check reads
+#: (`model.stored_facts`: kind, frame, names…), and the covering index ``cards_facts`` that
+#: holds it with the passcode (about a tenth of the table's size), so that looking up cards
+#: for a check reads neither the cards' JSON nor their pages. A schema-1 to -4 store is still
+#: read (its cards decoded from the JSON); the next import writes it anew.
+SCHEMA = 5
+READABLE = (1, 2, 3, 4, 5)
 #: FTS5 tables (trigram tokenizer) of padded normalised names -> their passcodes
 #: ("1,2"): English card names ("en", for ASCII queries) and names in every language ("all").
 SUGGEST_TABLES = {"en": "suggest_en", "all": "suggest_all"}
@@ -71,7 +83,7 @@ CREATE TABLE sources(name TEXT PRIMARY KEY, version TEXT, origin TEXT, imported_
                      records INTEGER NOT NULL);
 CREATE TABLE source_records(source TEXT NOT NULL, passcode INTEGER NOT NULL, data TEXT NOT NULL);
 CREATE TABLE cards(passcode INTEGER PRIMARY KEY, name TEXT NOT NULL, konami_id INTEGER,
-                   rule_name TEXT NOT NULL, data TEXT NOT NULL);
+                   rule_name TEXT NOT NULL, data TEXT NOT NULL, facts TEXT NOT NULL);
 CREATE TABLE ids(id INTEGER PRIMARY KEY, passcode INTEGER NOT NULL, kind TEXT NOT NULL);
 CREATE TABLE names(key TEXT NOT NULL, passcode INTEGER NOT NULL, PRIMARY KEY(key, passcode))
     WITHOUT ROWID;
@@ -80,6 +92,7 @@ _INDEXES = """
 CREATE INDEX source_records_source ON source_records(source);
 CREATE INDEX cards_konami ON cards(konami_id);
 CREATE INDEX cards_rule_name ON cards(rule_name);
+CREATE INDEX cards_facts ON cards(passcode, facts);
 """
 
 
@@ -370,7 +383,9 @@ def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
 
 
 def _card_row(pc: int, c: dict[str, Any]) -> tuple[Any, ...]:
-    return pc, c["name"], c.get("konami_id"), c["rule_name"], _dumps(c)
+    """A ``cards`` row: passcode, name, konami_id, rule_name, the card's JSON and its compact
+    form (`stored_facts`, derived from the JSON: rows with the same JSON are the same row)."""
+    return pc, c["name"], c.get("konami_id"), c["rule_name"], _dumps(c), stored_facts(c)
 
 
 def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
@@ -391,7 +406,7 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
             con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
                 (s.name, r["passcode"], _dumps(r)) for r in s.records))
         # rows in key order: B-tree appends instead of page splits
-        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?)", (
+        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", (
             _card_row(pc, c) for pc, c in sorted(merged.cards.items())))
         con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
             (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
@@ -422,7 +437,7 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
             if stored.pop(pc, None) != row[4]:
                 rows.append(row)
         con.executemany("DELETE FROM cards WHERE passcode = ?", ((pc,) for pc in stored))
-        con.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?)", rows)
+        con.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?, ?)", rows)
         had = {i: (pc, kind) for i, pc, kind in con.execute("SELECT id, passcode, kind FROM ids")}
         con.executemany("DELETE FROM ids WHERE id = ?", ((i,) for i in had.keys()
                                                           - merged.ids.keys()))
@@ -532,6 +547,18 @@ def damaged_row(path: Path, passcode: Any, exc: Exception, source: str | None = 
             "update`).")
 
 
+_UNSEEN = object()  # `StorePool.get`: not looked up yet
+
+#: `StorePool.preload`'s costs, in rows of the one pass that reads every compact row (~1 µs
+#: a row: 13.5 ms for the 14,388 cards of the full pool), measured over the first few hundred
+#: of the 3,753 real decks: ~12 rows a query and ~4 rows an id in it. Once its queries have
+#: cost as much as that pass, `preload` reads every row: at most twice the cost of the better
+#: choice made knowing the run's length (one deck, or a few dozen, never get there; a run
+#: over thousands of different decks does, after about 200 of them).
+_QUERY_ROWS = 12
+_ID_ROWS = 4
+
+
 class StorePool:
     """A `CardPool` over a store file: indexed SQL lookups, cached cards, and a suggestion
     index built only on the first `suggest()`."""
@@ -539,6 +566,7 @@ class StorePool:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._con = connect(self.path)
+        self._closed = False
         self._cards: dict[int, Card] = {}
         self._ids: dict[int, Card | None] = {}
         self._by_name: dict[str, list[Card]] = {}
@@ -553,12 +581,22 @@ class StorePool:
             raise CardPoolError(f"{self.path} is damaged ({exc}); delete it and run "
                                 "`deckcheck cards update`.") from None
         self._len = int(meta.get("cards", 0))
+        #: the store keeps each card's compact form (schema 5): `preload` builds cards from it
+        self._lean = any(col[1] == "facts" for col in self._q("PRAGMA table_info(cards)"))
+        #: every card's compact row (passcode -> facts) once read, and the ids that are not a
+        #: card's own passcode (alternate artworks, prerelease ids -> the card's passcode)
+        self._compact: dict[int, str] | None = None
+        self._aliases: dict[int, int] = {}
+        #: what `preload`'s queries have cost so far, in rows (see `_QUERY_ROWS`)
+        self._spent = 0.0
+        self._pid = os.getpid()
         self.info = PoolInfo(builtin=False, sources={k: v or "" for k, v in sources.items()},
                              card_count=self._len, imported_at=meta.get("built_at"),
                              path=str(self.path))
 
     def close(self) -> None:
         self._con.close()
+        self._closed = True
 
     def _q(self, sql: str, args: Iterable[Any] = ()) -> Iterator[Any]:
         """Run a query; a damaged or vanished database file is a CardPoolError, not a raw
@@ -581,14 +619,83 @@ class StorePool:
                 self._ids.setdefault(pc, card)
         return card
 
+    def _lean_card(self, passcode: int, facts: str) -> Card:
+        """`_card` from a schema-5 compact row: the card built from it, its JSON read and
+        decoded only if something reads a field the row lacks (`model.card_from_row`)."""
+        card = self._cards.get(passcode)
+        if card is None:
+            try:
+                card = card_from_row(passcode, facts, self)
+            except (ValueError, TypeError, KeyError) as exc:  # imports store valid rows
+                raise CardPoolError(damaged_row(self.path, passcode, exc)) from None
+            self._cards[passcode] = card
+            ids = self._ids
+            ids.setdefault(passcode, card)
+            for pc in card.alt_passcodes:
+                ids.setdefault(pc, card)
+        return card
+
+    def stored_card(self, passcode: int) -> Card:
+        """The card of this (main) passcode decoded in full from the store's JSON, not cached
+        (a card built from its compact row fills itself from it). Works in a forked process
+        and after `close` too: the row is read through a connection of this process."""
+        if self._pid != os.getpid() or self._closed:
+            self._con, self._pid, self._closed = connect(self.path), os.getpid(), False
+        for pc, data in self._q("SELECT passcode, data FROM cards WHERE passcode = ?",
+                                (passcode,)):
+            try:
+                return card_from_stored(json.loads(data))
+            except (ValueError, TypeError, KeyError) as exc:  # imports store valid cards
+                raise CardPoolError(damaged_row(self.path, pc, exc)) from None
+        raise CardPoolError(damaged_row(self.path, passcode, KeyError("the row is gone")))
+
+    def _from_compact(self, passcodes: Iterable[int], compact: dict[int, str]) -> None:
+        """`preload` once every compact row is read: `_lean_card` for each, inline (this runs
+        for every card a run over thousands of decks meets)."""
+        ids, cards, aliases, path = self._ids, self._cards, self._aliases, self.path
+        for pc in passcodes:
+            facts = compact.get(pc)
+            main = pc
+            if facts is None:
+                alias = aliases.get(pc)
+                if alias is None:
+                    ids[pc] = None
+                    continue
+                main, facts = alias, compact[alias]
+            card = cards.get(main)
+            if card is None:
+                try:
+                    card = card_from_row(main, facts, self)
+                except (ValueError, TypeError, KeyError) as exc:  # imports store valid rows
+                    raise CardPoolError(damaged_row(path, main, exc)) from None
+                cards[main] = card
+                ids.setdefault(main, card)
+                for alt in card.alt_passcodes:
+                    ids.setdefault(alt, card)
+            ids[pc] = card
+
+    def _load_all(self) -> dict[int, str]:
+        """Every card's compact row, in one pass over the covering index, and the few ids
+        that are not a card's own passcode (alternate artworks, prerelease ids)."""
+        compact: dict[int, str] = dict(self._q(
+            "SELECT passcode, facts FROM cards INDEXED BY cards_facts"))
+        self._aliases = {id_: pc for id_, pc in self._q(
+            "SELECT id, passcode FROM ids WHERE id != passcode") if pc in compact}
+        self._compact = compact
+        return compact
+
     def _rows(self, sql: str, args: tuple[Any, ...]) -> list[Card]:
         return [self._card(pc, data) for pc, data in self._q(sql, args)]
 
     def get(self, passcode: int) -> Card | None:
-        if passcode in self._ids:
-            return self._ids[passcode]
+        card = self._ids.get(passcode, _UNSEEN)
+        if card is not _UNSEEN:
+            return card  # type: ignore[return-value]  # a Card or None
         if not isinstance(passcode, int) or not -(2**63) <= passcode < 2**63:
             return None
+        if self._compact is not None:
+            self._from_compact((passcode,), self._compact)
+            return self._ids[passcode]
         found = self._rows("SELECT c.passcode, c.data FROM ids i JOIN cards c "
                            "ON c.passcode = i.passcode WHERE i.id = ?", (passcode,))
         card = found[0] if found else None
@@ -597,14 +704,39 @@ class StorePool:
 
     def preload(self, passcodes: Iterable[int]) -> None:
         """Look up many passcodes in one query, so that `get` answers them from the cache
-        (the validator calls this with each deck's new passcodes)."""
-        todo = sorted({pc for pc in passcodes if isinstance(pc, int) and pc not in self._ids
-                       and -(2**63) <= pc < 2**63})
+        (the validator calls this with each deck's new passcodes).
+
+        From a schema-5 store the cards are built from their compact rows, their JSON read
+        only when a field beyond those is (`model.card_from_row`); and once the queries have
+        cost about as much as reading every compact row would (`_QUERY_ROWS`: a run over many
+        different decks), every row is read in one pass and later look-ups need no query."""
+        compact = self._compact
+        if compact is not None:  # every row is here: anything else is no card
+            self._from_compact(passcodes, compact)  # (known ones get their own card again)
+            return
+        ids = self._ids
+        new = set(passcodes).difference(ids)  # (`difference_update` would walk all of `ids`)
+        todo = [pc for pc in new if isinstance(pc, int) and -(2**63) <= pc < 2**63]
+        if not todo:
+            return
+        if self._lean:
+            self._spent += _QUERY_ROWS + _ID_ROWS * len(todo)
+            if self._spent >= self._len:
+                self._from_compact(todo, self._load_all())
+                return
+        todo.sort()
         for i in range(0, len(todo), 500):  # well under SQLite's limit on bound parameters
             chunk = todo[i:i + 500]
             for pc in chunk:
-                self._ids[pc] = None
+                ids[pc] = None
             marks = ",".join("?" * len(chunk))
+            if self._lean:
+                lean = self._lean_card
+                for id_, pc, facts in self._q(
+                        "SELECT i.id, c.passcode, c.facts FROM ids i JOIN cards c INDEXED BY "
+                        f"cards_facts ON c.passcode = i.passcode WHERE i.id IN ({marks})", chunk):
+                    ids[id_] = lean(pc, facts)
+                continue
             for id_, pc, data in self._q(
                     "SELECT i.id, c.passcode, c.data FROM ids i JOIN cards c "
                     f"ON c.passcode = i.passcode WHERE i.id IN ({marks})", chunk):

@@ -62,7 +62,14 @@ def group_limits(ctx: CheckContext) -> list[GroupLimit]:
     cap = ctx.format.copies
     # only the keys the engine's pass found over the copy limit, listed or treated as another
     # name: any other group is within both limits
-    for key, items in ctx.by_key(ctx.candidates).items():
+    keys = ctx.candidates
+    if ctx.listed is not None and keys:
+        # and of those, only the groups the first test below does not pass over, decided from
+        # the engine's totals and strictest limits: no `Item` is made for the others
+        totals, listed_of, unnamed = ctx.totals, ctx.listed, ctx.unnamed
+        keys = {k for k in keys if k in unnamed or totals[k] > cap
+                or totals[k] > listed_of.get(k, cap)}
+    for key, items in ctx.by_key(keys).items():
         listed: int | None = None
         by: Item | None = None
         total = 0

@@ -160,6 +160,11 @@ class CheckContext:
     #: Keys that may break a limit: over the format's copy limit, listed, or a card treated as
     #: another name; a key not here is within every limit (`_limits.group_limits`).
     candidates: set[str] = field(default_factory=set, repr=False)
+    #: Of the candidates: the strictest list limit of any entry per key (keys with one), and
+    #: the keys with a card treated as another name; None when the engine did not work them
+    #: out (`_limits.group_limits` then looks at every candidate's entries).
+    listed: dict[str, int] | None = field(default=None, repr=False)
+    unnamed: set[str] = field(default_factory=set, repr=False)
     #: Sections holding a card built into another deck (DC110, DC111).
     misplaced: set[str] = field(default_factory=set, repr=False)
     #: Items whose card is unknown, and items whose card is known.

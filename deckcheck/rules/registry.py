@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deckcheck.decks.model import Deck
 from deckcheck.errors import UnknownRule
@@ -119,20 +119,22 @@ def applicable(rules: Iterable[ModuleType], fmt: Format, banlist: Banlist | None
             if getattr(mod, "applies", None) is None or mod.applies(fmt, banlist, points_cap)]
 
 
+#: The fields `run` sets on each `Violation` it builds (a test holds them to the class's).
+VIOLATION_FIELDS = ("code", "name", "severity", "message", "card", "passcode", "section",
+                    "location", "count", "limit", "points", "cap", "suggestions")
+_new = object.__new__
+
+
 def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
     """Every rule's findings as `Violation`s carrying the rule's code, name and severity."""
     for mod in rules:
         for f in mod.check(deck, ctx):
             # The values are this package's own (a rule module's identity, a `Found`), so
-            # they are set without re-validation: the same object `Violation(...)` builds.
-            yield _violation({
-                "code": mod.CODE, "name": mod.NAME, "severity": mod.SEVERITY,
-                "message": f.message,
-                "card": f.card, "passcode": f.passcode, "section": f.section,
-                "location": f.location, "count": f.count, "limit": f.limit,
-                "points": f.points, "cap": f.cap, "suggestions": list(f.suggestions)})
-
-
-def _violation(values: dict[str, Any]) -> Violation:
-    """`Violation(**values)` (a plain value: nothing is validated again)."""
-    return Violation(**values)
+            # they are set without re-validation, slot by slot (`VIOLATION_FIELDS`): the
+            # same object `Violation(...)` builds, without its keyword call.
+            v = _new(Violation)
+            v.code, v.name, v.severity = mod.CODE, mod.NAME, mod.SEVERITY
+            v.message, v.card, v.passcode, v.section = f.message, f.card, f.passcode, f.section
+            v.location, v.count, v.limit, v.points = f.location, f.count, f.limit, f.points
+            v.cap, v.suggestions = f.cap, list(f.suggestions)
+            yield v

@@ -160,3 +160,15 @@ def test_rules_left_out_of_a_run_would_find_nothing() -> None:
         ctx = checker.context(d)
         for mod in left_out:
             assert list(mod.check(d, ctx)) == [], mod.CODE
+
+
+def test_the_engine_sets_every_field_of_a_violation() -> None:
+    """`registry.run` builds each `Violation` slot by slot: its list of fields must be the
+    class's, so a field added to `Violation` cannot be left unset."""
+    from deckcheck.rules.registry import VIOLATION_FIELDS
+    from deckcheck.rules.violation import Violation
+
+    assert tuple(Violation.model_fields) == VIOLATION_FIELDS == Violation.__slots__
+    for v in run(messy()).violations:
+        built = Violation(**{f: getattr(v, f) for f in VIOLATION_FIELDS})
+        assert v == built and type(v.suggestions) is list
