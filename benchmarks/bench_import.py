@@ -153,7 +153,7 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     import sqlite3
 
     from deckcheck.cards.names import normalize
-    from deckcheck.cards.store import SUGGEST_FTS, SUGGEST_TABLES
+    from deckcheck.cards.store import SUGGEST_TABLES, create_suggest_table
     from deckcheck.sources import read_source
 
     def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -204,7 +204,7 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
 
     def fts() -> None:
         mem = sqlite3.connect(":memory:")
-        mem.execute(f"CREATE VIRTUAL TABLE t USING {SUGGEST_FTS}")
+        create_suggest_table(mem, "t")  # as the store creates it
         with mem:
             mem.executemany("INSERT INTO t VALUES (?, ?)", suggest_rows)
         mem.close()
