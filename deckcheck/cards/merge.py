@@ -196,14 +196,15 @@ def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
     (prerelease and alternate-artwork records included). Each card's keys in the order
     its names are written (the merged names first)."""
     keys, index = out.keys, out.names
+    lookup, get = keys.__getitem__, index.get  # `Keys.__missing__` normalises a new name
     for pc, card in out.cards.items():
         written = [card["name"], *card["names"].values()]
         for _, rec in groups[pc]:
             if names := rec.get("names"):
                 written += names.values()
-        for key in dict.fromkeys([keys[n] for n in dict.fromkeys(written) if n]):
+        for key in dict.fromkeys(map(lookup, filter(None, dict.fromkeys(written)))):
             if key:
-                pcs = index.get(key)
+                pcs = get(key)
                 if pcs is None:
                     index[key] = [pc]
                 else:
