@@ -2,8 +2,12 @@
 file in the same run (goal: at most 5x); then importing YAML Yugi's cards.json into a store
 that holds the dump (`deckcheck cards import cards.json`: read, merge with the dump's records,
 write the new store), against `json.load` of that cards.json in the same run (goal: at most
-3x its CPU time, issue 13; printed "met" or "NOT met"), with the one part no import can skip
-(the suggestion index of the names it adds) timed alone beside it; then reading the YGOJSON
+3x its CPU time, issue 13; printed "met" or "NOT met"), with each part that any import
+storing what the store holds today must do timed alone beside it (reading the records,
+normalising the names it adds, their name rows and "did you mean" trigram rows, the card rows
+that change, its source records: together the floor of this design), and what the import does
+beyond that floor (reading the stored records back, the merge, the validation), also each
+alone; `--profile` adds a cProfile of one import; then reading the YGOJSON
 v1 archive (55 MB zipped, 221 MB of JSON in 19,000 files) member by member, against
 `json.loads` of every member of the same zip (goal: at most 2x), and merging it into a store
 that holds the dump.
