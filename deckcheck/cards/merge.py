@@ -196,14 +196,15 @@ def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
     (prerelease and alternate-artwork records included). Each card's keys in the order
     its names are written (the merged names first)."""
     keys, index = out.keys, out.names
+    lookup, get = keys.__getitem__, index.get  # `Keys.__missing__` normalises a new name
     for pc, card in out.cards.items():
         written = [card["name"], *card["names"].values()]
         for _, rec in groups[pc]:
             if names := rec.get("names"):
                 written += names.values()
-        for key in dict.fromkeys([keys[n] for n in dict.fromkeys(written) if n]):
+        for key in dict.fromkeys(map(lookup, filter(None, dict.fromkeys(written)))):
             if key:
-                pcs = index.get(key)
+                pcs = get(key)
                 if pcs is None:
                     index[key] = [pc]
                 else:
@@ -293,25 +294,29 @@ def _join_prerelease_ids(pairs: _Pairs, real: set[int], main: Callable[[int], in
     """A record under an id >= 100,000,000, not marked anime, custom, Rush or Skill, with the
     English name of a card another source knows by its official passcode, is that card under
     its prerelease id (YGOPRODeck lists announced cards under Konami's prerelease ids; YAML
-    Yugi already has their passcodes)."""
+    Yugi already has their passcodes). Only the names of such records are looked for among
+    the official cards."""
+    # printed or dated or not: a source that dates a card under its prerelease id
+    # (YGOPRODeck before it learns the passcode) dates the official card
+    todo = [(rec["passcode"], keys[rec["name"]]) for _, rec in pairs
+            if rec["passcode"] >= UNOFFICIAL_IDS and rec["passcode"] not in extra_of
+            and rec.get("name") and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ())]
+    if not todo:
+        return
+    wanted = {key for _, key in todo}
     official: dict[str, int] = {}
     for _, rec in pairs:
         pc = rec["passcode"]
-        if pc < UNOFFICIAL_IDS and rec.get("name") and not rec.get("enrich_only") \
-                and (m := main(pc)) in real and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
-            key = keys[rec["name"]]
+        if pc < UNOFFICIAL_IDS and (name := rec.get("name")) and keys[name] in wanted \
+                and not rec.get("enrich_only") and (m := main(pc)) in real \
+                and _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
+            key = keys[name]
             was = official.get(key)
             official[key] = m if was is None or m < was else was
-    if not official:
-        return
-    for _, rec in pairs:
-        pc = rec["passcode"]
-        # printed or dated or not: a source that dates a card under its prerelease id
-        # (YGOPRODeck before it learns the passcode) dates the official card
-        if pc < UNOFFICIAL_IDS or pc in extra_of or not rec.get("name") \
-                or not _NOT_OFFICIAL.isdisjoint(rec.get("scopes") or ()):
+    for pc, key in todo:
+        if pc in extra_of:  # an earlier record under the same id joined it already
             continue
-        target = official.get(keys[rec["name"]])
+        target = official.get(key)
         if target is not None and target != main(pc):
             extra_of[pc] = target
 

@@ -125,3 +125,19 @@ def test_an_unchanged_import_keeps_every_row(tmp_path: Path) -> None:
                                                                     "UPDATE", "DROP"))]
     # the source read anew, and the store's counts and sources; nothing else
     assert {w.split()[2] for w in written} == {"meta", "sources", "source_records"}, written
+
+
+@pytest.mark.parametrize("index", [
+    {"a": [1], "b": [2, 3]},  # fewer rows than stored: only what differs is written
+    {f"k{i}": [i, i + 1] for i in range(20)},  # more than twice as many: written anew
+], ids=["diff", "anew"])
+def test_name_rows_are_patched_or_written_anew_to_the_same_rows(index: dict[str, list[int]]
+                                                                ) -> None:
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE names(key TEXT NOT NULL, passcode INTEGER NOT NULL, "
+                "PRIMARY KEY(key, passcode)) WITHOUT ROWID")
+    con.executemany("INSERT INTO names VALUES (?, ?)",
+                    [("a", 1), ("a", 9), ("b", 3), ("k1", 1), ("z", 5)])
+    store._patch_names(con, index)
+    assert con.execute("SELECT * FROM names").fetchall() == sorted(
+        (key, pc) for key, pcs in index.items() for pc in pcs)
