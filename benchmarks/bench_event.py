@@ -74,7 +74,7 @@ def one(players: int, jobs: int, folder: Path, mode: str) -> dict[str, float]:
     from deckcheck.cards.store import StorePool
     from deckcheck.checker import Checker
     from deckcheck.decks.files import read_deck
-    from deckcheck.event.report_xlsx import write_xlsx
+    from deckcheck.event.report_xlsx import PreparedRows, write_xlsx
     from deckcheck.event.run import check_event
     from deckcheck.gc_pause import gc_paused
 
@@ -102,9 +102,13 @@ def one(players: int, jobs: int, folder: Path, mode: str) -> dict[str, float]:
                     pass
         out.update(wall=time.perf_counter() - t0, cpu=cpu() - c0, rss=maxrss_mb())
         return out
-    report = check_event([folder], pool, format="tcg", date=DATE, jobs=jobs)
+    # as `event check -o report.xlsx --jobs N`: with workers, the rows are rendered in this
+    # process while they check
+    prepared = PreparedRows() if jobs > 1 else None
+    report = check_event([folder], pool, format="tcg", date=DATE, jobs=jobs,
+                         on_rows=None if prepared is None else prepared.add)
     t1, c1 = time.perf_counter(), time.process_time()
-    write_xlsx(report, folder.parent / "report.xlsx", jobs=jobs)  # as `-o` with --jobs
+    write_xlsx(report, folder.parent / "report.xlsx", jobs=jobs, prepared=prepared)
     t2 = time.perf_counter()
     out.update(wall=t2 - t0, cpu=cpu() - c0, rss=maxrss_mb(), xlsx=t2 - t1,
                xlsx_cpu=time.process_time() - c1, players=report.total,
