@@ -2,7 +2,9 @@
 
 An event is a folder of .ydk registrations (the real .ydk files of ../shared/data/decks,
 cycled, named "Player 000001 0300000001.ydk" so player and id come from the file name), made
-in a temporary folder. Each measurement runs in a fresh process, after the imports:
+in a temporary folder. Each measurement runs in a fresh process, after the imports (also
+of the modules the event would import on first use: the format loader, multiprocessing; this
+machine runs Python with PYTHONDONTWRITEBYTECODE, so every import compiles its module):
 
 - the yardstick: reading every file's bytes (what any tool must do at least);
 - end to end: opening the card store, finding, reading and checking every registration
@@ -71,6 +73,11 @@ def build_event(folder: Path, players: int) -> list[Path]:
 def one(players: int, jobs: int, folder: Path, mode: str) -> dict[str, float]:
     """Measure one event in this (fresh) process; the folder is built beforehand. `mode`
     "event": end to end; "plain": read_deck + a reused Checker over the same files."""
+    import multiprocessing.pool  # noqa: F401 - imported here, not inside the timing
+
+    import deckcheck.event.jobs  # noqa: F401
+    import deckcheck.formats.loader  # noqa: F401
+    import deckcheck.formats.stale  # noqa: F401
     from deckcheck.cards.store import StorePool
     from deckcheck.checker import Checker
     from deckcheck.decks.files import read_deck

@@ -175,9 +175,9 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
         if prepared is not None:
             prepared.close()
     if opts.as_json:
-        from deckcheck.event.report_json import to_dict
+        from deckcheck.event.report_json import dumps
 
-        echo_json(to_dict(report))
+        sys.stdout.write(dumps(report))  # as echo_json writes it, faster for many rows
     else:
         click.echo(format_summary(report))
     return report.exit_code

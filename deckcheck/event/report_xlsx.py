@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, is_not
 from pathlib import Path
 from typing import Any, overload
 
@@ -69,7 +69,7 @@ class _Values(Sequence[list[Any]]):
 
 def _longest(values: Iterable[Any]) -> int:
     """The length of the longest line of the values' text (0 for none)."""
-    text = "\n".join(v if type(v) is str else str(v) for v in values if v is not None)
+    text = "\n".join(map(str, filter(partial(is_not, None), values)))
     return max(map(len, text.split("\n"))) if text else 0
 
 

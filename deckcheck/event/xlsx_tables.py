@@ -302,12 +302,6 @@ class RowWriter:
               sizes: list[int] | None = None) -> None:
         """Write `rows` as sheet rows `first`, `first + 1`… (1-based, as in the sheet); the
         length in bytes of each row is appended to `sizes` when it is given."""
-        if sizes is not None:
-            for r, values in enumerate(rows, first):
-                data = self.row(values, r).encode()
-                sizes.append(len(data))
-                out.write(data)
-            return
         columns, wrapped, heights = self.columns, self.wrapped, self.heights
         getitem = dict.__getitem__
         chunk: list[str] = []
@@ -332,6 +326,9 @@ class RowWriter:
                 add(f'<row r="{rs}{head}{xml.replace(_ROW, rs)}</row>')
             else:
                 add(f'<row r="{rs}">{xml.replace(_ROW, rs)}</row>')
+            if sizes is not None:  # in bytes, as written (ASCII: one byte a character)
+                xml = chunk[-1]
+                sizes.append(len(xml) if xml.isascii() else len(xml.encode()))
             if len(chunk) >= 500:
                 out.write("".join(chunk).encode())
                 chunk.clear()
