@@ -28,6 +28,7 @@ from deckcheck.event.columns import (
 )
 from deckcheck.event.models import VERDICT_LABELS, EventReport
 from deckcheck.event.xlsx_tables import RowWriter, Sheet, write_workbook
+from deckcheck.event.xlsx_zip import Compressing
 
 MIN_WIDTH, MAX_WIDTH = 6, 60
 #: Columns holding long or several-line text get these widths, wrapped: narrow enough that
@@ -102,9 +103,10 @@ class PreparedRows:
     the rows of each run the workers send back while they check the next ones, so that the
     workbook is mostly written when the last deck is checked.
 
-    The rows go to temporary files (a large event's rows are not held twice in memory);
-    column widths are measured as they come. A player row's Duplicate cell is only known at
-    the end: the rows flagged then are rendered again as the file is copied."""
+    The rows go to temporary files (a large event's rows are not held twice in memory), the
+    problems compressed as they come (`xlsx_zip`); column widths are measured as they come.
+    A player row's Duplicate cell is only known at the end: the rows flagged then are
+    rendered again as the file is copied."""
 
     def __init__(self) -> None:
         self._sheets = [
@@ -122,6 +124,7 @@ class PreparedRows:
         self.longest = [[0] * len(PLAYER_COLUMNS), [0] * len(PROBLEM_COLUMNS)]
         self.done = [0, 0]  # rows rendered, of players and of problems
         self._sizes: list[int] = []  # bytes of each player row
+        self._problems: Compressing | None = None
 
     def add(self, event: EventReport) -> None:
         """Render the rows added to `event` since the last call."""
@@ -136,14 +139,19 @@ class PreparedRows:
             import tempfile
 
             self._files = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
+            # the problems rows are compressed as they come: they never change
+            self._problems = Compressing(self._files[1])
         longest = self.longest[k]
         for i, get in self._columns[k]:
             longest[i] = max(longest[i], _longest(map(get, new)))
         if k == 0:
             longest[_VERDICT] = max(longest[_VERDICT],
                                     _longest(VERDICT_LABELS[r.verdict] for r in new))
-        self._writers[k].write(map(values, new), self.done[k] + 2, self._files[k],
-                               self._sizes if k == 0 else None)
+        if k == 0:
+            self._writers[0].write(map(values, new), self.done[0] + 2, self._files[0],
+                                   self._sizes)
+        elif self._problems is not None:
+            self._writers[1].write(map(values, new), self.done[1] + 2, self._problems)
         self.done[k] += len(new)
 
     def sheets(self, event: EventReport) -> tuple[Sheet, Sheet]:
@@ -172,12 +180,8 @@ class PreparedRows:
                 left -= len(chunk)
 
     def _copy_problems(self, out: Any) -> None:
-        if not self._files:  # no rows at all
-            return
-        f = self._files[1]
-        f.flush()
-        f.seek(0)
-        self._copy(f, out)
+        if self._problems is not None:  # else no rows at all
+            out.add(self._problems.finish())
 
     def _copy_players(self, event: EventReport, out: Any) -> None:
         if not self._files:

@@ -27,7 +27,6 @@ import os
 import re
 import shutil
 import tempfile
-import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -37,6 +36,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.atomic import replacing
 from deckcheck.decks.tabular import column_letter
+from deckcheck.event.xlsx_zip import ZipWriter
 from deckcheck.gc_pause import gc_paused
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -473,7 +473,8 @@ def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Pa
     content_types = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}.worksheet+xml"/>'
         for i in range(1, len(sheets) + 1))
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+    with path.open("wb") as f:
+        zf = ZipWriter(f)
         zf.writestr("[Content_Types].xml",
                     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
                     '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
@@ -509,11 +510,12 @@ def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Pa
         try:
             with gc_paused():
                 for i, sheet in enumerate(sheets, 1):
-                    with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
+                    with zf.open(f"xl/worksheets/sheet{i}.xml") as out:
                         _sheet_xml(sheet, out, helpers.parts(i - 1))
             ok = True
         finally:
             helpers.close(ok)
+        zf.close()
 
 
 def _quote_sheet(name: str) -> str:
