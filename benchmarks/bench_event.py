@@ -9,8 +9,9 @@ machine runs Python with PYTHONDONTWRITEBYTECODE, so every import compiles its m
 - the yardstick: reading every file's bytes (what any tool must do at least);
 - end to end: opening the card store, finding, reading and checking every registration
   (2026.05 TCG list, full YGOPRODeck card pool in an imported store), flagging duplicates,
-  and writing the xlsx report; wall time (the goal) and CPU time of the process and its
-  workers;
+  and writing the xlsx report, as `event check -o report.xlsx --jobs N` does it (with
+  workers, the parent renders the workbook's rows while they check); wall time (the goal)
+  and CPU time of the process and its workers;
 - plain read + check: `read_deck` and a reused `Checker` over the same files in one process,
   without cyclic GC as in the event (the per-deck work the event wraps; the event's own
   overhead is the difference);
@@ -177,7 +178,9 @@ def main() -> None:
             xlsx = statistics.median(r["xlsx"] for r in runs[jobs])
             print(f"  event check --jobs {jobs}:               {wall:7.3f} s wall "
                   f"({wall / base:5.0f}x the yardstick), {used:6.3f} s CPU "
-                  f"(xlsx {xlsx:.3f} s wall) -> {'met' if wall < GOAL_SECONDS else 'NOT met'}")
+                  f"(of the wall, {xlsx:.3f} s writing the xlsx after the last check"
+                  f"{'; its rows rendered during the check' if jobs > 1 else ''}) -> "
+                  f"{'met' if wall < GOAL_SECONDS else 'NOT met'}")
         print(f"  speed-up of --jobs {n_cores} over --jobs 1: "
               f"{med[1]['wall'] / med[n_cores]['wall']:.2f}x "
               f"(load average now: {os.getloadavg()[0]:.1f} on {n_cores} cores)")

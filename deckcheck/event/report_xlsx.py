@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from operator import attrgetter, is_not
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, overload
 
@@ -69,8 +69,11 @@ class _Values(Sequence[list[Any]]):
 
 
 def _longest(values: Iterable[Any]) -> int:
-    """The length of the longest line of the values' text (0 for none)."""
-    text = "\n".join(map(str, filter(partial(is_not, None), values)))
+    """The length of the longest line of the values' text (0 for none). The values are
+    those of report rows (text, ints, None): each distinct one is measured once."""
+    distinct = set(values)
+    distinct.discard(None)
+    text = "\n".join(map(str, distinct))
     return max(map(len, text.split("\n"))) if text else 0
 
 

@@ -100,7 +100,10 @@ def clean_text(value: str) -> str:
     """Cell text as a workbook keeps it: LF line ends, no characters XML cannot hold."""
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
-    value = _SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
+    # ASCII text whose only control characters are line ends and tabs has nothing to drop
+    # (most several-line texts: a player's problems); the expressions look at the others
+    if not (value.isascii() and value.replace("\n", " ").replace("\t", " ").isprintable()):
+        value = _SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
     if len(value) > MAX_CELL_TEXT:
         value = value[:MAX_CELL_TEXT - len(TRUNCATED)] + TRUNCATED
     return value
@@ -291,6 +294,9 @@ class RowWriter:
         styles = [sheet.column_styles.get(i, "default") for i in range(ncols)]
         self.wrapped = [(i, sheet.widths[i] if i < len(sheet.widths) else 8.43)
                         for i, st in enumerate(styles) if st == "wrap"]
+        # a plain sheet's wrapped texts: their lines remembered by value, as their cells
+        self.lines: list[dict[Any, int]] | None = [{} for _ in self.wrapped] \
+            if sheet.plain else None
         # Each column's cells remembered by value, with `_ROW` for the row number: a row is
         # then one look-up per cell, one join and one replace.
         remember: tuple[type, ...] = (str, int) if sheet.plain else (str,)
@@ -303,6 +309,7 @@ class RowWriter:
         """Write `rows` as sheet rows `first`, `first + 1`… (1-based, as in the sheet); the
         length in bytes of each row is appended to `sizes` when it is given."""
         columns, wrapped, heights = self.columns, self.wrapped, self.heights
+        remembered = self.lines
         getitem = dict.__getitem__
         chunk: list[str] = []
         add = chunk.append
@@ -312,11 +319,23 @@ class RowWriter:
             except TypeError:  # an unhashable value
                 xml = "".join(map(_Cells.made, columns, values))
             lines = 1
-            for i, w in wrapped:
-                if i < len(values):
-                    v = values[i]
-                    if type(v) is str and (len(v) > w or "\n" in v):
-                        lines = max(lines, text_lines(v, w))
+            if remembered is not None:
+                for (i, w), seen in zip(wrapped, remembered):
+                    if i < len(values):
+                        v = values[i]
+                        n = seen.get(v)
+                        if n is None:
+                            if len(seen) >= _MEMO:
+                                seen.clear()
+                            n = seen[v] = text_lines(v, w)
+                        if n > lines:
+                            lines = n
+            else:
+                for i, w in wrapped:
+                    if i < len(values):
+                        v = values[i]
+                        if type(v) is str and (len(v) > w or "\n" in v):
+                            lines = max(lines, text_lines(v, w))
             rs = str(r)
             if lines > 1:
                 head = heights.get(lines)
