@@ -320,7 +320,7 @@ class RowWriter:
                 xml = "".join(map(_Cells.made, columns, values))
             lines = 1
             if remembered is not None:
-                for (i, w), seen in zip(wrapped, remembered):
+                for (i, w), seen in zip(wrapped, remembered, strict=True):
                     if i < len(values):
                         v = values[i]
                         n = seen.get(v)
