@@ -150,7 +150,6 @@ class PreparedRows:
         if k == 0:
             longest[_VERDICT] = max(longest[_VERDICT],
                                     _longest(VERDICT_LABELS[r.verdict] for r in new))
-        if k == 0:
             self._writers[0].write(map(values, new), self.done[0] + 2, self._files[0],
                                    self._sizes)
         elif self._problems is not None:
