@@ -60,13 +60,12 @@ def _stderr_is_tty() -> bool:
     return sys.stderr.isatty()
 
 
-def _write_report(report: Any, output: str, jobs: int | None = None,
-                  prepared: Any = None) -> list[Path]:
+def _write_report(report: Any, output: str, jobs: int | None = None) -> list[Path]:
     suffix = Path(output).suffix.lower()
     if suffix == ".xlsx":
         from deckcheck.event.report_xlsx import write_xlsx
 
-        return write_xlsx(report, output, jobs=jobs, prepared=prepared)
+        return write_xlsx(report, output, jobs=jobs)
     if suffix == ".csv":
         from deckcheck.event.report_csv import write_csv
 
@@ -145,35 +144,23 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
         _refuse_overwriting_sources(opts.output, opts.sources)
     show = opts.progress if opts.progress is not None else _stderr_is_tty()
     bar = _Progress() if show else None
-    if opts.jobs is None:
-        from deckcheck.event.jobs import default_jobs
-
-        opts.jobs = default_jobs()
-    prepared = None
-    if opts.jobs > 1 and opts.output is not None and \
-            Path(opts.output).suffix.lower() == ".xlsx":
-        # the workbook's rows are rendered here while the workers check
-        from deckcheck.event.report_xlsx import PreparedRows
-
-        prepared = PreparedRows()
     try:
-        try:
-            report = check_event(opts.sources, obj.pool(quiet=True), format=opts.format,
-                                 date=opts.date, banlist=opts.banlist,
-                                 points_cap=opts.points_cap, strict=opts.strict, progress=bar,
-                                 jobs=opts.jobs, event_name=opts.event_name,
-                                 on_rows=None if prepared is None else prepared.add)
-        finally:
-            if bar is not None:
-                bar.close()
-        for notice in report.notices:
-            click.echo(f"note: {notice}", err=True)
-        if opts.output is not None:
-            written = _write_report(report, opts.output, opts.jobs, prepared)
-            click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
+        if opts.jobs is None:
+            from deckcheck.event.jobs import default_jobs
+
+            opts.jobs = default_jobs()
+        report = check_event(opts.sources, obj.pool(quiet=True), format=opts.format,
+                             date=opts.date, banlist=opts.banlist, points_cap=opts.points_cap,
+                             strict=opts.strict, progress=bar, jobs=opts.jobs,
+                             event_name=opts.event_name)
     finally:
-        if prepared is not None:
-            prepared.close()
+        if bar is not None:
+            bar.close()
+    for notice in report.notices:
+        click.echo(f"note: {notice}", err=True)
+    if opts.output is not None:
+        written = _write_report(report, opts.output, opts.jobs)
+        click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
     if opts.as_json:
         from deckcheck.event.report_json import dumps
 

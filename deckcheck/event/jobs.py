@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,8 +66,7 @@ def runs_of(entries: Sequence[Path | Skipped], jobs: int) -> list[tuple[int, int
 
 def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: CachingPool,
                 checker: CheckFn, *, jobs: int, progress: Progress | None = None,
-                options: dict[str, Any] | None = None,
-                on_rows: Callable[[EventReport], None] | None = None) -> None:
+                options: dict[str, Any] | None = None) -> None:
     """Read and check `entries` in `jobs` processes, adding their rows to `event` in order
     (not finished: `run.finish` flags duplicates). `options` (banlist, points_cap, strict)
     prepare a worker's own checker where workers cannot be forked."""
@@ -99,8 +98,6 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
                 left -= files_in[k]
                 if progress is not None:
                     progress("check", len(event.players), len(event.players) + left)
-                if on_rows is not None:  # while the workers check the next runs
-                    on_rows(event)
     finally:
         _state.clear()
 

@@ -138,8 +138,7 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
                 date: dt.date | str | None = None, banlist: Banlist | str | None = None,
                 points_cap: int | None = None, strict: bool = False,
                 checker: CheckFn | None = None, progress: Progress | None = None,
-                jobs: int = 1, event_name: str | None = None,
-                on_rows: Callable[[EventReport], None] | None = None) -> EventReport:
+                jobs: int = 1, event_name: str | None = None) -> EventReport:
     """Find every registration in `sources`, check each deck and build the event report.
 
     `format`, `date` (default today), `banlist` (a list name, format id or file overriding the
@@ -154,9 +153,6 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
 
     `jobs` > 1 reads and checks the files in that many forked processes (`event.jobs`), each
     with the same format, list and card pool; the report is the same as with one.
-
-    `on_rows(event)` is called each time rows were added (numbered, duplicates not flagged
-    yet): a report can be written as the event is checked (`report_xlsx.PreparedRows`).
     """
     from deckcheck.checker import parse_date
 
@@ -178,17 +174,16 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
 
             check_files(event, entries, cached, checker, jobs=jobs, progress=progress,
                         options={"banlist": banlist, "points_cap": points_cap,
-                                 "strict": strict}, on_rows=on_rows)
+                                 "strict": strict})
         else:
-            check_entries(event, entries, cached, checker, progress=progress, on_rows=on_rows)
+            check_entries(event, entries, cached, checker, progress=progress)
     if not event.players:
         raise no_registrations(files)
     return finish(event)
 
 
 def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: CardPool,
-                  checker: CheckFn, *, progress: Progress | None = None,
-                  on_rows: Callable[[EventReport], None] | None = None) -> None:
+                  checker: CheckFn, *, progress: Progress | None = None) -> None:
     """Read and check `entries` in this process, adding their rows to `event` (not finished:
     `finish` flags duplicates)."""
     todo = sum(isinstance(e, Path) for e in entries)
@@ -208,8 +203,6 @@ def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: C
             add_row(event, check_one(reg, checker, pool, event))
             if progress is not None:
                 progress("check", len(event.players), total)
-        if on_rows is not None:
-            on_rows(event)
 
 
 def preload_cards(pool: CardPool, regs: Iterable[Registration]) -> None:

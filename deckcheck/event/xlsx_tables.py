@@ -27,6 +27,7 @@ import os
 import re
 import shutil
 import tempfile
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -36,7 +37,6 @@ from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.atomic import replacing
 from deckcheck.decks.tabular import column_letter
-from deckcheck.event.xlsx_zip import ZipWriter
 from deckcheck.gc_pause import gc_paused
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -138,9 +138,6 @@ class Sheet:
     #: Every cell value is a str, an int (never a bool) or None: number cells are remembered
     #: by value too (a bool or a float equal to a remembered int would take its cell).
     plain: bool = False
-    #: Writes the XML of the data rows itself (rendered beforehand, `RowWriter`) to the
-    #: sheet's output; `rows` then only gives their number.
-    body: Callable[[Any], None] | None = None
 
 
 def _cell(ref: str, value: Any, style: str) -> str:
@@ -198,13 +195,10 @@ def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = 
     head = "".join(_cell(f"{letters[i]}1", h, sheet.header_style)
                    for i, h in enumerate(sheet.headers))
     out.write(f'<row r="1">{head}</row>'.encode())
-    if sheet.body is not None:
-        sheet.body(out)
-    else:
-        cuts = _cuts(len(sheet.rows), len(parts) + 1)
-        _rows_xml(sheet, cuts[0], cuts[1], out)
-        for copy in parts:
-            copy(out)
+    cuts = _cuts(len(sheet.rows), len(parts) + 1)
+    _rows_xml(sheet, cuts[0], cuts[1], out)
+    for copy in parts:
+        copy(out)
     out.write(b"</sheetData>")
     if sheet.auto_filter:
         out.write(f'<autoFilter ref="A1:{last}"/>'.encode())
@@ -304,10 +298,8 @@ class RowWriter:
                         for i in range(ncols)]
         self.heights: dict[int, str] = {}
 
-    def write(self, rows: Iterable[Sequence[Any]], first: int, out: Any,
-              sizes: list[int] | None = None) -> None:
-        """Write `rows` as sheet rows `first`, `first + 1`… (1-based, as in the sheet); the
-        length in bytes of each row is appended to `sizes` when it is given."""
+    def write(self, rows: Iterable[Sequence[Any]], first: int, out: Any) -> None:
+        """Write `rows` as sheet rows `first`, `first + 1`… (1-based, as in the sheet)."""
         columns, wrapped, heights = self.columns, self.wrapped, self.heights
         remembered = self.lines
         getitem = dict.__getitem__
@@ -345,30 +337,11 @@ class RowWriter:
                 add(f'<row r="{rs}{head}{xml.replace(_ROW, rs)}</row>')
             else:
                 add(f'<row r="{rs}">{xml.replace(_ROW, rs)}</row>')
-            if sizes is not None:  # in bytes, as written (ASCII: one byte a character)
-                xml = chunk[-1]
-                sizes.append(len(xml) if xml.isascii() else len(xml.encode()))
             if len(chunk) >= 500:
                 out.write("".join(chunk).encode())
                 chunk.clear()
         if chunk:
             out.write("".join(chunk).encode())
-
-    def row(self, values: Sequence[Any], r: int) -> str:
-        """One row's XML (as `write` makes it)."""
-        try:
-            xml = "".join(map(dict.__getitem__, self.columns, values))
-        except TypeError:  # an unhashable value
-            xml = "".join(map(_Cells.made, self.columns, values))
-        lines = 1
-        for i, w in self.wrapped:
-            if i < len(values):
-                lines = max(lines, text_lines(values[i], w))
-        rs = str(r)
-        if lines > 1:
-            ht = min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines)
-            return f'<row r="{rs}" ht="{ht:g}" customHeight="1">{xml.replace(_ROW, rs)}</row>'
-        return f'<row r="{rs}">{xml.replace(_ROW, rs)}</row>'
 
 
 def _sheet_name(title: str, used: set[str]) -> str:
@@ -416,8 +389,7 @@ class _Helpers:
 
     def __init__(self, sheets: list[Sheet], jobs: int) -> None:
         self.sheets, self.jobs = sheets, jobs
-        self.split = [s.body is None and len(s.rows) >= MIN_ROWS_PER_JOB * jobs
-                      for s in sheets]
+        self.split = [len(s.rows) >= MIN_ROWS_PER_JOB * jobs for s in sheets]
         self.kids: list[tuple[int, Any]] = []
         self.done: list[int] = []
         self.dir = ""
@@ -492,8 +464,7 @@ def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Pa
     content_types = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}.worksheet+xml"/>'
         for i in range(1, len(sheets) + 1))
-    with path.open("wb") as f:
-        zf = ZipWriter(f)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         zf.writestr("[Content_Types].xml",
                     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
                     '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
@@ -529,12 +500,11 @@ def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Pa
         try:
             with gc_paused():
                 for i, sheet in enumerate(sheets, 1):
-                    with zf.open(f"xl/worksheets/sheet{i}.xml") as out:
+                    with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
                         _sheet_xml(sheet, out, helpers.parts(i - 1))
             ok = True
         finally:
             helpers.close(ok)
-        zf.close()
 
 
 def _quote_sheet(name: str) -> str:
