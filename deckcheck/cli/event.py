@@ -162,9 +162,9 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
         written = _write_report(report, opts.output, opts.jobs)
         click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
     if opts.as_json:
-        from deckcheck.event.report_json import to_dict
+        from deckcheck.event.report_json import dumps
 
-        echo_json(to_dict(report))
+        sys.stdout.write(dumps(report))  # as echo_json writes it, faster for many rows
     else:
         click.echo(format_summary(report))
     return report.exit_code

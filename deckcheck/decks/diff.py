@@ -118,8 +118,31 @@ def deck_hash(deck: Deck, pool: CardPool | None, canonical: dict[int, int] | Non
                 names[key] = names.get(key, 0) + e.count
         # the text hashed is that of the first version: hashes stay comparable across runs
         named = repr(sorted(names.items())) if names else "[]"
-        parts.append(f"{section}={sorted(counts.items())!r}{named}")
+        parts.append(f"{section}={_counts_repr(counts)}{named}")
     return hashlib.sha256(";".join(parts).encode()).hexdigest()[:12]
+
+
+#: passcode -> "(passcode, " and copies -> "copies)": the pieces of `_counts_repr`.
+_KEY_TEXT: dict[int, str] = {}
+_COUNT_TEXT = {n: f"{n})" for n in range(100)}
+
+
+def _counts_repr(counts: dict[int, int]) -> str:
+    """`repr(sorted(counts.items()))` from remembered pieces: writing out the ints is most
+    of the cost of hashing a deck, and an event hashes every registration."""
+    keys = sorted(counts)
+    try:
+        return "[" + ", ".join([_KEY_TEXT[k] + _COUNT_TEXT[counts[k]] for k in keys]) + "]"
+    except (KeyError, TypeError):  # a passcode not seen yet (or an unusual count)
+        if len(_KEY_TEXT) > 100_000:  # bounded, whatever the pool
+            _KEY_TEXT.clear()
+        for k in keys:
+            if type(k) is int:
+                _KEY_TEXT.setdefault(k, f"({k}, ")
+        try:
+            return "[" + ", ".join([_KEY_TEXT[k] + _COUNT_TEXT[counts[k]] for k in keys]) + "]"
+        except (KeyError, TypeError):
+            return repr(sorted(counts.items()))
 
 
 def _names(deck: Deck, pool: CardPool | None,

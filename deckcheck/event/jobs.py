@@ -55,8 +55,13 @@ def runs_of(entries: Sequence[Path | Skipped], jobs: int) -> list[tuple[int, int
     """(start, stop) of each run of consecutive inputs."""
     from deckcheck.event.run import BATCH
 
-    size = min(BATCH, max(MIN_RUN, -(-len(entries) // (jobs * RUNS_PER_JOB))))
-    return [(i, min(i + size, len(entries))) for i in range(0, len(entries), size)]
+    n = len(entries)
+    size = min(BATCH, max(MIN_RUN, -(-n // (jobs * RUNS_PER_JOB))))
+    # the last runs are shorter, so that the workers finish close together
+    tail = max(0, (n - 2 * jobs * size) // size * size)
+    last = max(MIN_RUN, size // 4)
+    return [(i, min(i + size, tail)) for i in range(0, tail, size)] + \
+        [(i, min(i + last, n)) for i in range(tail, n, last)]
 
 
 def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: CachingPool,

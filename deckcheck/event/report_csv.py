@@ -11,13 +11,15 @@ spreadsheet never runs it as a formula.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Sequence
+import io
+from collections.abc import Sequence
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from deckcheck.atomic import replacing
-from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS, player_values, problem_values
-from deckcheck.event.models import EventReport
+from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS
+from deckcheck.event.models import VERDICT_LABELS, EventReport
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -35,19 +37,59 @@ def problems_path(dest: str | Path) -> Path:
     return path.with_name(f"{path.stem}.problems{path.suffix or '.csv'}")
 
 
-def _write(path: Path, headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """Write one table atomically: a full disk or an interruption leaves the old file whole."""
-    with replacing(path) as tmp, tmp.open("w", encoding="utf-8-sig", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\r\n")
-        w.writerow(headers)
-        for row in rows:
-            w.writerow(["" if v is None else escape(v) for v in row])
+#: Rows of a report table written at once (`_write_table`).
+_BLOCK = 1024
+#: Fields remembered per column (names, codes, messages repeat); a full memo starts again.
+_MEMO = 4096
+
+
+class _Fields(dict[Any, str]):
+    """One column's fields as `csv.writer` writes them (after `escape`), by value: report
+    rows hold only text, ints and None, so a value is one look-up once seen. The csv module
+    scans every character of every field in C, slower than this for a report's long texts."""
+
+    def __missing__(self, value: Any) -> str:
+        text = escape(value)
+        if text is None:
+            field = ""
+        elif type(text) is not str:  # an int
+            field = str(text)
+        elif '"' in text:
+            field = '"' + text.replace('"', '""') + '"'
+        elif "," in text or "\n" in text or "\r" in text:
+            field = '"' + text + '"'
+        else:
+            field = text
+        if len(self) >= _MEMO:
+            self.clear()
+        self[value] = field
+        return field
+
+
+def _write_table(path: Path, columns: tuple[tuple[str, str], ...], rows: Sequence[Any]) -> None:
+    """Write one table atomically (a full disk or an interruption leaves the old file
+    whole): a header, then the rows a block at a time, as `csv.writer` writes them."""
+    values = attrgetter(*(f for f, _ in columns))
+    verdict = [f for f, _ in columns].index("verdict") if columns == PLAYER_COLUMNS else -1
+    fields = [_Fields() for _ in columns]
+    if verdict >= 0:  # verdicts are written as people read them
+        fields[verdict].update((v, VERDICT_LABELS[v]) for v in VERDICT_LABELS)
+    getitem = dict.__getitem__
+    with replacing(path) as tmp, tmp.open("wb") as fh:
+        buf = io.StringIO(newline="")
+        csv.writer(buf, lineterminator="\r\n").writerow([h for _, h in columns])
+        fh.write(("\ufeff" + buf.getvalue()).encode())
+        for start in range(0, len(rows), _BLOCK):
+            lines = [",".join(map(getitem, fields, values(row)))
+                     for row in rows[start:start + _BLOCK]]
+            lines.append("")
+            fh.write("\r\n".join(lines).encode())
 
 
 def write_csv(event: EventReport, dest: str | Path) -> list[Path]:
     """Write the players table to `dest` and the problems table beside it; return both paths."""
     path = Path(dest)
-    _write(path, [h for _, h in PLAYER_COLUMNS], (player_values(r) for r in event.players))
+    _write_table(path, PLAYER_COLUMNS, event.players)
     other = problems_path(path)
-    _write(other, [h for _, h in PROBLEM_COLUMNS], (problem_values(r) for r in event.problems))
+    _write_table(other, PROBLEM_COLUMNS, event.problems)
     return [path, other]

@@ -66,21 +66,28 @@ class _Values(Sequence[list[Any]]):
         return map(VERDICT_LABELS.__getitem__, values) if field == "verdict" else values
 
 
-def _width(values: Iterable[Any], header: str) -> float:
+def _longest(values: Iterable[Any]) -> int:
+    """The length of the longest line of the values' text (0 for none). The values are
+    those of report rows (text, ints, None): each distinct one is measured once."""
+    distinct = set(values)
+    distinct.discard(None)
+    text = "\n".join(map(str, distinct))
+    return max(map(len, text.split("\n"))) if text else 0
+
+
+def _fit(longest: int, header: str) -> float:
     """The width that fits a column's longest line (within MIN_WIDTH and MAX_WIDTH)."""
-    text = "\n".join(v if type(v) is str else str(v) for v in values if v is not None)
-    longest = max(len(header), max(map(len, text.split("\n"))) if text else 0)
-    return float(min(MAX_WIDTH, max(MIN_WIDTH, longest + 2)))
+    return float(min(MAX_WIDTH, max(MIN_WIDTH, max(len(header), longest) + 2)))
 
 
 def _table(title: str, columns: tuple[tuple[str, str], ...], rows: _Values) -> Sheet:
     fields = [f for f, _ in columns]
     wrapped = {i for i, f in enumerate(fields) if f in WRAPPED}
-    widths = [WRAPPED[fields[i]] if i in wrapped else _width(rows.column(fields[i]), h)
+    widths = [WRAPPED[fields[i]] if i in wrapped else _fit(_longest(rows.column(fields[i])), h)
               for i, (_, h) in enumerate(columns)]
     styles = {i: ("wrap" if i in wrapped else "top") for i in range(len(fields))} if wrapped else {}
     by_value = {fields.index("verdict"): VERDICT_STYLES} if "verdict" in fields else {}
-    return Sheet(title, [h for _, h in columns], rows, widths, styles, by_value)
+    return Sheet(title, [h for _, h in columns], rows, widths, styles, by_value, plain=True)
 
 
 def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None) -> list[Path]:

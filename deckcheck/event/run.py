@@ -413,11 +413,16 @@ def flag_duplicates(rows: list[PlayerRow]) -> None:
         notes.setdefault(n, []).append(text)
 
     def groups(keys: Iterable[tuple[int, str | None]]) -> list[list[int]]:
+        keys = list(keys)
+        counts = Counter(k for _, k in keys)  # most keys are seen once: only the others
+        shared = {k for k, c in counts.items() if c > 1 and k is not None}  # are grouped
+        if not shared:
+            return []
         seen: dict[str, list[int]] = {}
         for n, k in keys:
-            if k is not None:
+            if k in shared:
                 seen.setdefault(k, []).append(n)
-        return [g for g in seen.values() if len(g) > 1]
+        return list(seen.values())
 
     same_id = groups(id_keys.items())
     id_group: dict[int, int] = {}

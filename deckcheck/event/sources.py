@@ -90,12 +90,13 @@ def _walk_items(folder: Path) -> list[Path | Skipped]:
     return [p for _, p in _walk_keyed(folder)]
 
 
-def _walk_keyed(folder: Path) -> list[tuple[str, Path | Skipped]]:
+def _walk_keyed(folder: Path, keyed: bool = True) -> list[tuple[str, Path | Skipped]]:
     """`_walk_items`, each with the key that tells two spellings of one file apart
-    (`_same_file_key`), worked out once per folder rather than once per file."""
+    (`_same_file_key`), worked out once per folder rather than once per file ("" for every
+    file when not `keyed`: one folder holds no file twice)."""
     found: list[tuple[str, str, Path | Skipped]] = []
     suffixes = ", ".join(sorted(DECK_SUFFIXES))
-    normcase, join = os.path.normcase, os.path.join
+    normcase, join = (os.path.normcase, os.path.join) if keyed else (str, _no_key)
     for dirpath, dirnames, filenames in os.walk(folder):
         rel = os.path.relpath(dirpath, folder)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
@@ -118,7 +119,8 @@ def _walk_keyed(folder: Path) -> list[tuple[str, Path | Skipped]]:
             elif name.startswith("."):
                 why = f"{path} is a hidden file; it was not read."
             else:
-                suffix = os.path.splitext(name)[1].lower()
+                dot = name.rfind(".")  # as os.path.splitext for a name not starting with "."
+                suffix = name[dot:].lower() if dot > 0 else ""
                 if suffix not in DECK_SUFFIXES:
                     why = f"{path} is not a deck file (deck files end in {suffixes})."
                 elif suffix in _REPORT_SUFFIXES and is_report(path):
@@ -136,6 +138,10 @@ def _walk_keyed(folder: Path) -> list[tuple[str, Path | Skipped]]:
             str(folder), f"{len(extra):,} more files under {folder} are not deck files (or "
                          "hidden); they were not read.")))
     return out
+
+
+def _no_key(*_: str) -> str:
+    return ""
 
 
 def _same_file_key(path: str | Path) -> str:
@@ -198,8 +204,11 @@ def expand_items(sources: Iterable[str | Path]) -> list[Path | Skipped]:
     place in the sorted order)."""
     out: list[Path | Skipped] = []
     seen: set[str] = set()
+    sources = list(sources)
     for src in sources:
         path = Path(src)
+        if len(sources) == 1 and path.is_dir():  # nothing to tell apart
+            return [p for _, p in _walk_keyed(path, keyed=False)]
         found = _walk_keyed(path) if path.is_dir() else [(_same_file_key(path), path)]
         for key, p in found:
             if key not in seen:

@@ -100,7 +100,10 @@ def clean_text(value: str) -> str:
     """Cell text as a workbook keeps it: LF line ends, no characters XML cannot hold."""
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
-    value = _SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
+    # ASCII text whose only control characters are line ends and tabs has nothing to drop
+    # (most several-line texts: a player's problems); the expressions look at the others
+    if not (value.isascii() and value.replace("\n", " ").replace("\t", " ").isprintable()):
+        value = _SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
     if len(value) > MAX_CELL_TEXT:
         value = value[:MAX_CELL_TEXT - len(TRUNCATED)] + TRUNCATED
     return value
@@ -132,6 +135,9 @@ class Sheet:
     header_style: str = "header"
     #: Print setup: "landscape" or "portrait" A4, scaled to one page wide.
     orientation: str = "landscape"
+    #: Every cell value is a str, an int (never a bool) or None: number cells are remembered
+    #: by value too (a bool or a float equal to a remembered int would take its cell).
+    plain: bool = False
 
 
 def _cell(ref: str, value: Any, style: str) -> str:
@@ -210,82 +216,132 @@ def _cuts(n: int, shares: int) -> list[int]:
     return [n * k // shares for k in range(shares + 1)]
 
 
-#: Plain texts remembered per column with their markup (codes, names, players repeat).
+#: Cells remembered per column (codes, names, players, verdicts repeat); a full memo starts
+#: again, so that a run of rows sharing a value (a player's problems) still finds it.
 _MEMO = 4096
 #: Rows made into values at once when a share of a sheet is rendered.
 _BLOCK = 1024
+#: Stands for the row number in a remembered cell (no cell text holds it: `clean_text`).
+_ROW = "\x00"
+
+
+class _Cells(dict[Any, str]):
+    """One column's cells by value, each with `_ROW` for its row number; a value not seen
+    yet is made into its cell (`_cell`) on look-up, and remembered when it is a str (or an
+    int, in a `Sheet.plain` sheet)."""
+
+    def __init__(self, letter: str, style: str, by_value: dict[Any, str] | None,
+                 remember: tuple[type, ...]) -> None:
+        super().__init__({None: "", "": ""})
+        self.ref, self.style = letter + _ROW, style
+        self.by_value, self.remember = by_value, remember
+        # the parts of the most common cells (as `_cell` writes them), worked out once
+        self.text = f'<c r="{self.ref}" t="inlineStr"{_s(style)}><is><t xml:space="preserve">'
+        self.number = f'<c r="{self.ref}"{_s(style)}><v>'
+
+    def __missing__(self, v: Any) -> str:
+        kind = type(v)
+        if self.by_value and v in self.by_value:
+            text = _cell(self.ref, v, self.by_value[v])
+        elif kind is str and v.isascii() and v.isprintable() and len(v) <= MAX_CELL_TEXT \
+                and not v.startswith(FORMULA_START):  # most cells: plain one-line text
+            if "&" in v or "<" in v or ">" in v:
+                text = f"{self.text}{escape(v)}</t></is></c>"
+            else:
+                text = f"{self.text}{v}</t></is></c>"
+        elif kind is int:
+            text = f"{self.number}{v}</v></c>"
+        else:
+            text = _cell(self.ref, v, self.style)
+        if kind in self.remember:
+            if len(self) >= _MEMO:
+                self.clear()
+                self[None] = self[""] = ""
+            self[v] = text
+        return text
+
+    def made(self, v: Any) -> str:
+        """The cell for `v`, hashable or not."""
+        try:
+            return self[v]
+        except TypeError:  # unhashable: never remembered
+            return self.__missing__(v)
 
 
 def _rows_xml(sheet: Sheet, start: int, stop: int, out: Any) -> None:
     """Write the XML of data rows `start` to `stop` (0-based) of `sheet` to `out`."""
-    ncols = len(sheet.headers)
-    letters = [column_letter(i) for i in range(ncols)]
-    styles = [sheet.column_styles.get(i, "default") for i in range(ncols)]
-    wrapped = [(i, sheet.widths[i] if i < len(sheet.widths) else 8.43)
-               for i, st in enumerate(styles) if st == "wrap"]
-    # Each column's fixed parts, worked out once: a cell is then one f-string. The common
-    # case (plain one-line ASCII text, an int) is written here; anything else by `_cell`.
-    columns = []
-    for i, style in enumerate(styles):
-        by_value = {v: (st, _TEXT_MID.format(_s(st)), _NUM_MID.format(_s(st)))
-                    for v, st in sheet.value_styles.get(i, {}).items()}
-        memo: dict[str, str] = {}  # plain text -> the cell after its reference
-        columns.append((letters[i], style, _TEXT_MID.format(_s(style)),
-                        _NUM_MID.format(_s(style)), by_value, memo))
-    chunk: list[str] = []
-    add = chunk.append
+    writer = RowWriter(sheet)
     rows = sheet.rows
-    whole = start == 0 and stop == len(rows)
+    if start == 0 and stop == len(rows):
+        writer.write(rows, 2, out)
+        return
     for first in range(start, stop, _BLOCK):
-        block = rows if whole else rows[first:min(first + _BLOCK, stop)]
-        for r, values in enumerate(block, first + 2):
-            rs = str(r)
-            cells: list[str] = []
-            cell = cells.append
-            for (letter, style, text_mid, num_mid, by_value, memo), v in zip(columns, values,
-                                                                             strict=False):
-                if v is None or v == "":
-                    continue  # an empty cell is no cell
-                kind = type(v)
-                if kind is str:
-                    tail = memo.get(v)
-                    if tail is not None:  # a text this column had before
-                        cell(f'<c r="{letter}{rs}{tail}')
-                        continue
-                if by_value and v in by_value:
-                    style, text_mid, num_mid = by_value[v]
-                if kind is str:
-                    if v.isascii() and v.isprintable() and not v.startswith(FORMULA_START) \
-                            and len(v) <= MAX_CELL_TEXT:
-                        text = v
-                        if "&" in text:
-                            text = text.replace("&", "&amp;")
-                        if "<" in text:
-                            text = text.replace("<", "&lt;")
-                        if ">" in text:
-                            text = text.replace(">", "&gt;")
-                        tail = f"{text_mid}{text}</t></is></c>"
-                        if len(memo) < _MEMO:
-                            memo[v] = tail
-                        cell(f'<c r="{letter}{rs}{tail}')
-                        continue
-                elif kind is int:
-                    cell(f'<c r="{letter}{rs}{num_mid}{v}</v></c>')
-                    continue
-                cell(_cell(letter + rs, v, style))
-            lines = max((text_lines(values[i], w) for i, w in wrapped if i < len(values)),
-                        default=1)
-            if lines > 1:
-                ht = min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines)
-                add(f'<row r="{rs}" ht="{ht:g}" customHeight="1">{"".join(cells)}</row>')
+        writer.write(rows[first:min(first + _BLOCK, stop)], first + 2, out)
+
+
+class RowWriter:
+    """Writes data rows of one sheet as XML, a run of rows at a time (in any order), each
+    row numbered as given; cells are remembered from one run to the next."""
+
+    def __init__(self, sheet: Sheet) -> None:
+        ncols = len(sheet.headers)
+        styles = [sheet.column_styles.get(i, "default") for i in range(ncols)]
+        self.wrapped = [(i, sheet.widths[i] if i < len(sheet.widths) else 8.43)
+                        for i, st in enumerate(styles) if st == "wrap"]
+        # a plain sheet's wrapped texts: their lines remembered by value, as their cells
+        self.lines: list[dict[Any, int]] | None = [{} for _ in self.wrapped] \
+            if sheet.plain else None
+        # Each column's cells remembered by value, with `_ROW` for the row number: a row is
+        # then one look-up per cell, one join and one replace.
+        remember: tuple[type, ...] = (str, int) if sheet.plain else (str,)
+        self.columns = [_Cells(column_letter(i), styles[i], sheet.value_styles.get(i), remember)
+                        for i in range(ncols)]
+        self.heights: dict[int, str] = {}
+
+    def write(self, rows: Iterable[Sequence[Any]], first: int, out: Any) -> None:
+        """Write `rows` as sheet rows `first`, `first + 1`… (1-based, as in the sheet)."""
+        columns, wrapped, heights = self.columns, self.wrapped, self.heights
+        remembered = self.lines
+        getitem = dict.__getitem__
+        chunk: list[str] = []
+        add = chunk.append
+        for r, values in enumerate(rows, first):
+            try:
+                xml = "".join(map(getitem, columns, values))
+            except TypeError:  # an unhashable value
+                xml = "".join(map(_Cells.made, columns, values))
+            lines = 1
+            if remembered is not None:
+                for (i, w), seen in zip(wrapped, remembered, strict=True):
+                    if i < len(values):
+                        v = values[i]
+                        n = seen.get(v)
+                        if n is None:
+                            if len(seen) >= _MEMO:
+                                seen.clear()
+                            n = seen[v] = text_lines(v, w)
+                        if n > lines:
+                            lines = n
             else:
-                add(f'<row r="{rs}">{"".join(cells)}</row>')
+                for i, w in wrapped:
+                    if i < len(values):
+                        v = values[i]
+                        if type(v) is str and (len(v) > w or "\n" in v):
+                            lines = max(lines, text_lines(v, w))
+            rs = str(r)
+            if lines > 1:
+                head = heights.get(lines)
+                if head is None:
+                    ht = min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines)
+                    head = heights[lines] = f'" ht="{ht:g}" customHeight="1">'
+                add(f'<row r="{rs}{head}{xml.replace(_ROW, rs)}</row>')
+            else:
+                add(f'<row r="{rs}">{xml.replace(_ROW, rs)}</row>')
             if len(chunk) >= 500:
                 out.write("".join(chunk).encode())
                 chunk.clear()
-        if whole:
-            break
-    out.write("".join(chunk).encode())
+        if chunk:
+            out.write("".join(chunk).encode())
 
 
 def _sheet_name(title: str, used: set[str]) -> str:

@@ -328,3 +328,55 @@ def test_xlsx_a_failing_helper_leaves_its_share_to_the_parent(
     monkeypatch.setattr(xlsx_tables, "_rows_xml", only_here)
     write_workbook(_long_sheets(), many, jobs=2)
     assert _parts(many) == _parts(one)
+
+
+def _hostile_event() -> EventReport:
+    from deckcheck.event.models import ProblemRow, SkippedRow
+
+    texts = [*EVIL, "a,b", 'say "hi"', "two\nlines", "cr\r", "", "Jöhn Dœ\u2028", "x\x00y",
+             "tab\tin", "  space "]  # (CSV cannot hold a lone surrogate, as before)
+    players = [PlayerRow(number=i + 1, player=t, player_id=texts[-(i % len(texts)) - 1],
+                         source=f"{t}.ydk",
+                         verdict=("legal", "illegal", "unreadable")[i % 3], main=40 - i,
+                         extra=None if i % 2 else 15, problem_count=i, problems=t + "\n" + t,
+                         duplicate=None if i % 4 else f"same deck as #{i}", deck_hash=t[:3],
+                         error=t if i % 3 == 2 else None)
+               for i, t in enumerate(texts * 3)]
+    problems = [ProblemRow(number=i + 1, player=t, code=f"DC{i}", name=t, severity="error",
+                           card=t or None, section="main", count=-i, limit=i, location=t,
+                           message=t) for i, t in enumerate(texts * 3)]
+    return EventReport(format='tc"g', event="E,\n", banlist="b", date="2026-12-05", total=3,
+                       notices=["n\x01", 'q"'], players=players, problems=problems,
+                       skipped=[SkippedRow(source="s,", reason='r"')])
+
+
+def test_csv_is_what_the_csv_module_writes(tmp_path: Path) -> None:
+    """The report's own CSV writing (fields remembered by value) gives the csv module's bytes
+    for text that needs quoting, escaping, or neither."""
+    from deckcheck.event.columns import player_values, problem_values
+    from deckcheck.event.report_csv import escape
+
+    event = _hostile_event()
+    paths = write_csv(event, tmp_path / "r.csv")
+    for path, columns, rows, values in ((paths[0], PLAYER_COLUMNS, event.players, player_values),
+                                        (paths[1], PROBLEM_COLUMNS, event.problems,
+                                         problem_values)):
+        expected = tmp_path / "expected.csv"
+        with expected.open("w", encoding="utf-8-sig", newline="") as fh:
+            w = csv.writer(fh, lineterminator="\r\n")
+            w.writerow([h for _, h in columns])
+            for row in rows:
+                w.writerow(["" if v is None else escape(v) for v in values(row)])
+        assert path.read_bytes() == expected.read_bytes()
+
+
+@pytest.mark.parametrize("hostile", [False, True])
+def test_json_text_is_what_json_dumps_writes(event: EventReport, hostile: bool) -> None:
+    from deckcheck.event.report_json import dumps, to_dict
+
+    report = _hostile_event() if hostile else event
+    if hostile:  # a file name that is not UTF-8, as read with surrogateescape
+        report.players[0].source = "bad\udcffname.ydk"
+    assert dumps(report) == json.dumps(to_dict(report), ensure_ascii=False, indent=2) + "\n"
+    empty = EventReport(format="tcg")
+    assert dumps(empty) == json.dumps(to_dict(empty), ensure_ascii=False, indent=2) + "\n"
