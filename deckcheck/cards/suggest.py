@@ -17,6 +17,7 @@ so a cold "did you mean" answers without building an index of every name first.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Iterable
 
@@ -75,10 +76,13 @@ class TrigramIndex:
         self.grams = grams
 
     def candidates(self, key: str, limit: int = CANDIDATES) -> list[str]:
+        """The `limit` names sharing the most trigrams with `key`; on a tie, the name indexed
+        first (not the order the trigrams were visited, which follows the hash seed)."""
         hits: Counter[int] = Counter()
         for g in trigrams(key):
             hits.update(self.grams.get(g, ()))
-        return [self.keys[i] for i, _ in hits.most_common(limit)]
+        best = heapq.nsmallest(limit, hits.items(), key=lambda hit: (-hit[1], hit[0]))
+        return [self.keys[i] for i, _ in best]
 
     def closest(self, key: str, n: int) -> list[str]:
         return rank(key, self.candidates(key), n) if key else []
