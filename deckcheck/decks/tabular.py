@@ -23,6 +23,7 @@ outside the blocks fill `Deck.meta` from the cell to their right (or after a col
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +62,9 @@ _META_LABELS = {normalize(k): v for k, v in {
     "event date": "date", "country": "country", "country of residence": "country",
     "deck name": "deck_name", "deck": "deck_name", "選手名": "player", "氏名": "player",
     "玩家": "player", "姓名": "player", "选手": "player"}.items()}
+#: A lone surrogate: a file name that is not UTF-8, decoded with surrogateescape. UTF-8 cannot
+#: encode one, so a worksheet or CSV file shows U+FFFD and a JSON report writes it escaped.
+LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
 
 

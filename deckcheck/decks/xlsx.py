@@ -30,7 +30,14 @@ from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_COLS
 from deckcheck.decks.source import MAX_ROWS as MAX_ROWS  # the bound its readers apply
-from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid, read_pasted_column
+from deckcheck.decks.tabular import (
+    LONE_SURROGATE,
+    Grid,
+    clean,
+    escape_cell,
+    read_grid,
+    read_pasted_column,
+)
 from deckcheck.decks.xlsx_guard import check_archive as check_archive
 from deckcheck.errors import DeckReadError
 
@@ -38,7 +45,6 @@ from deckcheck.errors import DeckReadError
 #: file names that are not UTF-8 (each becomes U+FFFD). openpyxl refuses the first and writes
 #: the second as a character reference no XML parser reads back.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 #: Excel's limit on the text of one cell.
 MAX_CELL_TEXT = 32767
 
@@ -223,8 +229,8 @@ def _group_of(section: Section, kind: Kind | None) -> str:
 
 
 def sheet_text(value: str) -> str:
-    """Text as a worksheet can hold it (see `_CONTROL`, `_SURROGATE`, `MAX_CELL_TEXT`)."""
-    return _SURROGATE.sub("\ufffd", _CONTROL.sub("", value))[:MAX_CELL_TEXT]
+    """Text as a worksheet can hold it (see `_CONTROL`, `LONE_SURROGATE`, `MAX_CELL_TEXT`)."""
+    return LONE_SURROGATE.sub("\ufffd", _CONTROL.sub("", value))[:MAX_CELL_TEXT]
 
 
 def _put_text(cell: Any, value: str) -> None:

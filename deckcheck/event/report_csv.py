@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.atomic import replacing
+from deckcheck.decks.tabular import LONE_SURROGATE
 from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS
 from deckcheck.event.models import VERDICT_LABELS, EventReport
 
@@ -83,7 +84,16 @@ def _write_table(path: Path, columns: tuple[tuple[str, str], ...], rows: Sequenc
             lines = [",".join(map(getitem, fields, values(row)))
                      for row in rows[start:start + _BLOCK]]
             lines.append("")
-            fh.write("\r\n".join(lines).encode())
+            fh.write(_utf8("\r\n".join(lines)))
+
+
+def _utf8(text: str) -> bytes:
+    """`text` in UTF-8; a lone surrogate (a file name that is not UTF-8) becomes U+FFFD, as
+    in the workbook (the JSON report keeps it, escaped)."""
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return LONE_SURROGATE.sub("\ufffd", text).encode()
 
 
 def write_csv(event: EventReport, dest: str | Path) -> list[Path]:

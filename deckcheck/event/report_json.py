@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.atomic import replacing
+from deckcheck.decks.tabular import LONE_SURROGATE
 from deckcheck.event.models import (
     PLAYER_FIELDS,
     PROBLEM_FIELDS,
@@ -62,7 +63,12 @@ def dumps(event: EventReport) -> str:
         else:
             text = json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
         items.append(f"  {_string(key)}: {text}")
-    return "{\n" + ",\n".join(items) + "\n}\n"
+    text = "{\n" + ",\n".join(items) + "\n}\n"
+    if not text.isascii() and LONE_SURROGATE.search(text):
+        # a file name that is not UTF-8: escaped ("\\udcff"), so that the text is UTF-8 and
+        # reads back as the same name (json.dumps would leave it for the write to fail on)
+        text = LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
 
 
 #: The fields of `EventReport` that are no table of rows.

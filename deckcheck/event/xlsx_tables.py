@@ -36,7 +36,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.atomic import replacing
-from deckcheck.decks.tabular import column_letter
+from deckcheck.decks.tabular import LONE_SURROGATE, column_letter
 from deckcheck.gc_pause import gc_paused
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -46,9 +46,6 @@ _CT = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 
 #: Characters XML 1.0 cannot hold (dropped from cell text).
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-#: Lone surrogates (a file name that is not UTF-8, decoded with surrogateescape): UTF-8 cannot
-#: encode them, so each becomes U+FFFD.
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 #: Excel's limit on the text of one cell; longer text is cut and ends with `TRUNCATED`.
 MAX_CELL_TEXT = 32767
 TRUNCATED = "\u2026 (cut)"
@@ -103,7 +100,7 @@ def clean_text(value: str) -> str:
     # ASCII text whose only control characters are line ends and tabs has nothing to drop
     # (most several-line texts: a player's problems); the expressions look at the others
     if not (value.isascii() and value.replace("\n", " ").replace("\t", " ").isprintable()):
-        value = _SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
+        value = LONE_SURROGATE.sub("\ufffd", _ILLEGAL.sub("", value))
     if len(value) > MAX_CELL_TEXT:
         value = value[:MAX_CELL_TEXT - len(TRUNCATED)] + TRUNCATED
     return value

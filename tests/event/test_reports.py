@@ -334,7 +334,7 @@ def _hostile_event() -> EventReport:
     from deckcheck.event.models import ProblemRow, SkippedRow
 
     texts = [*EVIL, "a,b", 'say "hi"', "two\nlines", "cr\r", "", "Jöhn Dœ\u2028", "x\x00y",
-             "tab\tin", "  space "]  # (CSV cannot hold a lone surrogate, as before)
+             "tab\tin", "  space "]
     players = [PlayerRow(number=i + 1, player=t, player_id=texts[-(i % len(texts)) - 1],
                          source=f"{t}.ydk",
                          verdict=("legal", "illegal", "unreadable")[i % 3], main=40 - i,
@@ -377,6 +377,25 @@ def test_json_text_is_what_json_dumps_writes(event: EventReport, hostile: bool) 
     report = _hostile_event() if hostile else event
     if hostile:  # a file name that is not UTF-8, as read with surrogateescape
         report.players[0].source = "bad\udcffname.ydk"
-    assert dumps(report) == json.dumps(to_dict(report), ensure_ascii=False, indent=2) + "\n"
+    expected = json.dumps(to_dict(report), ensure_ascii=False, indent=2) + "\n"
+    # a lone surrogate is escaped, so that the text can be written as UTF-8
+    assert dumps(report) == expected.replace("\udcff", "\\udcff")
     empty = EventReport(format="tcg")
     assert dumps(empty) == json.dumps(to_dict(empty), ensure_ascii=False, indent=2) + "\n"
+
+
+def test_a_file_name_that_is_not_utf8_is_written_to_every_report(tmp_path: Path) -> None:
+    """A registration whose file name is not UTF-8 (read with surrogateescape): the JSON report
+    keeps the name (escaped; it reads back as the same bytes), CSV and the workbook show U+FFFD."""
+    import os
+
+    event = _hostile_event()
+    event.players[0].source = "regs/bad\udcffname.ydk"
+    event.problems[0].location = "regs/bad\udcffname.ydk:3"
+    written = write_json(event, tmp_path / "r.json")
+    back = json.loads(written[0].read_text(encoding="utf-8"))
+    assert os.fsencode(back["players"][0]["source"]) == b"regs/bad\xffname.ydk"
+    assert back["problems"][0]["location"] == "regs/bad\udcffname.ydk:3"
+    players, problems = write_csv(event, tmp_path / "r.csv")
+    assert "regs/bad\ufffdname.ydk" in players.read_text(encoding="utf-8-sig")
+    assert "regs/bad\ufffdname.ydk:3" in problems.read_text(encoding="utf-8-sig")
