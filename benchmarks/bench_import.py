@@ -174,7 +174,7 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     import sqlite3
 
     from deckcheck.cards.names import normalize
-    from deckcheck.cards.store import SUGGEST_TABLES, create_suggest_table
+    from deckcheck.cards.store import SUGGEST_TABLES, _card_row, create_suggest_table
     from deckcheck.sources import read_source
 
     def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -231,8 +231,9 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
         mem.close()
 
     def cards() -> None:
-        write("INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?)",
-              [(*r[:4], dumps(c)) for r, c in card_rows])
+        # each row as the import encodes it (its JSON and, from schema 5, its compact form)
+        data = [_card_row(r[0], c) for r, c in card_rows]
+        write(f"INSERT OR REPLACE INTO cards VALUES ({', '.join('?' * len(data[0]))})", data)
 
     def source_rows() -> None:
         write("INSERT INTO source_records VALUES (?, ?, ?)",
