@@ -270,18 +270,21 @@ _ROW_FIELDS = ("passcode", "alt_passcodes", "name", "kind", "frame", "released",
 _LAZY_FIELDS = tuple(f for f in Card.model_fields if f not in _ROW_FIELDS)
 
 
-def stored_facts(d: dict[str, Any]) -> str:
+def stored_facts(d: dict[str, Any], key: str | None = None) -> str:
     """The compact form of a stored card (the store's ``cards.facts`` column, schema 5):
     everything a check reads of a card, one tab-separated line read without the card's JSON
     (`card_from_row`): kind, frame, alternate passcodes ("1,2"), scopes ("a,b"), release
     dates ("tcg=2020-01-02,ocg=…"), the copy-limit key (`Card.rule_key`: no whitespace), then
     the name and the rule name: the length of the name and both run together, or, when they
-    are the same (most cards), nothing and the name once."""
+    are the same (most cards), nothing and the name once. `key`: `normalize(rule_name)`, when
+    the caller has it already."""
     alts = ",".join(map(str, d.get("alt_passcodes") or ()))
     scopes = ",".join(sorted(d.get("scopes") or ()))
     released = ",".join(f"{k}={v}" for k, v in (d.get("released") or {}).items())
     name, rule_name = d["name"], d["rule_name"]
-    key = normalize(rule_name) or rule_name
+    if key is None:
+        key = normalize(rule_name)
+    key = key or rule_name
     names = f"\t{name}" if rule_name == name else f"{len(name)}\t{name}{rule_name}"
     return f"{d['kind']}\t{d['frame']}\t{alts}\t{scopes}\t{released}\t{key}\t{names}"
 

@@ -27,7 +27,7 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -382,10 +382,14 @@ def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
             for s in sources.values()]
 
 
-def _card_row(pc: int, c: dict[str, Any]) -> tuple[Any, ...]:
-    """A ``cards`` row: passcode, name, konami_id, rule_name, the card's JSON and its compact
-    form (`stored_facts`, derived from the JSON: rows with the same JSON are the same row)."""
-    return pc, c["name"], c.get("konami_id"), c["rule_name"], _dumps(c), stored_facts(c)
+def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
+              data: str | None = None) -> tuple[Any, ...]:
+    """A ``cards`` row: passcode, name, konami_id, rule_name, the card's JSON (`data`, when
+    already encoded) and its compact form (`stored_facts`, derived from the JSON: rows with
+    the same JSON are the same row; `keys`: the merge's normalised names, `Merged.keys`)."""
+    key = keys[c["rule_name"]] if keys is not None else None
+    return (pc, c["name"], c.get("konami_id"), c["rule_name"],
+            _dumps(c) if data is None else data, stored_facts(c, key))
 
 
 def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
@@ -407,7 +411,7 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
                 (s.name, r["passcode"], _dumps(r)) for r in s.records))
         # rows in key order: B-tree appends instead of page splits
         con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", (
-            _card_row(pc, c) for pc, c in sorted(merged.cards.items())))
+            _card_row(pc, c, merged.keys) for pc, c in sorted(merged.cards.items())))
         con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
             (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
         con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))
@@ -433,9 +437,9 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
         stored: dict[int, str] = dict(con.execute("SELECT passcode, data FROM cards"))
         rows = []
         for pc, c in sorted(merged.cards.items()):
-            row = _card_row(pc, c)
-            if stored.pop(pc, None) != row[4]:
-                rows.append(row)
+            data = _dumps(c)
+            if stored.pop(pc, None) != data:  # the compact form only for the rows that change
+                rows.append(_card_row(pc, c, merged.keys, data))
         con.executemany("DELETE FROM cards WHERE passcode = ?", ((pc,) for pc in stored))
         con.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?, ?)", rows)
         had = {i: (pc, kind) for i, pc, kind in con.execute("SELECT id, passcode, kind FROM ids")}
