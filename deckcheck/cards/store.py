@@ -675,9 +675,9 @@ class StorePool:
         raise CardPoolError(damaged_row(self.path, passcode, KeyError("the row is gone")))
 
     def _from_compact(self, passcodes: Iterable[int], compact: dict[int, str]) -> None:
-        """`preload` once every compact row is read: `_lean_card` for each, inline (this runs
-        for every card a run over thousands of decks meets)."""
-        ids, cards, aliases, path = self._ids, self._cards, self._aliases, self.path
+        """`preload` once every compact row is read: each passcode's card (`_lean_card`), or
+        None for a passcode no card answers to."""
+        ids, aliases, lean = self._ids, self._aliases, self._lean_card
         for pc in passcodes:
             facts = compact.get(pc)
             main = pc
@@ -687,17 +687,7 @@ class StorePool:
                     ids[pc] = None
                     continue
                 main, facts = alias, compact[alias]
-            card = cards.get(main)
-            if card is None:
-                try:
-                    card = card_from_row(main, facts, self)
-                except (ValueError, TypeError, KeyError) as exc:  # imports store valid rows
-                    raise CardPoolError(damaged_row(path, main, exc)) from None
-                cards[main] = card
-                ids.setdefault(main, card)
-                for alt in card.alt_passcodes:
-                    ids.setdefault(alt, card)
-            ids[pc] = card
+            ids[pc] = lean(main, facts)
 
     def _load_all(self) -> dict[int, str]:
         """Every card's compact row, in one pass over the covering index, and the few ids
