@@ -376,14 +376,18 @@ def _fast_format_toml(text: str) -> dict[str, Any] | None:
 def parse_list(text: str, path: str | Path | None = None) -> Banlist:
     """A native list file's text -> `Banlist` (FormatError naming the file when invalid)."""
     data = _fast_toml(text)
-    if data is None:
-        import tomllib  # only for what the fast readers leave (start-up)
+    return list_from_dict(_toml(text, path) if data is None else data, path)
 
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
-    return list_from_dict(data, path)
+
+def _toml(text: str, path: str | Path | None) -> dict[str, Any]:
+    """`text` read by tomllib, for what the fast readers leave (imported only then: start-up);
+    invalid TOML is a FormatError naming the file."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
 
 
 def list_from_dict(data: dict[str, Any], path: str | Path | None = None) -> Banlist:
@@ -472,12 +476,7 @@ def read_header(path: Path) -> dict[str, Any]:
                 head.append(line)
     except UnicodeDecodeError:
         raise _error(path, "not a UTF-8 text file; save it as UTF-8, or remove it") from None
-    import tomllib
-
-    try:
-        return tomllib.loads("".join(head))
-    except tomllib.TOMLDecodeError as exc:
-        raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
+    return _toml("".join(head), path)
 
 
 #: TOML basic-string escapes: quote, backslash, and every control character (U+007F too,
@@ -539,12 +538,7 @@ def parse_format(text: str, path: str | Path | None = None, *, trusted: bool = F
     against the strict schema (`FormatSchema`); `trusted` (a shipped file) is read plainly."""
     data = _fast_format_toml(text)
     if data is None:
-        import tomllib
-
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise _error(path, f"not valid TOML ({exc}); fix the line it names") from None
+        data = _toml(text, path)
     if "history" in data:
         raise _error(path, "a format file does not hold lists; put each list in its own "
                            "file beside it")
