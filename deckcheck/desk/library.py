@@ -51,6 +51,8 @@ class Card:
     name: str
     passcode: int | None
     location: str
+    #: A name no card has (misspelt, or unknown to the card pool): shown as written, marked.
+    unknown: bool = False
 
 
 class Library:
@@ -169,7 +171,9 @@ class Library:
             return deck_hash(deck, self.pool, self.pool.canonical)
 
     def layout(self, deck: Deck) -> dict[str, list[Card]]:
-        """Main / Extra / Side as people read them: each entry with its card's name."""
+        """Main / Extra / Side as people read them: each entry with its card's name, and each
+        name the reader could not match to a card (as written, marked `unknown`), so the
+        counts shown add up to what was sent."""
         out: dict[str, list[Card]] = {}
         with self._lock:
             for section in SECTIONS:
@@ -179,6 +183,10 @@ class Library:
                     name = card.name if card is not None else (e.written or f"#{e.passcode}")
                     rows.append(Card(e.count, name, e.passcode, str(e.location)))
                 out[section] = rows
+        for p in deck.problems:
+            if p.kind in ("unknown-name", "ambiguous-name") and p.written:
+                out[p.section or "main"].append(Card(p.count or 1, p.written, None,
+                                                     str(p.location or ""), unknown=True))
         return out
 
     def diff(self, a: Deck, b: Deck, a_label: str, b_label: str) -> DeckDiff:
@@ -189,20 +197,37 @@ class Library:
 
     # --- the event -------------------------------------------------------------------------
 
-    def event_report(self, registrations: Iterable[tuple[str, str | None, str | None, Deck]]
-                     ) -> EventReport:
+    def event_report(self, registrations: Iterable[tuple[str, str | None, str | None, Deck]],
+                     event_name: str | None = None) -> EventReport:
         """The event report (the one `deckcheck event check` writes) for the registrations
-        that count: (source, player, player id, deck) each."""
+        that count: (source, player, player id, deck) each, checked here, in this process
+        (no worker processes are started from the server's thread). Its notices are grouped:
+        each once, naming the players it concerns unless it concerns every list."""
         from deckcheck.event.models import EventReport, Registration
         from deckcheck.event.run import add_registration, finish
 
-        event = EventReport(format=self.format.id, date=self.date.isoformat())
+        event = EventReport(format=self.format.id, date=self.date.isoformat(),
+                            event=event_name)
+        concerns: dict[str, list[str]] = {}
+        players = 0
         with self._lock:
             for source, player, player_id, deck in registrations:
+                players += 1
                 reg = Registration(source=source, player=player, player_id=player_id,
                                    deck=deck)
-                add_registration(event, reg, self.checker.check, self.pool)
-            return finish(event)
+
+                def check(d: Deck, who: str = player or source) -> Report:
+                    report = self.checker.check(d)
+                    for n in report.notices:
+                        concerns.setdefault(n, []).append(who)
+                    return report
+
+                add_registration(event, reg, check, self.pool)
+            event = finish(event)
+        event.notices = [n if len(who) == players and players > 1 else
+                         f"{n} ({', '.join(who)})" for n, who in concerns.items()] or \
+            event.notices
+        return event
 
     def import_files(self, files: Sequence[tuple[str, bytes]]) -> list[tuple[str, str | None,
                                                                               str | None,
