@@ -293,7 +293,9 @@ def write_event_report(event: EventReport, kind: str) -> tuple[bytes, str, str]:
             from deckcheck.event.report_xlsx import write_xlsx
 
             dest = Path(tmp) / "report.xlsx"
-            write_xlsx(event, dest)
+            # in this process: forking helpers from a server thread may deadlock (Python
+            # 3.12 warns), and an event's report is small enough not to need them
+            write_xlsx(event, dest, jobs=1)
             media = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             return dest.read_bytes(), media, "report.xlsx"
         if kind in ("csv", "problems.csv"):
