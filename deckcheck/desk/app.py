@@ -16,7 +16,7 @@ import datetime as dt
 import re
 import unicodedata
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -74,6 +74,9 @@ class Desk:
     player_limiter: RateLimiter  # submissions per player
     logins: Backoff  # failed staff logins per address
     refusals: RefusalLog
+    #: What the staff list shows of a submission's report, by submission id (a submission
+    #: never changes: read from its JSON once, not on every look at 2,000 registrations).
+    summaries: dict[int, tuple[list[str], str, tuple[str, ...]]] = field(default_factory=dict)
 
     # --- the event ---------------------------------------------------------------------------
 

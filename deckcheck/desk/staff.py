@@ -98,9 +98,11 @@ class Row:
     notices: tuple[str, ...] = ()
 
 
-def rows(desk: Desk) -> list[Row]:
+def rows(desk: Desk, *, light: bool = False) -> list[Row]:
+    """The list's rows; `light`: the submissions without their decks (`Row.sub.deck_json` is
+    empty), for the list's page of thousands of registrations."""
     subs: dict[int, list[Submission]] = {}
-    for s in desk.store.all_submissions():
+    for s in desk.store.all_submissions(light=light):
         subs.setdefault(s.registration_id, []).append(s)
     out = []
     for reg in desk.store.registrations():
@@ -110,11 +112,16 @@ def rows(desk: Desk) -> list[Row]:
         sizes = ""
         notices: tuple[str, ...] = ()
         if sub is not None:
-            report = library.report_from_json(sub.report_json)
-            problems = [f"{v.code} {v.message}" for v in report.violations
-                        if v.severity in ("error", "warning")]
-            sizes = "/".join(str(report.sizes.get(s, 0)) for s in ("main", "extra", "side"))
-            notices = tuple(report.notices)
+            summary = desk.summaries.get(sub.id)
+            if summary is None:
+                full = desk.store.submission_by_id(sub.id) if light else sub
+                report = library.report_from_json(full.report_json if full else "{}")
+                summary = desk.summaries[sub.id] = (
+                    [f"{v.code} {v.message}" for v in report.violations
+                     if v.severity in ("error", "warning")],
+                    "/".join(str(report.sizes.get(s, 0)) for s in ("main", "extra", "side")),
+                    tuple(report.notices))
+            problems, sizes, notices = summary
         last = history[-1] if history else None
         out.append(Row(reg, sub, len(history), problems, None, sizes, desk.checked(reg, sub),
                        last if last is not None and last is not sub else None, notices))
@@ -213,7 +220,7 @@ async def overview(request: Request) -> Response:
         page = max(1, int(params.get("page", "1")))
     except ValueError:
         page = 1
-    table = await run_in_threadpool(rows, desk)
+    table = await run_in_threadpool(lambda: rows(desk, light=True))
     shown = sorted((r for r in table if _matches(r, q, verdict, flag)), key=SORTS[sort],
                    reverse=descending)
     pages = max(1, -(-len(shown) // PAGE_SIZE))
@@ -297,7 +304,8 @@ def _player_context(desk: Desk, reg_id: int) -> dict[str, Any]:
     layout = None
     if counting is not None:
         layout = desk.lib.layout(library.deck_from_json(counting.deck_json))
-    duplicate = next((r.duplicate for r in rows(desk) if r.reg.id == reg_id), None)
+    duplicate = next((r.duplicate for r in rows(desk, light=True) if r.reg.id == reg_id),
+                     None)
     return {"reg": reg, "history": entries, "counting": counting, "layout": layout,
             "duplicate": duplicate, "checked": desk.checked(reg, counting), "events": events,
             "receipts": receipts, "accept_illegal": desk.settings.accept_illegal}

@@ -394,8 +394,11 @@ class Store:
             f"SELECT {_SUB} FROM submissions WHERE registration_id = ? ORDER BY id",
             (registration_id,))]
 
-    def all_submissions(self) -> list[Submission]:
-        return [_sub(r) for r in self._query(f"SELECT {_SUB} FROM submissions ORDER BY id")]
+    def all_submissions(self, *, light: bool = False) -> list[Submission]:
+        """Every submission; `light`: without its deck and report (empty strings), for lists
+        of thousands that need neither (`submission_by_id` has them)."""
+        cols = _SUB.replace("deck_json, report_json", "'', ''") if light else _SUB
+        return [_sub(r) for r in self._query(f"SELECT {cols} FROM submissions ORDER BY id")]
 
     def count_submissions(self) -> int:
         return int(self._query("SELECT count(*) FROM submissions")[0][0])

@@ -245,3 +245,30 @@ def test_staff_close_submissions_now(client: Any) -> None:
                                              "deadline": "2026-12-06 10:00"})
     assert r.status_code == 409
     assert re.search(r"Someone else changed the deadline", r.text)
+
+
+def test_a_big_event_is_paged_and_sorted_by_any_column(client: Any) -> None:
+    desk = client.app.state.desk
+    legal = desk.lib.read_upload(LEGAL, "deck.ydk")
+    illegal = desk.lib.read_upload(ILLEGAL, "deck.ydk")
+    for n in range(250):
+        desk.accept(player=f"Player {n:03d}", player_id=f"{300000000 + n:010d}",
+                    deck=illegal if n % 5 == 0 else legal, raw=b"", origin="upload",
+                    label="deck.ydk", nonce=None, client="test")
+    staff_login(client)
+
+    def shown(query: str) -> list[str]:
+        return re.findall(r'class="registration" data-id="(\d+)"',
+                          client.get(f"/staff?{query}").text)
+
+    assert shown("") == [str(n) for n in range(1, 101)]  # 100 a page
+    assert shown("page=3") == [str(n) for n in range(201, 251)]
+    assert 'id="next"' in client.get("/staff").text
+    assert shown("sort=player&dir=desc")[:2] == ["250", "249"]
+    assert shown("sort=player_id")[:2] == ["1", "2"]
+    # 50 illegal lists registered nothing: they sort after every registered verdict
+    assert shown("sort=verdict&page=3")[-1] in {str(n) for n in range(1, 251, 5)}
+    assert len(shown("verdict=none&page=1")) == 50
+    for key in ("id", "player", "player_id", "verdict", "sizes", "problems", "sent",
+                "checked"):
+        assert len(shown(f"sort={key}&dir=desc")) == 100, key
