@@ -345,10 +345,15 @@ def test_pages_fit_a_phone(server: str, browser: Any, tmp_path: Path) -> None:
     fix = browser.find_element(By.CSS_SELECTOR, "tr.problem td[data-label='How to fix']")
     assert fix.is_displayed() and fix.rect["x"] + fix.rect["width"] <= 390
     shot(browser, "desk-phone-player", 390)
-    for n in range(1, 4):
-        send_list(browser, server, illegal, player=f"Player {n} With A Rather Long Name",
-                  player_id=f"03000000{n:02d}")
+    legal = tmp_path / "legal.ydk"
+    legal.write_bytes(LEGAL)
+    for n in range(1, 5):
+        send_list(browser, server, legal if n % 2 else illegal,
+                  player=f"Player {n} With A Rather Long Name", player_id=f"03000000{n:02d}")
     browser.get(server + f"/staff?token={TOKEN}")
+    browser.get(server + "/staff/p/2")
+    click(browser, "mark-checked")
+    browser.get(server + "/staff")
     _fits(browser, 390)
     shot(browser, "desk-phone-staff", 390)
     browser.get(server + "/staff/p/1")

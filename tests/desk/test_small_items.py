@@ -109,3 +109,28 @@ def test_times_show_their_zone(make_settings: Callable[..., Any]) -> None:
         assert re.search(r"Submissions close at <strong>" + ZONED + "</strong>", form), form
         sent = receipt_of(c, submit(c, deck=LEGAL))
         assert re.search(r"<div>" + ZONED + "</div>", c.get(sent.path).text)
+
+
+def test_the_exported_notices_name_the_players_they_concern(
+        client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    receipt_of(client, submit(client, deck=LEGAL))
+    receipt_of(client, submit(client, player="Bob Example", player_id="0300000002",
+                              paste="3 Ash Blossom & Joyous Spring\n" + "".join(
+                                  f"1 Filler {i}\n" for i in range(37))))
+    checker = client.app.state.desk.lib.checker
+    real = checker.check
+
+    def check(deck: Any) -> Any:  # a notice about some decks only (as release dates are)
+        report = real(deck)
+        if deck.source == "deck.ydk":  # Alice's upload; Bob pasted his
+            report.notices.append("2 cards have no known TCG release date; not checked.")
+        return report
+
+    monkeypatch.setattr(checker, "check", check)
+    staff_login(client)
+    doc = json.loads(client.get("/staff/export.json").content)
+    grouped = [n for n in doc["notices"] if "release date" in n.lower()]
+    # a notice of every list once, without names; one of some lists with their players
+    assert len(grouped) == 2 and "Alice" not in grouped[0]
+    assert grouped[1] == ("2 cards have no known TCG release date; not checked. "
+                          "(Alice Example)")
