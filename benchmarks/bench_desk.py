@@ -1,17 +1,24 @@
 """Load on the registration desk: 500 submissions from 50 concurrent clients, on 127.0.0.1.
 
 A real `deckcheck desk` server runs in a subprocess (uvicorn, one process) with the full
-YGOPRODeck card pool in an imported store (or the built-in set, --builtin). 50 client
-threads each open the player page (for the CSRF cookie and token), then upload real .ydk
-files from ../shared/data/decks (cycled), one new player per submission, like a queue of
-players at the venue's Wi-Fi. All clients share one address, so the per-client rate limit
-is turned off for the run (--submit-limit 0).
+YGOPRODeck card pool in an imported store (or the built-in set, --builtin), with its default
+limits on. 50 client threads, spread over a few loopback addresses (127.0.0.1 to
+127.0.0.N, --addresses: a few venue networks), each open the player page (for the CSRF
+cookie and token), then upload real .ydk files from ../shared/data/decks (cycled), one new
+player per submission, like a queue of players at the venue's Wi-Fi.
 
-It checks that every submission was answered with its receipt (303) and no error, and that
-the store holds each one exactly once; it prints the answer times (p50, p95, max: from
-sending the form to the receipt redirect, i.e. read + check + commit) and the throughput.
+--hostile K adds K more clients that re-send the hostile workbook of issue 20
+(../shared/hostile/slow-xlsx-760KB-1500x2-cells-32k-strings.xlsx) for the whole run, each
+as a new player; their answers are counted apart, and the ordinary answer times must stay
+low all the same.
 
-    python benchmarks/bench_desk.py [--submissions 500] [--clients 50] [--builtin]
+It checks that every ordinary submission was answered with its receipt (303) and no error,
+and that the store holds each one exactly once; it prints the answer times (p50, p95, max:
+from sending the form to the receipt redirect, i.e. read + check + commit) and the
+throughput.
+
+    python benchmarks/bench_desk.py [--submissions 500] [--clients 50] [--addresses 4]
+                                    [--hostile 2] [--builtin]
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _realdata import need_data, store_path, ydk_files
+from _realdata import SHARED, need_data, store_path, ydk_files
+
+HOSTILE = SHARED.parent / "hostile" / "slow-xlsx-760KB-1500x2-cells-32k-strings.xlsx"
 
 try:
     import httpx2 as httpx
@@ -51,7 +60,7 @@ def start_server(db: str | None, store: Path, port: int, token: str) -> subproce
     if db:
         args += ["--db", db]
     args += ["desk", "--event", "Bench Regional", "--date", "2026-12-05", "--port", str(port),
-             "--store", str(store), "--token", token, "--submit-limit", "0"]
+             "--store", str(store), "--token", token]  # the default limits
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -94,9 +103,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--submissions", type=int, default=500)
     parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--addresses", type=int, default=4,
+                        help="loopback addresses the clients are spread over")
+    parser.add_argument("--hostile", type=int, default=0,
+                        help="clients re-sending the hostile workbook during the run")
     parser.add_argument("--builtin", action="store_true",
                         help="check against the built-in card set, not the full pool")
     opts = parser.parse_args()
+    hostile_data = HOSTILE.read_bytes() if opts.hostile else b""
     need_data()
     decks, skipped = real_decks(opts.submissions)
     db = None if opts.builtin else str(store_path())
@@ -112,8 +126,31 @@ def main() -> None:
         per_client = [list(range(k, opts.submissions, opts.clients))
                       for k in range(opts.clients)]
 
+        def connect(k: int) -> httpx.Client:
+            address = f"127.0.0.{1 + k % max(1, opts.addresses)}"
+            return httpx.Client(base_url=base, timeout=60, follow_redirects=False,
+                                transport=httpx.HTTPTransport(local_address=address))
+
+        stop = threading.Event()
+        hostile_answers: list[tuple[int, float]] = []
+
+        def hostile(k: int) -> None:
+            with connect(k) as c:
+                m = re.search(r'name="csrf" value="([^"]+)"', c.get("/").text)
+                assert m is not None
+                n = 0
+                while not stop.is_set():
+                    form = {"csrf": m.group(1), "player": f"Hostile {k} {n}",
+                            "player_id": f"{900000000 + k * 10000 + n:010d}"}
+                    t = time.perf_counter()
+                    r = c.post("/submit", data=form, files={
+                        "deck": ("registration.xlsx", hostile_data, "application/octet-stream")})
+                    with lock:
+                        hostile_answers.append((r.status_code, time.perf_counter() - t))
+                    n += 1
+
         def client(numbers: list[int]) -> None:
-            with httpx.Client(base_url=base, timeout=60, follow_redirects=False) as c:
+            with connect(numbers[0] if numbers else 0) as c:
                 page = c.get("/")
                 m = re.search(r'name="csrf" value="([^"]+)"', page.text)
                 if page.status_code != 200 or m is None:
@@ -138,6 +175,8 @@ def main() -> None:
                     with lock:
                         if r.status_code == 303:
                             times.append(elapsed)
+                            # the receipt page's public code (the receipt code is in no
+                            # address)
                             receipts.append(r.headers["location"].rsplit("/", 1)[1])
                         else:
                             said = re.search(r'role="alert">(.*?)<', r.text, re.S)
@@ -146,23 +185,42 @@ def main() -> None:
 
         t0 = time.perf_counter()
         try:
+            spoilers = [threading.Thread(target=hostile, args=(k,), daemon=True)
+                        for k in range(opts.hostile)]
+            for t in spoilers:
+                t.start()
+            if spoilers:
+                time.sleep(1.0)  # the workbooks are in flight before the queue starts
             with ThreadPoolExecutor(opts.clients) as pool:
                 list(pool.map(client, per_client))
             wall = time.perf_counter() - t0
+            stop.set()
+            for t in spoilers:
+                t.join(60)
         finally:
             proc.terminate()
             proc.wait(30)
         with sqlite3.connect(store) as db_conn:
-            stored = db_conn.execute("SELECT count(*), count(DISTINCT receipt) FROM "
-                                     "submissions").fetchone()
-            verdicts = dict(db_conn.execute("SELECT verdict, count(*) FROM submissions "
+            ordinary = "FROM submissions s JOIN registrations g ON g.id = s.registration_id " \
+                "WHERE g.player NOT LIKE 'Hostile %'"
+            stored = db_conn.execute(f"SELECT count(*), count(DISTINCT public) {ordinary}"
+                                     ).fetchone()
+            verdicts = dict(db_conn.execute(f"SELECT verdict, count(*) {ordinary} "
                                             "GROUP BY verdict").fetchall())
-            found = {r for (r,) in db_conn.execute("SELECT receipt FROM submissions")}
+            found = {r for (r,) in db_conn.execute(f"SELECT public {ordinary}")}
     times.sort()
     p95 = times[max(0, int(round(0.95 * len(times))) - 1)] if times else float("nan")
     print(f"desk load: {opts.submissions} submissions from {opts.clients} concurrent clients "
-          f"on 127.0.0.1 ({'built-in card set' if opts.builtin else 'full card pool'}; "
+          f"over {opts.addresses} loopback addresses, default limits "
+          f"({'built-in card set' if opts.builtin else 'full card pool'}; "
           f"{len(decks)} real .ydk decks; {skipped} files before them skipped: not decks)")
+    if opts.hostile:
+        codes: dict[int, int] = {}
+        for code, _ in hostile_answers:
+            codes[code] = codes.get(code, 0) + 1
+        slow = max((s for _, s in hostile_answers), default=float("nan"))
+        print(f"  + {opts.hostile} clients re-sending the hostile workbook: "
+              f"{len(hostile_answers)} answers {codes}, slowest {slow:.2f} s")
     print(f"  answered 303 with a receipt: {len(times)}; errors: {len(errors)}")
     for e in errors[:10]:
         print(f"    {e}")

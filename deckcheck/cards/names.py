@@ -15,6 +15,17 @@ _DROP = re.compile(r"[\s\"'`´‘’“”„«»「」『』【】《》〈〉�
                    r"()（）\[\]［］{}/／\\_#*]+")
 
 
+#: No card name, in any language, is longer than this many characters (the longest English
+#: name has under 100): longer text is no card name, and readers do not look it up (a 32 KB
+#: cell normalised once per probe made a 760 KB workbook take 9 s).
+LONGEST_NAME = 200
+
+
+def could_be_name(text: str) -> bool:
+    """False for text too long to be any card name (or header word): not worth normalising."""
+    return len(text) <= LONGEST_NAME
+
+
 def normalize(name: str) -> str:
     """The lookup key for a card name."""
     s = unicodedata.normalize("NFKC", name).casefold()

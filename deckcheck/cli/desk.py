@@ -50,13 +50,23 @@ def _default_store(event: str) -> Path:
               "env DECKCHECK_DESK_TOKEN).")
 @click.option("--password", default=None, envvar="DECKCHECK_DESK_PASSWORD",
               help="Also let staff log in with this password (env DECKCHECK_DESK_PASSWORD).")
-@click.option("--submit-limit", default=30, show_default=True, type=click.IntRange(0),
-              help="Submissions per client address per minute (0: no limit).")
+@click.option("--submit-limit", default=300, show_default=True, type=click.IntRange(0),
+              help="Submissions per client address per minute (0: no limit); a venue's "
+              "players often share one address.")
+@click.option("--player-limit", default=6, show_default=True, type=click.IntRange(0),
+              help="Submissions per player (name and CARD GAME ID) per minute (0: no limit).")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
+              help="A reverse proxy in front of the desk whose X-Forwarded-For header is "
+              "believed (repeat for several); without it the header is ignored.")
+@click.option("--accept-illegal", is_flag=True, help="Register illegal lists as sent (for "
+              "events that penalise at the table); by default an illegal list is kept and "
+              "shown but never replaces a legal one.")
 @click.pass_obj
 @handle_errors
 def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: str | None,
          host: str, port: int, store: str | None, token: str | None, password: str | None,
-         submit_limit: int) -> None:
+         submit_limit: int, player_limit: int, trusted_proxies: tuple[str, ...],
+         accept_illegal: bool) -> None:
     """Start the registration desk for one event: players submit their decks in a browser
     and see every problem at once; staff see every registration, duplicates and history,
     export the event report and compare lists at deck checks. Stop it with Ctrl+C."""
@@ -80,7 +90,9 @@ def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: st
                             _default_store(event_name), format=format_,
                             date=parse_date(date) if date else None, deadline=when,
                             token=token, password=password, db=obj.db,
-                            submit_limit=submit_limit)
+                            submit_limit=submit_limit, player_limit=player_limit,
+                            trusted_proxies=tuple(trusted_proxies),
+                            accept_illegal=accept_illegal)
     try:
         app = create_app(settings)
     except StoreError as exc:
@@ -109,5 +121,10 @@ def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: st
     if shown != host:
         click.echo("Players on the venue network use this computer's network address in place "
                    "of 127.0.0.1.")
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    if accept_illegal:
+        click.echo("Illegal lists are registered as sent (--accept-illegal).")
+    # the desk reads X-Forwarded-For itself, from --trusted-proxy only (uvicorn would
+    # believe any header sent from 127.0.0.1)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                           proxy_headers=False))
     server.run(sockets=[sock])

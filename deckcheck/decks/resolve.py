@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from deckcheck.cards.names import normalize
+from deckcheck.cards.names import could_be_name, normalize
 from deckcheck.cards.pool import CardPool, narrow_by_name, tell_apart
 from deckcheck.decks.model import Deck, Location, ReadProblem, Section
 from deckcheck.errors import DeckReadError
@@ -189,6 +189,8 @@ class Resolver:
         if self.pool is None:
             raise DeckReadError("Reading card names needs a card pool; pass one (or run "
                                 "`deckcheck cards update`).")
+        if not could_be_name(written):
+            return None  # longer than any card name: no lookup (and no normalising) needed
         cards = self.pool.find_name(written)
         if not cards:
             return None

@@ -51,6 +51,8 @@ _NAME = {normalize(w) for w in ("name", "card", "card name", "cards", "卡名", 
                                 "kartenname", "nome", "card name (english)")}
 _CODE = {normalize(w) for w in ("passcode", "id", "password", "code", "card id", "卡密", "密码",
                                 "密碼", "パスワード", "card number", "card code")}
+#: Longer than any header word above (with room for spacing): such a cell is data.
+_LONGEST_HEADER = 40
 _SECTION_COL = {normalize(w) for w in ("section", "deck", "part", "卡组", "牌組", "デッキ",
                                        "区分")}
 _META_LABELS = {normalize(k): v for k, v in {
@@ -147,6 +149,8 @@ def _role(value: Any) -> tuple[str, Section | None] | None:
     if not isinstance(value, str):
         return None
     t = value.strip()
+    if len(t) > _LONGEST_HEADER:
+        return None  # no header word is this long; a long cell is never normalised here
     if t == "#" or t.lower() in ("no.", "nr."):
         return ("qty", None)
     key = normalize(t)

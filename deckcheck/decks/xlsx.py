@@ -94,11 +94,12 @@ class SkippedSheet:
     unreadable: bool = False
 
 
-def read_grids(data: bytes, source: str = "") -> list[Grid]:
+def read_grids(data: bytes, source: str = "", max_unzipped: int | None = None) -> list[Grid]:
     """Every sheet's cells (up to `MAX_ROWS` rows and `MAX_COLS` columns; `Grid.cut` when a
-    sheet has more rows), after `check_archive`. DeckReadError when it is no workbook."""
+    sheet has more rows), after `check_archive` (with `max_unzipped` when given).
+    DeckReadError when it is no workbook."""
     where = source or "the workbook"
-    check_archive(data, where)
+    check_archive(data, where, max_unzipped)
     from openpyxl import load_workbook
 
     grids: list[Grid] = []
@@ -178,8 +179,14 @@ def read_sheets(data: bytes, pool: CardPool | None, source: str = "") -> list[De
 def read_xlsx(data: bytes, pool: CardPool | None, source: str = "") -> list[Deck]:
     """One deck per sheet that holds one (Deck.name = sheet name); DeckReadError if none does,
     with the reason of each sheet."""
+    return decks_of(read_grids(data, source), pool, source)
+
+
+def decks_of(grids: list[Grid], pool: CardPool | None, source: str = "") -> list[Deck]:
+    """`read_xlsx` of sheets already read (`read_grids`: no card pool needed for that part,
+    so a caller may do it apart, e.g. outside a lock on the pool)."""
     where = source or "the workbook"
-    items = read_sheets(data, pool, source)
+    items = sheets_of(grids, pool)
     decks = [i for i in items if isinstance(i, Deck)]
     if decks:
         return decks

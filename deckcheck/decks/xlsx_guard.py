@@ -58,8 +58,9 @@ _LIMITS = {"cells": MAX_CELLS, "rows": MAX_ROW_ELEMENTS, "shared strings": MAX_S
            "style records": MAX_STYLES, "dimensions": 10**9}
 
 
-def check_archive(data: bytes, where: str) -> None:
-    """Refuse (DeckReadError) what is no xlsx archive or exceeds a bound (see the module)."""
+def check_archive(data: bytes, where: str, max_unzipped: int | None = None) -> None:
+    """Refuse (DeckReadError) what is no xlsx archive or exceeds a bound (see the module);
+    `max_unzipped` may be set lower by a caller that expects one small deck."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except Exception:  # zipfile raises many kinds on a damaged directory (NotImplementedError
@@ -68,14 +69,14 @@ def check_archive(data: bytes, where: str) -> None:
                             "Excel .xlsx or name its format.") from None
     with zf:
         infos = zf.infolist()
-        _check_sizes(infos, where)
+        _check_sizes(infos, where, MAX_UNZIPPED if max_unzipped is None else max_unzipped)
         counts = dict.fromkeys(_LIMITS, 0)
         for info in infos:
             if info.filename.lower().endswith(_XML_SUFFIXES):
                 _scan_part(zf, info, counts, where)
 
 
-def _check_sizes(infos: list[zipfile.ZipInfo], where: str) -> None:
+def _check_sizes(infos: list[zipfile.ZipInfo], where: str, max_unzipped: int) -> None:
     if len(infos) > MAX_ENTRIES:
         raise DeckReadError(f"{where} holds {len(infos):,} archive entries, which is no deck "
                             "workbook; refusing to open it.")
@@ -86,9 +87,9 @@ def _check_sizes(infos: list[zipfile.ZipInfo], where: str) -> None:
                                 "program.")
     total = sum(i.file_size for i in infos)
     packed = sum(i.compress_size for i in infos)
-    if total > MAX_UNZIPPED:
+    if total > max_unzipped:
         raise DeckReadError(f"{where} would inflate to {total / 2**20:.0f} MB (limit "
-                            f"{MAX_UNZIPPED // 2**20} MB); refusing to open it.")
+                            f"{max_unzipped // 2**20} MB); refusing to open it.")
     for i in infos:
         if i.file_size > 1_000_000 and i.file_size > MAX_RATIO * max(i.compress_size, 1):
             raise DeckReadError(f"{where}: entry {i.filename!r} compresses {MAX_RATIO}+ to 1 "

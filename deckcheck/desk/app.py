@@ -16,7 +16,7 @@ import datetime as dt
 import re
 import unicodedata
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -31,14 +31,17 @@ from starlette.templating import Jinja2Templates
 from deckcheck.desk import library
 from deckcheck.desk.security import (
     CSRF_COOKIE,
+    Backoff,
     BodyLimit,
     RateLimiter,
+    RefusalLog,
     SecurityHeaders,
     new_secret,
     same,
+    staff_cookie_value,
 )
 from deckcheck.desk.settings import DeskSettings, parse_deadline
-from deckcheck.desk.store import Conflict, Store, Submission
+from deckcheck.desk.store import Conflict, Registration, Store, Submission
 
 TEMPLATES = Path(__file__).with_name("templates")
 #: Room for the form fields around the largest deck file.
@@ -65,9 +68,15 @@ class Desk:
     store: Store
     lib: library.Library
     templates: Jinja2Templates
-    limiter: RateLimiter
+    limiter: RateLimiter  # submissions per address
     secret: str
     token: str
+    player_limiter: RateLimiter  # submissions per player
+    logins: Backoff  # failed staff logins per address
+    refusals: RefusalLog
+    #: What the staff list shows of a submission's report, by submission id (a submission
+    #: never changes: read from its JSON once, not on every look at 2,000 registrations).
+    summaries: dict[int, tuple[list[str], str, tuple[str, ...]]] = field(default_factory=dict)
 
     # --- the event ---------------------------------------------------------------------------
 
@@ -85,27 +94,41 @@ class Desk:
         return d is not None and self.settings.clock() >= d
 
     def counting(self, history: list[Submission]) -> Submission | None:
-        """The submission that counts: the last one sent before the deadline, or while staff
-        had reopened the registration."""
+        """The registered list: the last *legal* one sent before the deadline (or while staff
+        had reopened the registration). An illegal list never replaces it, unless the event
+        accepts illegal lists (`accept_illegal`): then the last one sent counts."""
         d = self.deadline
         ok = [s for s in history
-              if s.late or d is None or dt.datetime.fromisoformat(s.created_at) <= d]
+              if (s.late or d is None or dt.datetime.fromisoformat(s.created_at) <= d)
+              and (self.settings.accept_illegal or s.verdict == "legal")]
         return ok[-1] if ok else None
+
+    @staticmethod
+    def checked(reg: Registration | None, registered: Submission | None) -> bool:
+        """Whether the registered list is the one checked at the desk (a new list is not)."""
+        return (reg is not None and registered is not None
+                and reg.checked_submission == registered.id and reg.checked_at is not None)
 
     # --- the one way a deck gets in ------------------------------------------------------------
 
     def accept(self, *, player: str, player_id: str, deck: library.Deck, raw: bytes,
                origin: str, label: str, nonce: str | None, client: str | None,
-               late: bool = False) -> Submission:
-        """Check the deck and store it (committed) with its verdict; return the submission."""
+               late: bool = False, session: str | None = None) -> Submission:
+        """Check the deck and store it (committed) with its verdict; return the submission.
+        A file in which no card was read is kept as what was read, not as the bytes sent
+        (20 MB of digits would otherwise be stored as they came)."""
         report = self.lib.check(deck)
         problems = [v for v in report.violations if v.severity in ("error", "warning")]
-        deck_hash = self.lib.deck_hash(deck) if any(True for _ in deck.entries()) else None
+        has_cards = any(True for _ in deck.entries())
+        deck_hash = self.lib.deck_hash(deck) if has_cards else None
+        if not has_cards:
+            raw = b""
         return self.store.add_submission(
             player=player, player_id=player_id or None, origin=origin, label=label, raw=raw,
             deck_json=library.deck_to_json(deck), report_json=library.report_to_json(report),
             verdict=report.verdict, problem_count=len(problems), deck_hash=deck_hash,
-            late=late, client=client, nonce=nonce, created_at=self.settings.clock())
+            late=late, client=client, nonce=nonce, session=session,
+            created_at=self.settings.clock())
 
 
 # --- checks on what people type --------------------------------------------------------------
@@ -160,7 +183,27 @@ def clean_filename(name: str, *, deck: bool = True) -> str:
 
 
 def client_of(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The client's address: the peer, or, when the peer is a configured proxy, the last
+    address of X-Forwarded-For that no trusted proxy added (a header from anyone else is
+    ignored: it would let one client pose as many)."""
+    peer = request.client.host if request.client else "unknown"
+    trusted = desk_of(request).settings.trusted_proxies
+    if peer not in trusted:
+        return peer
+    hops = [h.strip() for h in request.headers.get("x-forwarded-for", "").split(",")
+            if h.strip()]
+    while hops and hops[-1] in trusted:
+        hops.pop()
+    return hops[-1] if hops else peer
+
+
+def session_of(request: Request) -> str | None:
+    """This browser's session (a MAC of its CSRF cookie), or None without one: what binds a
+    submission and its one-time form token to the browser that sent it."""
+    cookie = request.cookies.get(CSRF_COOKIE)
+    if not cookie:
+        return None
+    return staff_cookie_value(desk_of(request).secret, "session:" + cookie)
 
 
 # --- rendering -------------------------------------------------------------------------------
@@ -232,10 +275,18 @@ async def _refused(request: Request, exc: Exception) -> Response:
 
 
 def _time(value: str | dt.datetime | None) -> str:
+    """A time as people read it, in the desk computer's zone, with the zone named
+    ("2026-12-05 09:30:00 CET (UTC+01:00)")."""
     if value is None:
         return ""
     when = dt.datetime.fromisoformat(value) if isinstance(value, str) else value
-    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    local = when.astimezone()
+    offset = local.strftime("%z")
+    utc = f"UTC{offset[:3]}:{offset[3:]}" if offset else "UTC"
+    name = local.tzname() or ""
+    zone = utc if not name or name == "UTC" or name.startswith(("+", "-")) else \
+        f"{name} ({utc})"
+    return local.strftime("%Y-%m-%d %H:%M:%S") + " " + zone
 
 
 def fix_hint(v: Any) -> str:
@@ -276,7 +327,8 @@ def create_app(settings: DeskSettings) -> Starlette:
     env.globals["where"] = library.where
     templates = Jinja2Templates(env=env)
     desk = Desk(settings, store, lib, templates, RateLimiter(settings.submit_limit), secret,
-                token)
+                token, RateLimiter(settings.player_limit), Backoff(settings.login_limit),
+                RefusalLog())
     routes = [*player.routes(), *staff.routes()]
 
     @contextlib.asynccontextmanager

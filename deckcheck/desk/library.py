@@ -39,6 +39,12 @@ def max_upload_bytes() -> int:
     return MAX_BYTES
 
 
+#: What one player's deck workbook may inflate to. Konami's form and deck editors' exports
+#: are under 1 MB; a 760 KB workbook of 96 MB of sheet XML (issue 20) took 1.3 s of CPU to
+#: parse, during which every other player's list waited. Registration workbooks of a whole
+#: event (staff imports) keep the readers' own bound.
+ONE_DECK_WORKBOOK = 16 * 2**20
+
 #: Extensions of deck files a player may upload, and of registration files staff may import.
 DECK_EXTENSIONS = (".ydk", ".ydke", ".omega", ".txt", ".text", ".csv", ".tsv", ".xlsx", ".xlsm")
 
@@ -51,6 +57,8 @@ class Card:
     name: str
     passcode: int | None
     location: str
+    #: A name no card has (misspelt, or unknown to the card pool): shown as written, marked.
+    unknown: bool = False
 
 
 class Library:
@@ -110,15 +118,22 @@ class Library:
                                 "it as an Excel Workbook (.xlsx) and try again.")
         ext = PurePath(filename).suffix.lower()
         fmt = sniff(data, ext if ext in EXTENSIONS else "")
+        grids = None
+        if fmt == "xlsx":
+            from deckcheck.decks.xlsx import read_grids
+
+            # unpacking and parsing the workbook needs no card pool: done outside the lock,
+            # so a large workbook does not hold up every other player's list
+            grids = read_grids(data, filename, max_unzipped=ONE_DECK_WORKBOOK)
         with self._lock:
             if fmt == "ydk":
                 from deckcheck.decks.ydk import read_ydk
 
                 return read_ydk(data, filename)
-            if fmt == "xlsx":
-                from deckcheck.decks.xlsx import read_xlsx
+            if grids is not None:
+                from deckcheck.decks.xlsx import decks_of
 
-                decks = read_xlsx(data, self.pool, filename)
+                decks = decks_of(grids, self.pool, filename)
                 if len(decks) != 1:
                     names = ", ".join(d.name or "?" for d in decks)
                     raise DeckReadError(f"{filename} holds {len(decks)} decks (sheets {names}); "
@@ -169,7 +184,9 @@ class Library:
             return deck_hash(deck, self.pool, self.pool.canonical)
 
     def layout(self, deck: Deck) -> dict[str, list[Card]]:
-        """Main / Extra / Side as people read them: each entry with its card's name."""
+        """Main / Extra / Side as people read them: each entry with its card's name, and each
+        name the reader could not match to a card (as written, marked `unknown`), so the
+        counts shown add up to what was sent."""
         out: dict[str, list[Card]] = {}
         with self._lock:
             for section in SECTIONS:
@@ -179,6 +196,10 @@ class Library:
                     name = card.name if card is not None else (e.written or f"#{e.passcode}")
                     rows.append(Card(e.count, name, e.passcode, str(e.location)))
                 out[section] = rows
+        for p in deck.problems:
+            if p.kind in ("unknown-name", "ambiguous-name") and p.written:
+                out[p.section or "main"].append(Card(p.count or 1, p.written, None,
+                                                     str(p.location or ""), unknown=True))
         return out
 
     def diff(self, a: Deck, b: Deck, a_label: str, b_label: str) -> DeckDiff:
@@ -189,20 +210,37 @@ class Library:
 
     # --- the event -------------------------------------------------------------------------
 
-    def event_report(self, registrations: Iterable[tuple[str, str | None, str | None, Deck]]
-                     ) -> EventReport:
+    def event_report(self, registrations: Iterable[tuple[str, str | None, str | None, Deck]],
+                     event_name: str | None = None) -> EventReport:
         """The event report (the one `deckcheck event check` writes) for the registrations
-        that count: (source, player, player id, deck) each."""
+        that count: (source, player, player id, deck) each, checked here, in this process
+        (no worker processes are started from the server's thread). Its notices are grouped:
+        each once, naming the players it concerns unless it concerns every list."""
         from deckcheck.event.models import EventReport, Registration
         from deckcheck.event.run import add_registration, finish
 
-        event = EventReport(format=self.format.id, date=self.date.isoformat())
+        event = EventReport(format=self.format.id, date=self.date.isoformat(),
+                            event=event_name)
+        concerns: dict[str, list[str]] = {}
+        players = 0
         with self._lock:
             for source, player, player_id, deck in registrations:
+                players += 1
                 reg = Registration(source=source, player=player, player_id=player_id,
                                    deck=deck)
-                add_registration(event, reg, self.checker.check, self.pool)
-            return finish(event)
+
+                def check(d: Deck, who: str = player or source) -> Report:
+                    report = self.checker.check(d)
+                    for n in report.notices:
+                        concerns.setdefault(n, []).append(who)
+                    return report
+
+                add_registration(event, reg, check, self.pool)
+            event = finish(event)
+        event.notices = [n if len(who) == players and players > 1 else
+                         f"{n} ({', '.join(who)})" for n, who in concerns.items()] or \
+            event.notices
+        return event
 
     def import_files(self, files: Sequence[tuple[str, bytes]]) -> list[tuple[str, str | None,
                                                                               str | None,
@@ -268,7 +306,9 @@ def write_event_report(event: EventReport, kind: str) -> tuple[bytes, str, str]:
             from deckcheck.event.report_xlsx import write_xlsx
 
             dest = Path(tmp) / "report.xlsx"
-            write_xlsx(event, dest)
+            # in this process: forking helpers from a server thread may deadlock (Python
+            # 3.12 warns), and an event's report is small enough not to need them
+            write_xlsx(event, dest, jobs=1)
             media = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             return dest.read_bytes(), media, "report.xlsx"
         if kind in ("csv", "problems.csv"):

@@ -5,11 +5,15 @@
 - Every form carries a CSRF token equal to a random cookie of the browser that got the form
   (double submit; the cookie is SameSite=Strict and HttpOnly); compared in constant time.
 - The staff token and the staff cookie are compared with `hmac.compare_digest`.
-- Submissions are limited per client address (a sliding window of one minute).
+- Submissions are limited per client address and per player (sliding windows of one
+  minute); every refusal is logged for staff (`RefusalLog`).
+- Staff logins (password and token link) are limited on their own (`Backoff`): after a few
+  failures from one address each further try waits twice as long as the last.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 import secrets
@@ -17,6 +21,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -73,6 +78,68 @@ class RateLimiter:
                 for k in [k for k, v in self._seen.items() if not v]:
                     del self._seen[k]
             return None
+
+
+class Backoff:
+    """Failed tries per key: the first `free` failures cost nothing; after that each try
+    waits `base` seconds doubled per further failure (at most `cap`). A success forgets."""
+
+    def __init__(self, free: int, base: float = 2.0, cap: float = 900.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.free = free
+        self.base = base
+        self.cap = cap
+        self.clock = clock
+        self._failed: dict[str, tuple[int, float]] = {}  # key -> (failures, last failure)
+        self._lock = threading.Lock()
+
+    def wait(self, key: str) -> float | None:
+        """None when `key` may try now; else the seconds to wait."""
+        with self._lock:
+            failures, last = self._failed.get(key, (0, 0.0))
+            if failures < self.free:
+                return None
+            pause = min(self.cap, self.base * 2 ** (failures - self.free))
+            left = last + pause - self.clock()
+            return max(1.0, left) if left > 0 else None
+
+    def failed(self, key: str) -> None:
+        with self._lock:
+            failures, _ = self._failed.get(key, (0, 0.0))
+            self._failed[key] = (failures + 1, self.clock())
+            if len(self._failed) > 10_000:  # forget the oldest
+                oldest = min(self._failed, key=lambda k: self._failed[k][1])
+                del self._failed[oldest]
+
+    def succeeded(self, key: str) -> None:
+        with self._lock:
+            self._failed.pop(key, None)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    at: dt.datetime
+    what: str  # "address", "player" or "login"
+    who: str  # the address, or the player's name and id
+    wait: float
+
+
+class RefusalLog:
+    """The most recent refusals by the limits, for the staff page (kept in memory)."""
+
+    def __init__(self, keep: int = 200) -> None:
+        self._items: deque[Refusal] = deque(maxlen=keep)
+        self.total: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def add(self, what: str, who: str, wait: float) -> None:
+        with self._lock:
+            self._items.append(Refusal(dt.datetime.now(dt.UTC), what, who, wait))
+            self.total[what] = self.total.get(what, 0) + 1
+
+    def recent(self, n: int = 20) -> list[Refusal]:
+        with self._lock:
+            return list(self._items)[-n:][::-1]
 
 
 _TOO_LARGE = ("<!doctype html><meta charset=utf-8><title>Too large</title><p>{}</p>")

@@ -45,6 +45,19 @@ class DeskSettings:
     password: str | None = None
     db: str | None = None
     pool: CardPool | None = None
-    #: Submissions per client address per minute (0 = no limit).
-    submit_limit: int = 30
+    #: Submissions per client address per minute (0 = no limit). A venue's players often
+    #: share one address (the Wi-Fi's NAT): the default lets 200 of them register in the
+    #: first minutes; `player_limit` is what stops one player (or script) resending.
+    submit_limit: int = 300
+    #: Submissions per player (name and CARD GAME ID) per minute (0 = no limit).
+    player_limit: int = 6
+    #: Failed staff logins (password or token link) per address before each further try
+    #: must wait, twice as long after every failure.
+    login_limit: int = 5
+    #: Addresses of reverse proxies whose X-Forwarded-For header is believed; from any other
+    #: address the header is ignored (anyone can send one).
+    trusted_proxies: tuple[str, ...] = ()
+    #: Accept illegal lists as registered (events that penalise at the table); by default
+    #: an illegal list is kept and shown but never replaces a legal one.
+    accept_illegal: bool = False
     clock: Callable[[], dt.datetime] = field(default=now_utc)

@@ -32,6 +32,8 @@ from deckcheck.desk.app import (
     check_csrf,
     clean_filename,
     clean_name,
+    clean_player_id,
+    client_of,
     desk_of,
     render,
     route,
@@ -84,16 +86,23 @@ def _logged_in(request: Request, target: str = "/staff") -> Response:
 @dataclass
 class Row:
     reg: Registration
-    sub: Submission | None  # the submission that counts
+    sub: Submission | None  # the registered submission
     count: int  # submissions in all
     problems: list[str]
     duplicate: str | None
     sizes: str = ""
+    #: The registered list is the one checked at the desk.
+    checked: bool = False
+    #: The last submission is not the registered one (an illegal or late list came after).
+    unregistered: Submission | None = None
+    notices: tuple[str, ...] = ()
 
 
-def rows(desk: Desk) -> list[Row]:
+def rows(desk: Desk, *, light: bool = False) -> list[Row]:
+    """The list's rows; `light`: the submissions without their decks (`Row.sub.deck_json` is
+    empty), for the list's page of thousands of registrations."""
     subs: dict[int, list[Submission]] = {}
-    for s in desk.store.all_submissions():
+    for s in desk.store.all_submissions(light=light):
         subs.setdefault(s.registration_id, []).append(s)
     out = []
     for reg in desk.store.registrations():
@@ -101,15 +110,49 @@ def rows(desk: Desk) -> list[Row]:
         sub = desk.counting(history)
         problems: list[str] = []
         sizes = ""
+        notices: tuple[str, ...] = ()
         if sub is not None:
-            report = library.report_from_json(sub.report_json)
-            problems = [f"{v.code} {v.message}" for v in report.violations
-                        if v.severity in ("error", "warning")]
-            sizes = "/".join(str(report.sizes.get(s, 0)) for s in ("main", "extra", "side"))
-        out.append(Row(reg, sub, len(history), problems, None, sizes))
+            summary = desk.summaries.get(sub.id)
+            if summary is None:
+                full = desk.store.submission_by_id(sub.id) if light else sub
+                report = library.report_from_json(full.report_json if full else "{}")
+                summary = desk.summaries[sub.id] = (
+                    [f"{v.code} {v.message}" for v in report.violations
+                     if v.severity in ("error", "warning")],
+                    "/".join(str(report.sizes.get(s, 0)) for s in ("main", "extra", "side")),
+                    tuple(report.notices))
+            problems, sizes, notices = summary
+        last = history[-1] if history else None
+        out.append(Row(reg, sub, len(history), problems, None, sizes, desk.checked(reg, sub),
+                       last if last is not None and last is not sub else None, notices))
     _flag_duplicates(out)
     return out
 
+
+def grouped_notices(table: list[Row]) -> list[tuple[str, list[Row]]]:
+    """Each notice of the registered lists once, with the registrations it concerns (a
+    notice every list has, such as which card set is in use, concerns them all: [])."""
+    by: dict[str, list[Row]] = {}
+    for r in table:
+        for n in r.notices:
+            by.setdefault(n, []).append(r)
+    with_lists = sum(1 for r in table if r.sub is not None)
+    return [(n, [] if len(rs) == with_lists and with_lists > 1 else rs) for n, rs in by.items()]
+
+
+#: Columns the list sorts by: name -> the key of a row.
+SORTS: dict[str, Any] = {
+    "id": lambda r: r.reg.id,
+    "player": lambda r: (r.reg.player or "").casefold(),
+    "player_id": lambda r: r.reg.player_id or "",
+    "verdict": lambda r: r.sub.verdict if r.sub else "~",
+    "sizes": lambda r: r.sizes,
+    "problems": lambda r: len(r.problems),
+    "sent": lambda r: r.count,
+    "checked": lambda r: (r.checked, r.reg.checked_at or ""),
+}
+#: Registrations per page of the list.
+PAGE_SIZE = 100
 
 def _flag_duplicates(table: list[Row]) -> None:
     """The duplicate flags of `event check` (same player id, same name, same deck)."""
@@ -124,9 +167,11 @@ def _matches(r: Row, q: str, verdict: str, flag: str) -> bool:
         return False
     if flag == "duplicate" and not r.duplicate:
         return False
-    if flag == "unchecked" and r.reg.checked_at:
+    if flag == "unchecked" and r.checked:
         return False
-    if flag == "checked" and not r.reg.checked_at:
+    if flag == "checked" and not r.checked:
+        return False
+    if flag == "unregistered" and r.unregistered is None:
         return False
     if q:
         hay = " ".join(x or "" for x in (r.reg.player, r.reg.player_id,
@@ -137,29 +182,72 @@ def _matches(r: Row, q: str, verdict: str, flag: str) -> bool:
     return True
 
 
+def _login_wait(request: Request) -> str:
+    """The key of this client's staff login tries; 429 while it must wait (its own limit,
+    apart from submissions: a venue's players do not lock staff out, nor the reverse)."""
+    desk = desk_of(request)
+    key = "staff:" + client_of(request)
+    wait = desk.logins.wait(key)
+    if wait is not None:
+        desk.refusals.add("login", client_of(request), wait)
+        raise Refused(429, f"Too many wrong staff logins from this device; wait {wait:.0f} "
+                           "seconds and try again.")
+    return key
+
+
 async def overview(request: Request) -> Response:
     desk = desk_of(request)
     token = request.query_params.get("token")
     if token is not None:
+        key = _login_wait(request)
         if same(token, desk.token):
+            desk.logins.succeeded(key)
             return _logged_in(request)
+        desk.logins.failed(key)
         raise Refused(403, NOT_STAFF)
     if not is_staff(request):
         return render(request, "staff_login.html", {"sentence": NOT_STAFF,
                                                     "password": bool(desk.settings.password)},
                       403)
-    q = request.query_params.get("q", "").strip()[:100]
-    verdict = request.query_params.get("verdict", "")
-    flag = request.query_params.get("flag", "")
-    table = await run_in_threadpool(rows, desk)
-    shown = [r for r in table if _matches(r, q, verdict, flag)]
+    params = request.query_params
+    q = params.get("q", "").strip()[:100]
+    verdict = params.get("verdict", "")
+    flag = params.get("flag", "")
+    sort = params.get("sort", "id")
+    sort = sort if sort in SORTS else "id"
+    descending = params.get("dir") == "desc"
+    try:
+        page = max(1, int(params.get("page", "1")))
+    except ValueError:
+        page = 1
+    table = await run_in_threadpool(lambda: rows(desk, light=True))
+    shown = sorted((r for r in table if _matches(r, q, verdict, flag)), key=SORTS[sort],
+                   reverse=descending)
+    pages = max(1, -(-len(shown) // PAGE_SIZE))
+    page = min(page, pages)
     counts = {v: sum(1 for r in table if r.sub and r.sub.verdict == v)
               for v in ("legal", "illegal")}
+    from urllib.parse import urlencode
+
+    def link(**change: Any) -> str:
+        keep = {"q": q, "verdict": verdict, "flag": flag, "sort": sort,
+                "dir": "desc" if descending else "", "page": str(page)}
+        keep.update({k: str(v) for k, v in change.items()})
+        return "/staff?" + urlencode({k: v for k, v in keep.items() if v and not (
+            (k == "page" and v == "1") or (k == "sort" and v == "id"))})
+
     return render(request, "staff_list.html", {
-        "rows": shown, "total": len(table), "counts": counts,
+        "rows": shown[(page - 1) * PAGE_SIZE:page * PAGE_SIZE], "matching": len(shown),
+        "total": len(table), "counts": counts, "page": page, "pages": pages, "link": link,
+        "sort": sort, "descending": descending,
+        "registered": sum(1 for r in table if r.sub is not None),
+        "unregistered": sum(1 for r in table if r.unregistered is not None),
         "duplicates": sum(1 for r in table if r.duplicate),
+        "notices": grouped_notices(table),
+        "refusals": desk.refusals.recent(), "refused": dict(desk.refusals.total),
         "q": q, "verdict": verdict, "flag": flag, "message": _message(request),
         "deadline": desk.deadline, "closed": desk.closed(),
+        "accept_illegal": desk.settings.accept_illegal,
         "settings_version": desk.settings_version})
 
 
@@ -167,13 +255,13 @@ async def login(request: Request) -> Response:
     desk = desk_of(request)
     form = await request.form(max_files=0, max_fields=5)
     check_csrf(request, form)
-    wait = desk.limiter.allow("login:" + (request.client.host if request.client else ""))
+    key = _login_wait(request)
     password = form.get("password")
-    if wait is not None:
-        raise Refused(429, f"Too many tries; wait {wait:.0f} seconds.")
     if not desk.settings.password or not isinstance(password, str) or \
             not same(password, desk.settings.password):
+        desk.logins.failed(key)
         raise Refused(403, "That is not the staff password; ask the organiser for it.")
+    desk.logins.succeeded(key)
     return _logged_in(request)
 
 
@@ -193,6 +281,12 @@ def _player_context(desk: Desk, reg_id: int) -> dict[str, Any]:
         raise Refused(404, f"There is no registration #{reg_id}; go back to the list.")
     history = desk.store.history(reg_id)
     counting = desk.counting(history)
+    events = desk.store.events(reg_id)
+    checks: dict[int, list[Any]] = {}
+    for e in events:
+        if e.action == "checked" and e.submission_id is not None:
+            checks.setdefault(e.submission_id, []).append(e)
+    receipts = {s.id: s.receipt for s in history}
     entries = []
     previous = None
     for sub in history:
@@ -203,15 +297,34 @@ def _player_context(desk: Desk, reg_id: int) -> dict[str, Any]:
             diff = library.format_diff(desk.lib.diff(previous[1], deck, previous[0].receipt,
                                                      sub.receipt))
         entries.append({"sub": sub, "report": report, "diff": diff,
+                        "checks": checks.get(sub.id, []),
                         "problems": [v for v in report.violations
                                      if v.severity in ("error", "warning")]})
         previous = (sub, deck)
     layout = None
     if counting is not None:
         layout = desk.lib.layout(library.deck_from_json(counting.deck_json))
-    duplicate = next((r.duplicate for r in rows(desk) if r.reg.id == reg_id), None)
+    duplicate = next((r.duplicate for r in rows(desk, light=True) if r.reg.id == reg_id),
+                     None)
     return {"reg": reg, "history": entries, "counting": counting, "layout": layout,
-            "duplicate": duplicate}
+            "duplicate": duplicate, "checked": desk.checked(reg, counting), "events": events,
+            "receipts": receipts, "accept_illegal": desk.settings.accept_illegal}
+
+
+#: The cookie holding the name a judge typed, to sign what they do (not a login).
+JUDGE_COOKIE = "desk_judge"
+
+
+def judge_of(request: Request, form: Any) -> str:
+    """Who did it: the name typed on the form (kept in a cookie for the next form)."""
+    typed = form.get("judge")
+    name = " ".join(typed.split())[:40] if isinstance(typed, str) else ""
+    if not name:
+        name = " ".join(request.cookies.get(JUDGE_COOKIE, "").split())[:40]
+    try:
+        return clean_name(name, "judge name") if name else "staff"
+    except Refused:
+        return "staff"
 
 
 async def player_page(request: Request) -> Response:
@@ -237,11 +350,26 @@ async def update(request: Request) -> Response:
     version = _version(form)
     action = form.get("action")
     note = form.get("note")
-    changes: dict[str, Any] = {}
+    who = judge_of(request, form)
+    changes: dict[str, Any] = {"who": who}
     if action == "checked":
-        changes["checked"] = True
+        # the mark is for the list the judge saw: a list registered since is not checked
+        registered = desk.counting(desk.store.history(reg_id))
+        shown = str(form.get("submission", ""))
+        if registered is None or shown != str(registered.id):
+            ctx = await run_in_threadpool(_player_context, desk, reg_id)
+            ctx["sentence"] = ("The registered list changed since you opened this page; "
+                               "nothing was marked. Check the list shown below.")
+            return render(request, "staff_player.html", ctx, 409)
+        changes["checked"] = registered.id
     elif action == "unchecked":
-        changes["checked"] = False
+        changes["unchecked"] = True
+    elif action == "rename":
+        player, player_id = form.get("player"), form.get("player_id")
+        if not isinstance(player, str) or not isinstance(player_id, str):
+            raise Refused(400, "Write the player's name and CARD GAME ID.")
+        changes["player"] = clean_name(player, "player name")
+        changes["player_id"] = clean_player_id(player_id) if player_id.strip() else ""
     elif action == "reopen":
         changes["reopened"] = True
     elif action == "close":
@@ -257,7 +385,16 @@ async def update(request: Request) -> Response:
         ctx = await run_in_threadpool(_player_context, desk, reg_id)
         ctx["sentence"] = CONFLICT
         return render(request, "staff_player.html", ctx, 409)
-    return RedirectResponse(f"/staff/p/{reg_id}", status_code=303)
+    except ValueError as exc:
+        ctx = await run_in_threadpool(_player_context, desk, reg_id)
+        ctx["sentence"] = (f"Not renamed: {exc}; open that registration to merge by hand or "
+                           "type another name.")
+        return render(request, "staff_player.html", ctx, 409)
+    response = RedirectResponse(f"/staff/p/{reg_id}", status_code=303)
+    if who != "staff":
+        response.set_cookie(JUDGE_COOKIE, who, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https")
+    return response
 
 
 async def compare(request: Request) -> Response:
@@ -293,7 +430,14 @@ async def _compare(request: Request, form: Any) -> Response:
     registered = library.deck_from_json(counting.deck_json)
     d = await run_in_threadpool(desk.lib.diff, registered, shown,
                                 f"registered ({counting.receipt})", "shown at the deck check")
-    ctx["compare"] = {"diff": library.format_diff(d), "identical": d.identical}
+    text = library.format_diff(d)
+    # kept with the registration: a deck check's finding is evidence for the judges
+    await run_in_threadpool(lambda: desk.store.add_event(
+        reg_id, who=judge_of(request, form), submission_id=counting.id,
+        action="deck-check", detail=("identical" if d.identical else "differs") + "\n" + text,
+        when=desk.settings.clock()))
+    ctx = await run_in_threadpool(_player_context, desk, reg_id)
+    ctx["compare"] = {"diff": text, "identical": d.identical}
     return render(request, "staff_player.html", ctx)
 
 
@@ -335,7 +479,7 @@ def event_report(desk: Desk) -> Any:
             continue
         regs.append((f"desk:{r.sub.receipt}", r.reg.player, r.reg.player_id,
                      library.deck_from_json(r.sub.deck_json)))
-    return desk.lib.event_report(regs)
+    return desk.lib.event_report(regs, desk.settings.event)
 
 
 async def export(request: Request) -> Response:

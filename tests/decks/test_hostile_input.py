@@ -251,3 +251,39 @@ def test_a_csv_at_the_cell_limit_is_read_in_bounds(pool: MemoryPool) -> None:
     text = "\n".join(",".join(f"w{r}x{c}" for c in range(10)) for r in range(9_999))
     with pytest.raises(DeckReadError, match="holds no table of cards"):
         bounded(lambda: read_csv(text, pool, "wide.csv"), trace=False)  # time is the point
+
+
+def _normalised_chars(monkeypatch: pytest.MonkeyPatch, fn: Callable[[], Any]) -> int:
+    """How many characters `fn` hands to the name normaliser (its cost is linear in them)."""
+    import types
+
+    from deckcheck.cards import names
+
+    seen = [0]
+    real = names.unicodedata
+
+    def counting(form: str, text: str) -> str:
+        seen[0] += len(text)
+        return real.normalize(form, text)
+
+    monkeypatch.setattr(names, "unicodedata", types.SimpleNamespace(normalize=counting))
+    try:
+        fn()
+    except DeckReadError:
+        pass
+    return seen[0]
+
+
+@pytest.mark.parametrize("width", [1_000, 32_000])
+def test_long_cells_are_not_normalised_once_per_probe(
+        pool: MemoryPool, monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    """The hostile workbook of issue 20 (1,500 rows of two 32 KB cells under a header) took
+    9 s: every cell was normalised on each header probe and each name lookup. Text longer
+    than any header word or card name is no longer normalised, so the work does not grow
+    with the cells' length (the old code normalised 7,500 cells: ~240 M characters)."""
+    from deckcheck.decks.tabular import Grid, read_grid
+
+    rows: list[list[Any]] = [["Qty", "Card Name"]]
+    rows += [[f"{r}bolz " + "x" * width, f"{r}bolz " + "y" * width] for r in range(1500)]
+    chars = _normalised_chars(monkeypatch, lambda: read_grid(Grid(rows, "w.xlsx", "S"), pool))
+    assert chars < 20_000, chars  # the header words and short cells only, at any width

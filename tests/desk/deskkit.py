@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.cards.model import Card, Frame, Kind
@@ -89,3 +90,24 @@ def submit(client: Any, *, player: str = "Alice Example", player_id: str = "0301
 def staff_login(client: Any, token: str = "staff-secret-token") -> None:
     r = client.get(f"/staff?token={token}")
     assert r.status_code == 303, r.text
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A list the desk accepted: its receipt page's address and the receipt code on it."""
+
+    path: str
+    receipt: str
+
+
+def receipt_of(client: Any, response: Any) -> Sent:
+    """Follow a submission's redirect in the browser that sent it and read the receipt code
+    (shown to that browser only; it is in no address)."""
+    assert response.status_code == 303, response.text
+    path = response.headers["location"]
+    assert re.fullmatch(r"/r/[A-Za-z0-9_\-]{16}", path), path
+    page = client.get(path)
+    m = re.search(r'id="receipt">([A-Z0-9]{4}-[A-Z0-9]{4})<', page.text)
+    assert m, page.text[-2000:]
+    assert m.group(1) not in path
+    return Sent(path, m.group(1))

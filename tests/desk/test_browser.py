@@ -62,43 +62,49 @@ def server(make_settings: Callable[..., Any]) -> Iterator[str]:
     sock.close()
 
 
-@pytest.fixture
-def browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def new_browser(profile: Path) -> Any:
+    """A headless Chromium with a profile of its own (its own cookies: another browser)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    monkeypatch.setenv("SE_OFFLINE", "true")  # Selenium Manager never downloads anything
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'profile'}",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}",
                  "--window-size=1280,1000"):
         options.add_argument(flag)
     # with the driver's path given, Selenium skips Selenium Manager (no download, no network)
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture
+def browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setenv("SE_OFFLINE", "true")  # Selenium Manager never downloads anything
+    driver = new_browser(tmp_path / "profile")
     try:
         yield driver
     finally:
         driver.quit()
 
 
-def shot(driver: Any, name: str) -> None:
+def shot(driver: Any, name: str, width: int = 1280) -> None:
     """A screenshot of the whole page (the window grown to the page's height)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    driver.set_window_size(1280, 700)
+    driver.set_window_size(width, 700)
     size = 700
     for _ in range(3):  # the window is a little taller than its viewport: grow until it fits
         page, view = driver.execute_script(
             "return [document.documentElement.scrollHeight, window.innerHeight]")
-        if view >= page or size >= 6000:
+        if view >= page or size >= 8000:
             break
-        size = min(6000, size + int(page) - int(view) + 8)
-        driver.set_window_size(1280, size)
+        size = min(8000, size + int(page) - int(view) + 8)
+        driver.set_window_size(width, size)
     driver.save_screenshot(str(SHOTS / f"{name}.png"))
-    driver.set_window_size(1280, 1000)
+    driver.set_window_size(width, 1000)
 
 
 def fill(driver: Any, values: dict[str, str]) -> None:
@@ -149,10 +155,12 @@ def test_register_fix_staff_and_deadline(server: str, browser: Any, tmp_path: Pa
     assert cells[:4] == ["DC202", "Pot of Greed", "1 / 0", "illegal.ydk:42"]
     assert cells[5] == "Take every copy of Pot of Greed out of the deck."
     first_receipt = text(browser, "receipt")
+    first_page = browser.current_url
     assert "Main Deck (40)" in text(browser, "section-main")
     shot(browser, "2-player-illegal")
 
-    # they fix it and send again from the same page: legal, with a new receipt
+    # they fix it and send again from the same page, typing their id and receipt code
+    fill(browser, {"player_id": "0301234567", "receipt-code": first_receipt})
     browser.find_element(By.ID, "deck").send_keys(str(legal))
     click(browser, "send")
     assert text(browser, "verdict") == "Legal"
@@ -204,7 +212,7 @@ def test_register_fix_staff_and_deadline(server: str, browser: Any, tmp_path: Pa
     assert not browser.find_elements(By.ID, "send")
     shot(browser, "7-player-closed")
     # a page opened before the deadline cannot sneak a list in
-    browser.get(server + f"/r/{first_receipt}")
+    browser.get(first_page)
     assert "Submissions closed at" in text(browser, "closed")
 
 
@@ -213,3 +221,141 @@ def test_screenshots_folder_is_git_ignored() -> None:
     if shutil.which("git") is None or not (root / ".git").exists():
         pytest.skip("not a git checkout")
     assert "/out/" in (root / ".gitignore").read_text().splitlines()
+
+
+def send_list(driver: Any, server: str, deck: Path, *, player: str = "Alice Example",
+              player_id: str = "0301234567", receipt: str = "") -> None:
+    """Fill the desk's first page and send a deck file, as a player does."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(server + "/")
+    fill(driver, {"player": player, "player_id": player_id, "receipt-code": receipt})
+    driver.find_element(By.ID, "deck").send_keys(str(deck))
+    click(driver, "send")
+
+
+def test_a_checked_legal_list_survives_an_illegal_one(server: str, browser: Any,
+                                                      tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20's walk: legal list -> checked at the desk -> the player sends an illegal
+    list -> the legal list is still registered, checked; the new one is not; a second
+    browser with the receipt address can neither see nor replace the list."""
+    from selenium.webdriver.common.by import By
+
+    illegal, legal = tmp_path / "illegal.ydk", tmp_path / "legal.ydk"
+    illegal.write_bytes(ILLEGAL)
+    legal.write_bytes(LEGAL)
+    send_list(browser, server, legal)
+    assert text(browser, "verdict") == "Legal"
+    assert "Registered" in text(browser, "status")
+    receipt = text(browser, "receipt")
+
+    browser.get(server + f"/staff?token={TOKEN}")
+    browser.get(server + "/staff/p/1")
+    fill(browser, {"judge": "Judge Jo"})
+    click(browser, "mark-checked")
+    assert "Checked at the desk" in text(browser, "checked")
+
+    send_list(browser, server, illegal, receipt=receipt)
+    assert text(browser, "verdict") == "Not legal"
+    assert text(browser, "not-registered") == "Not registered"
+    assert "still the legal one" in text(browser, "status")
+    assert browser.find_elements(By.CSS_SELECTOR, "tr.problem")  # its problems, all shown
+    illegal_page = browser.current_url
+
+    browser.get(server + "/staff/p/1")
+    assert "Checked at the desk" in text(browser, "checked")
+    assert text(browser, "counting-receipt") == receipt
+    assert text(browser, "counting-verdict") == "legal"
+    subs = browser.find_elements(By.CSS_SELECTOR, "#history .submission")
+    assert len(subs) == 2
+    assert "✔ checked" in subs[0].text and "by Judge Jo" in subs[0].text
+    assert "registered" in subs[0].text
+    assert "✔" not in subs[1].text and "not registered" in subs[1].text
+    browser.get(server + "/staff")
+    row = browser.find_element(By.CSS_SELECTOR, "tr.registration").text
+    assert "✔" in row and "last list illegal, not registered" in row
+
+    # a second browser, with nothing but the receipt page's address
+    other = new_browser(tmp_path / "other")
+    try:
+        other.get(illegal_page)
+        page = other.find_element(By.TAG_NAME, "main").text
+        assert "Not legal" in page
+        for private in ("Alice", "0301234567", receipt, "Pot of Greed", "Ash Blossom"):
+            assert private not in page, private
+        assert not other.find_elements(By.ID, "send")  # no form to replace the list
+        # it knows the name and id (from a sheet on the wall) but not the receipt code
+        send_list(other, server, illegal)
+        assert "enter the receipt code" in text(other, "sentence")
+        fill(other, {"receipt-code": "AAAA-AAAA"})
+        other.find_element(By.ID, "deck").send_keys(str(illegal))
+        click(other, "send")
+        assert "enter the receipt code" in text(other, "sentence")
+    finally:
+        other.quit()
+    browser.get(server + "/staff/p/1")
+    assert "Submissions (2)" in text(browser, "history")
+    assert text(browser, "counting-receipt") == receipt
+
+
+def test_sixty_players_behind_one_address_register(server: str, browser: Any) -> None:
+    """60 players on one venue network (one address: 127.0.0.1 here) register one after
+    another within a minute, under the default limits; staff see all 60."""
+    import re
+
+    httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed (the test extra)")
+    statuses = []
+    for n in range(60):
+        with httpx.Client(base_url=server, follow_redirects=False, timeout=30) as c:
+            token = re.search(r'name="csrf" value="([^"]+)"', c.get("/").text)
+            assert token
+            r = c.post("/submit", data={"csrf": token.group(1), "player": f"Player {n}",
+                                        "player_id": f"{300000000 + n:010d}"},
+                       files={"deck": ("deck.ydk", LEGAL, "application/octet-stream")})
+            statuses.append(r.status_code)
+    assert statuses == [303] * 60
+    browser.get(server + f"/staff?token={TOKEN}")
+    assert text(browser, "total") == "60"
+    assert "Nobody has been refused" in text(browser, "refusals")
+
+
+def _fits(driver: Any, width: int) -> None:
+    """Nothing on the page is wider than the screen (tables reflow into cards)."""
+    wide = driver.execute_script(
+        "return [document.documentElement.scrollWidth, Array.from(document.querySelectorAll("
+        "'td, th, pre, table')).filter(e => e.getBoundingClientRect().right > window.innerWidth"
+        " + 1 && e.offsetParent !== null && !e.closest('.scroll')).map(e => e.outerHTML.slice("
+        "0, 80))]")
+    assert wide[0] <= width, wide
+    assert wide[1] == [], wide
+
+
+def test_pages_fit_a_phone(server: str, browser: Any, tmp_path: Path) -> None:
+    """At 390 px wide the player's problems and the staff list fit the screen: each table
+    row becomes a card with its cells labelled."""
+    from selenium.webdriver.common.by import By
+
+    illegal = tmp_path / "illegal.ydk"
+    illegal.write_bytes(ILLEGAL)
+    browser.set_window_size(390, 844)
+    assert browser.execute_script("return window.innerWidth") == 390
+    send_list(browser, server, illegal)
+    _fits(browser, 390)
+    fix = browser.find_element(By.CSS_SELECTOR, "tr.problem td[data-label='How to fix']")
+    assert fix.is_displayed() and fix.rect["x"] + fix.rect["width"] <= 390
+    shot(browser, "desk-phone-player", 390)
+    legal = tmp_path / "legal.ydk"
+    legal.write_bytes(LEGAL)
+    for n in range(1, 5):
+        send_list(browser, server, legal if n % 2 else illegal,
+                  player=f"Player {n} With A Rather Long Name", player_id=f"03000000{n:02d}")
+    browser.get(server + f"/staff?token={TOKEN}")
+    browser.get(server + "/staff/p/2")
+    click(browser, "mark-checked")
+    browser.get(server + "/staff")
+    _fits(browser, 390)
+    shot(browser, "desk-phone-staff", 390)
+    browser.get(server + "/staff/p/1")
+    _fits(browser, 390)
+    shot(browser, "desk-phone-staff-player", 390)

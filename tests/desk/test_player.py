@@ -18,19 +18,13 @@ from deskkit import (  # noqa: E402
     Clock,
     csrf,
     form_value,
+    receipt_of,
     staff_login,
     submit,
     ydk,
 )
 
 from deckcheck.desk.store import Store  # noqa: E402
-
-
-def receipt_of(response: Any) -> str:
-    assert response.status_code == 303, response.text
-    m = re.fullmatch(r"/r/([A-Z0-9]{4}-[A-Z0-9]{4})", response.headers["location"])
-    assert m, response.headers["location"]
-    return m.group(1)
 
 
 def test_form_page_has_every_field(client: Any) -> None:
@@ -44,8 +38,8 @@ def test_form_page_has_every_field(client: Any) -> None:
 
 
 def test_illegal_deck_shows_every_problem_with_place_and_fix(client: Any) -> None:
-    code = receipt_of(submit(client, deck=ILLEGAL))
-    page = client.get(f"/r/{code}")
+    code = receipt_of(client, submit(client, deck=ILLEGAL))
+    page = client.get(code.path)
     assert page.status_code == 200
     assert 'id="verdict">Not legal' in page.text
     row = re.search(r'<tr class="problem">(.*?)</tr>', page.text, re.S)
@@ -64,32 +58,33 @@ def test_illegal_deck_shows_every_problem_with_place_and_fix(client: Any) -> Non
     # the card with the problem is marked in the deck as laid out, and only that one
     assert re.findall(r'<tr class="bad"[^>]*><td class="n">(\d+)</td><td>([^<]+)</td>',
                       page.text) == [("1", "Pot of Greed")]
-    assert code in page.text
+    assert code.receipt in page.text
 
 
 def test_fix_and_resubmit_with_the_receipt(client: Any, make_settings: Callable[..., Any]
                                            ) -> None:
-    first = receipt_of(submit(client, deck=ILLEGAL))
-    second = receipt_of(submit(client, deck=LEGAL, receipt=first))
-    page = client.get(f"/r/{second}")
+    first = receipt_of(client, submit(client, deck=ILLEGAL))
+    second = receipt_of(client, submit(client, deck=LEGAL, receipt=first.receipt))
+    page = client.get(second.path)
     assert 'id="verdict">Legal' in page.text
     assert "This list counts for the event" in page.text
-    old = client.get(f"/r/{first}")
-    assert "a later one replaced it" in old.text
+    old = client.get(first.path)
+    assert 'id="not-registered">Not registered' in old.text
+    assert "An illegal list is never registered" in old.text
     store = Store(make_settings().store)
     assert [s.verdict for s in store.all_submissions()] == ["illegal", "legal"]
     assert len(store.registrations()) == 1
 
 
 def test_replacing_a_list_needs_its_receipt(client: Any) -> None:
-    receipt_of(submit(client, deck=ILLEGAL))
+    receipt_of(client, submit(client, deck=ILLEGAL))
     r = submit(client, deck=LEGAL)  # same name and id, no receipt: could be anyone
     assert r.status_code == 409
     assert "enter the receipt code of your last submission" in r.text
     r = submit(client, deck=LEGAL, receipt="AAAA-AAAA")
     assert r.status_code == 409
     # the mistyped code comes back in a field the player can correct
-    assert re.search(r'<input type="text" id="receipt" name="receipt"[^>]*value="AAAA-AAAA"',
+    assert re.search(r'<input type="text" id="receipt-code" name="receipt"[^>]*value="AAAA-AAAA"',
                      r.text)
 
 
@@ -101,12 +96,13 @@ def test_pasted_ydke_and_text_lists(client: Any) -> None:
         return base64.b64encode(struct.pack(f"<{len(pcs)}I", *pcs)).decode()
 
     url = f"ydke://{b64(LEGAL_MAIN)}!{b64([1861629])}!!"
-    code = receipt_of(submit(client, paste=url))
-    assert 'id="verdict">Legal' in client.get(f"/r/{code}").text
+    code = receipt_of(client, submit(client, paste=url))
+    assert 'id="verdict">Legal' in client.get(code.path).text
     text = "3 Ash Blossom & Joyous Spring\n" + "".join(
         f"1 Filler {i}\n" for i in range(36)) + "1 Pot of Greed\nExtra Deck\n1 Decode Talker\n"
-    code = receipt_of(submit(client, player="Bob Example", player_id="0300000002", paste=text))
-    page = client.get(f"/r/{code}")
+    code = receipt_of(client, submit(client, player="Bob Example", player_id="0300000002",
+                                     paste=text))
+    page = client.get(code.path)
     assert "DC202" in page.text
     assert "pasted list:38" in page.text  # the line of Pot of Greed in what was pasted
     assert "1 Pot of Greed" in page.text  # the pasted list is offered again to fix
@@ -116,13 +112,14 @@ def test_pasted_omega_code_and_a_japanese_list(client: Any) -> None:
     from deckcheck.decks.omega import to_omega
     from deckcheck.decks.ydk import read_ydk
 
-    code = receipt_of(submit(client, paste=to_omega(read_ydk(ILLEGAL))))
-    page = client.get(f"/r/{code}").text
+    code = receipt_of(client, submit(client, paste=to_omega(read_ydk(ILLEGAL))))
+    page = client.get(code.path).text
     assert "DC202" in page and "Main Deck (40)" in page and "Extra Deck (1)" in page
     text = "灰流うらら ×3\n" + "".join(f"Filler {i}\n" for i in range(37)) + \
         "エクストラデッキ\n1 Decode Talker\n"
-    code = receipt_of(submit(client, player="Bob Example", player_id="0300000002", paste=text))
-    page = client.get(f"/r/{code}").text
+    code = receipt_of(client, submit(client, player="Bob Example", player_id="0300000002",
+                                     paste=text))
+    page = client.get(code.path).text
     assert 'id="verdict">Legal' in page
     assert '<td class="n">3</td><td>Ash Blossom &amp; Joyous Spring</td>' in page
 
@@ -130,8 +127,8 @@ def test_pasted_omega_code_and_a_japanese_list(client: Any) -> None:
 def test_the_same_form_sent_twice_is_stored_once(client: Any,
                                                  make_settings: Callable[..., Any]) -> None:
     token = csrf(client)
-    a = receipt_of(submit(client, deck=LEGAL, nonce="n" * 20, token=token))
-    b = receipt_of(submit(client, deck=LEGAL, nonce="n" * 20, token=token))
+    a = receipt_of(client, submit(client, deck=LEGAL, nonce="n" * 20, token=token))
+    b = receipt_of(client, submit(client, deck=LEGAL, nonce="n" * 20, token=token))
     assert a == b
     assert Store(make_settings().store).count_submissions() == 1
 
@@ -151,9 +148,9 @@ def test_submissions_are_rate_limited_per_client(make_settings: Callable[..., An
     from deckcheck.desk.app import create_app
 
     with TestClient(create_app(make_settings(submit_limit=2)), follow_redirects=False) as c:
-        first = receipt_of(submit(c, deck=ILLEGAL))
-        receipt_of(submit(c, deck=LEGAL, receipt=first))
-        r = submit(c, deck=LEGAL, receipt=first)
+        first = receipt_of(c, submit(c, deck=ILLEGAL))
+        receipt_of(c, submit(c, deck=LEGAL, receipt=first.receipt))
+        r = submit(c, deck=LEGAL, receipt=first.receipt)
         assert r.status_code == 429
         assert "Too many submissions from this device" in r.text
         assert r.headers["retry-after"] == "60"
@@ -161,7 +158,7 @@ def test_submissions_are_rate_limited_per_client(make_settings: Callable[..., An
 
 def test_deadline_closes_and_staff_may_reopen_one(client: Any, clock: Clock,
                                                   make_settings: Callable[..., Any]) -> None:
-    first = receipt_of(submit(client, deck=ILLEGAL))
+    first = receipt_of(client, submit(client, deck=ILLEGAL))
     staff_login(client)
     token = csrf(client, "/staff")
     r = client.post("/staff/settings", data={"csrf": token, "version": "1",
@@ -169,7 +166,7 @@ def test_deadline_closes_and_staff_may_reopen_one(client: Any, clock: Clock,
     assert r.status_code == 303
     clock.now = dt.datetime(2026, 12, 5, 9, 0, 1, tzinfo=dt.UTC)
     assert "Submissions closed at" in client.get("/").text
-    r = submit(client, deck=LEGAL, receipt=first)
+    r = submit(client, deck=LEGAL, receipt=first.receipt)
     assert r.status_code == 403
     assert "Submissions closed at" in r.text
     r = submit(client, player="Late Comer", player_id="0300000009", deck=LEGAL)
@@ -178,8 +175,8 @@ def test_deadline_closes_and_staff_may_reopen_one(client: Any, clock: Clock,
     r = client.post("/staff/p/1/update", data={"csrf": token, "version": "1",
                                                "action": "reopen"})
     assert r.status_code == 303
-    late = receipt_of(submit(client, deck=LEGAL, receipt=first))
-    assert "This list counts" in client.get(f"/r/{late}").text
+    late = receipt_of(client, submit(client, deck=LEGAL, receipt=first.receipt))
+    assert "This list counts" in client.get(late.path).text
     subs = Store(make_settings().store).all_submissions()
     assert [s.late for s in subs] == [False, True]
 
@@ -192,7 +189,7 @@ def test_the_last_submission_before_the_deadline_counts(make_settings: Callable[
 
     deadline = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.UTC)
     with TestClient(create_app(make_settings(deadline=deadline)), follow_redirects=False) as c:
-        first = receipt_of(submit(c, deck=LEGAL))
+        first = receipt_of(c, submit(c, deck=LEGAL))
         staff_login(c)
         # a staff member moves the deadline earlier than Alice's list: no list counts
         page = c.get("/staff").text
@@ -200,8 +197,8 @@ def test_the_last_submission_before_the_deadline_counts(make_settings: Callable[
             "csrf": form_value(page, "csrf"), "version": form_value(page, "version"),
             "deadline": "2026-12-05T07:00+00:00"})
         assert r.status_code == 303
-        assert "no list before the deadline" in c.get("/staff").text
-        assert "a later one replaced it" not in c.get(f"/r/{first}").text
+        assert "no registered list" in c.get("/staff").text
+        assert "a later one replaced it" not in c.get(first.path).text
 
 
 def test_a_restart_keeps_every_accepted_submission(make_settings: Callable[..., Any]) -> None:
@@ -210,9 +207,13 @@ def test_a_restart_keeps_every_accepted_submission(make_settings: Callable[..., 
     from deckcheck.desk.app import create_app
 
     with TestClient(create_app(make_settings()), follow_redirects=False) as c:
-        code = receipt_of(submit(c, deck=ILLEGAL))
+        code = receipt_of(c, submit(c, deck=ILLEGAL))
     with TestClient(create_app(make_settings()), follow_redirects=False) as c:
-        page = c.get(f"/r/{code}")
+        page = c.get(code.path)  # another browser: the verdict only
+        assert page.status_code == 200
+        assert 'id="verdict">Not legal' in page.text and "DC202" not in page.text
+        page = c.post(code.path, data={"csrf": csrf(c, code.path), "receipt": code.receipt,
+                                       "player_id": "0301234567"})
         assert page.status_code == 200
         assert "DC202" in page.text
 
@@ -225,16 +226,16 @@ def test_an_xlsx_registration_sheet_is_read(client: Any) -> None:
     deck = lib.read_upload(ILLEGAL, "deck.ydk")
     data = dump_deck(deck, "xlsx", lib.pool, player="Alice Example")
     assert read_deck  # the reader the desk uses through its adapter
-    code = receipt_of(submit(client, deck=data, filename="registration.xlsx"))
-    page = client.get(f"/r/{code}")
+    code = receipt_of(client, submit(client, deck=data, filename="registration.xlsx"))
+    page = client.get(code.path)
     assert "DC202" in page.text
     assert re.search(r"registration\.xlsx:[^<]*![A-Z]+\d+", page.text)  # sheet!cell
 
 
 def test_unknown_receipt_is_404_with_a_sentence(client: Any) -> None:
-    r = client.get("/r/ZZZZ-ZZZZ")
+    r = client.get("/r/ZZZZZZZZZZZZZZZZ")
     assert r.status_code == 404
-    assert "No submission has this receipt code" in r.text
+    assert "No submission has this receipt page" in r.text
 
 
 @pytest.mark.parametrize(("player_id", "sentence"), [

@@ -40,7 +40,7 @@ def test_real_ydke_urls_pasted(shared_data: Path, make_settings: Callable[..., A
                 continue
             assert r.status_code == 303, (row["url"], r.text[-500:])
             accepted += 1
-            sub = Store(settings.store).submission(r.headers["location"].rsplit("/", 1)[1])
+            sub = Store(settings.store).by_public(r.headers["location"].rsplit("/", 1)[1])
             assert sub is not None
             sizes = json.loads(sub.report_json)["sizes"]
             assert (sizes["main"], sizes["extra"], sizes["side"]) == counts

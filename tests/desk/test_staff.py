@@ -12,16 +12,15 @@ import pytest
 
 pytest.importorskip("starlette", reason="the desk extra is not installed (pip install "
                     "'deckcheck[desk]')")
-from deskkit import ILLEGAL, LEGAL, form_value, staff_login, submit  # noqa: E402
+from deskkit import ILLEGAL, LEGAL, form_value, receipt_of, staff_login, submit  # noqa: E402
 
 from deckcheck.desk.store import Store  # noqa: E402
 
 
 def registered(client: Any) -> None:
     """Alice sends an illegal list, then fixes it; Bob sends Alice's deck under his name."""
-    first = submit(client, deck=ILLEGAL)
-    code = first.headers["location"].rsplit("/", 1)[1]
-    assert submit(client, deck=LEGAL, receipt=code).status_code == 303
+    first = receipt_of(client, submit(client, deck=ILLEGAL))
+    assert submit(client, deck=LEGAL, receipt=first.receipt).status_code == 303
     assert submit(client, player="Bob Example", player_id="0300000002",
                   deck=LEGAL).status_code == 303
 
@@ -87,12 +86,13 @@ def test_list_shows_verdicts_duplicates_and_filters(client: Any) -> None:
 
     assert shown("") == ["1", "2", "3"]
     assert shown("verdict=legal") == ["1", "2"]
-    assert shown("verdict=illegal") == ["3"]
+    assert shown("verdict=illegal") == []  # an illegal list is never registered
+    assert shown("verdict=none") == ["3"]
+    assert shown("flag=unregistered") == ["3"]
     assert shown("q=impostor") == ["3"]
     assert shown("q=0300000002") == ["2"]
     assert shown("flag=duplicate") == ["1", "2", "3"]
     assert shown("flag=unchecked") == ["1", "2", "3"]
-    assert shown("q=pot+of+greed") == ["3"]  # problems are searched too
     assert "same player id as #1 Alice Example" in client.get("/staff/p/3").text
 
 
@@ -113,6 +113,7 @@ def test_two_staff_editing_at_once_do_not_overwrite(client: Any) -> None:
     token, version = form_value(page, "csrf"), form_value(page, "version")
     # two judges opened the same page; the first marks the deck checked
     r = client.post("/staff/p/1/update", data={"csrf": token, "version": version,
+                                               "submission": form_value(page, "submission"),
                                                "action": "checked"})
     assert r.status_code == 303
     # the second, on the page as it was, saves a note: refused, nothing lost
@@ -244,3 +245,30 @@ def test_staff_close_submissions_now(client: Any) -> None:
                                              "deadline": "2026-12-06 10:00"})
     assert r.status_code == 409
     assert re.search(r"Someone else changed the deadline", r.text)
+
+
+def test_a_big_event_is_paged_and_sorted_by_any_column(client: Any) -> None:
+    desk = client.app.state.desk
+    legal = desk.lib.read_upload(LEGAL, "deck.ydk")
+    illegal = desk.lib.read_upload(ILLEGAL, "deck.ydk")
+    for n in range(250):
+        desk.accept(player=f"Player {n:03d}", player_id=f"{300000000 + n:010d}",
+                    deck=illegal if n % 5 == 0 else legal, raw=b"", origin="upload",
+                    label="deck.ydk", nonce=None, client="test")
+    staff_login(client)
+
+    def shown(query: str) -> list[str]:
+        return re.findall(r'class="registration" data-id="(\d+)"',
+                          client.get(f"/staff?{query}").text)
+
+    assert shown("") == [str(n) for n in range(1, 101)]  # 100 a page
+    assert shown("page=3") == [str(n) for n in range(201, 251)]
+    assert 'id="next"' in client.get("/staff").text
+    assert shown("sort=player&dir=desc")[:2] == ["250", "249"]
+    assert shown("sort=player_id")[:2] == ["1", "2"]
+    # 50 illegal lists registered nothing: they sort after every registered verdict
+    assert shown("sort=verdict&page=3")[-1] in {str(n) for n in range(1, 251, 5)}
+    assert len(shown("verdict=none&page=1")) == 50
+    for key in ("id", "player", "player_id", "verdict", "sizes", "problems", "sent",
+                "checked"):
+        assert len(shown(f"sort={key}&dir=desc")) == 100, key
