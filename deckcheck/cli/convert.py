@@ -82,18 +82,19 @@ def pick_deck(decks: list[Deck], sheet: str | None, source: str) -> Deck:
 @click.option("--deck-name", help="Registration sheet: deck name.")
 @click.pass_obj
 @handle_errors
-def convert(obj: Ctx, source: str, dest: str | None, output: str | None, to_fmt: str | None, from_fmt: str | None,
-            sheet: str | None, player: str | None, player_id: str | None, event: str | None,
-            event_date: str | None, country: str | None, deck_name: str | None) -> None:
+def convert(obj: Ctx, source: str, dest: str | None, output: str | None, to_fmt: str | None,
+            from_fmt: str | None, sheet: str | None, player: str | None,
+            player_id: str | None, event: str | None, event_date: str | None,
+            country: str | None, deck_name: str | None) -> None:
     """Convert a deck between .ydk, ydke:// URL, Omega code, plain text, CSV and an xlsx
     registration sheet, or print it as a PDF decklist.
 
     IN is a deck file, - (standard input), or a ydke:// URL or Omega code given directly.
     OUT is a file or - (standard output); its format comes from its extension or --to. The
     player fields fill in the xlsx registration sheet and the PDF decklist (one A4 page in
-    the layout of Konami's decklist form; needs the pdf extra). Problems found while reading (unknown
-    names, bad counts, unknown passcodes) are printed to stderr, one line each with its
-    location. Exit status: 0 when the deck was written, 2 when not.
+    the layout of Konami's decklist form; needs the pdf extra). Problems found while reading
+    (unknown names, bad counts, unknown passcodes) are printed to stderr, one line each with
+    its location. Exit status: 0 when the deck was written, 2 when not.
     """
     if (dest is None) == (output is None):
         raise UserError("Name the file to write once: as OUT after IN, or with -o.")

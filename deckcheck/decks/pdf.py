@@ -317,7 +317,7 @@ def _draw_page(page: _Page, deck: Deck, pool: CardPool | None, fields: Mapping[s
     c.setLineWidth(0.6)
     c.line(left + 70, sig_y - 1, left + 300, sig_y - 1)
     name = " ".join(v for v in (values["first_name"], values["last_name"]) if v)
-    who = " · ".join(v for v in (name, values["player_id"]) if v)
+    who = " / ".join(v for v in (name, values["player_id"]) if v)
     page.text(left, MARGIN, who, 7, width - 90)
     page.text(right, MARGIN, f"Page {number} of {pages}", 7, align="right")
 
