@@ -183,11 +183,11 @@ class _Page:
         self.text(x + qty_w / 2, y - 7.5, "Qty", 6.5, bold=True, align="center")
         self.text(x + qty_w + 3, y - 7.5, "Card Name", 6.5, bold=True)
         y -= 10
-        lines: list[tuple[str, str, bool]] = [(str(n), _label(label, pc), False)
+        lines: list[tuple[str, str, bool]] = [(str(n), line_label(label, pc), False)
                                               for n, label, pc in items]
         if extra is not None and extra[1]:
             lines.append(("", extra[0], True))
-            lines += [(str(n), _label(label, pc), False) for n, label, pc in extra[1]]
+            lines += [(str(n), line_label(label, pc), False) for n, label, pc in extra[1]]
         base = y - row_h + (row_h - size * 0.72) / 2
         for i in range(rows):
             ry = y - (i + 1) * row_h
@@ -211,7 +211,7 @@ class _Page:
         return y - row_h
 
 
-def _label(label: str, passcode: int | None) -> str:
+def line_label(label: str, passcode: int | None) -> str:
     """A line's name; a passcode the card pool does not know is printed as the passcode."""
     if label:
         return label
