@@ -162,12 +162,13 @@ class _Page:
             self.text(x + 4, y + 4.5, value, 10.5, w - 8)
             return
         cell = min(16.0, (w - 8) / 10)
+        tall = h - 11
         digits = value.rjust(10) if value else " " * 10
         for i, d in enumerate(digits):
             bx = x + 4 + i * cell
-            self.box(bx, y + 2.5, cell, h - 12, width=0.4)
+            self.box(bx, y + 2, cell, tall, width=0.4)
             if d != " ":
-                self.text(bx + cell / 2, y + 5, d, 10, align="center")
+                self.text(bx + cell / 2, y + 2 + (tall - 9 * 0.72) / 2, d, 9, align="center")
 
     def card_column(self, x: float, top: float, w: float, title: str, items: Lines,
                     rows: int, row_h: float, size: float,
@@ -236,7 +237,7 @@ def _draw_page(page: _Page, deck: Deck, pool: CardPool | None, fields: Mapping[s
 
     # player fields (left) and the judges' box (right)
     fy = top - 24
-    fh = 22.0
+    fh = 24.0
     judge_w = 150.0
     fw = width - judge_w - 8
     half = fw / 2
