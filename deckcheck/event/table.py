@@ -252,19 +252,24 @@ def find_header(rows: Sequence[Sequence[Any]]) -> tuple[int, Columns] | None:
 
 def diagnose(rows: Sequence[Sequence[Any]]) -> str | None:
     """Why `rows` (a CSV file or a sheet) is no registration table although a header row of
-    its first rows names the players (a player column other than a bare "Name", or an id
-    column): that row has no decklist column, or its deck column holds no decklists. None when
-    no row looks like a registration table's header, or one is a card table's ("Qty",
-    "Card name"…): such rows are a deck's (a "Name | Passcode" list too)."""
-    for i, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
-        roles = [classify(v) if isinstance(v, str) else None for v in row]
-        if "card" in roles:
-            return None  # a deck written as a table
-        who = [_shown(v) for v, r in zip(row, roles, strict=True)
+    its first rows names the players (two or more header cells, one of them a player column
+    other than a bare "Name", or an id column): that row has no decklist column, or its deck
+    column holds no decklists. None when no row looks like a registration table's header, or
+    a row is a card table's ("Qty", "Card name"…): such rows are a deck's, and so are a
+    deck's "Player: Jane" or "CARD GAME ID | 0301234567" lines (one header cell each) and a
+    "Name | Passcode" list."""
+    first = rows[:HEADER_SEARCH_ROWS]
+    roles = [[classify(v) if isinstance(v, str) else None for v in row] for row in first]
+    if any("card" in r for r in roles):
+        return None  # a deck written as a table
+    for i, (row, row_roles) in enumerate(zip(first, roles, strict=True)):
+        if sum(r is not None for r in row_roles) < 2:
+            continue
+        who = [_shown(v) for v, r in zip(row, row_roles, strict=True)
                if r in ("player", "first", "last", "id") and _norm(v) != "name"]
         if not who:
             continue
-        if "deck" not in roles:
+        if "deck" not in row_roles:
             return f"its header row (row {i + 1}: {', '.join(who)}) has no decklist column"
         cols = header_columns(row)
         if cols is not None and not deck_column_holds_decks(rows[i + 1:], cols):

@@ -230,3 +230,20 @@ def test_a_folder_of_tables_in_several_languages(tmp_path: Path, pool: Any) -> N
         .encode("cp932"))
     assert players(discover([tmp_path], pool)) == [("Jürgen", "0301", *FULL),
                                                    ("山田 太郎", "0302", *FULL)]
+
+
+def test_decks_with_player_lines_are_still_decks(tmp_path: Path, pool: Any) -> None:
+    """A deck's own "Player | Jane" lines, and deckcheck's registration sheet (First Name,
+    CARD GAME ID… above the card table), are read as decks, not refused as registration
+    tables without a decklist column."""
+    from deckcheck.decks.files import write_deck
+    from deckcheck.decks.model import Deck, Entry
+
+    sheet = tmp_path / "Jane Doe.xlsx"
+    deck = Deck(main=[Entry(passcode=pc, count=n) for pc, n in MAIN])
+    write_deck(deck, sheet, pool, player="Jane Doe", player_id="0301234567", event="Regional")
+    meta = tmp_path / "meta.csv"
+    meta.write_text("Player,Jane Roe\nKonami ID,0301234568\nQty,Card Name\n"
+                    "3,Ash Blossom & Joyous Spring\n", encoding="utf-8")
+    assert players(read_source(sheet, pool)) == [("Jane Doe", "0301234567", 40, 0, 0)]
+    assert players(read_source(meta, pool)) == [("Jane Roe", "0301234568", 3, 0, 0)]
