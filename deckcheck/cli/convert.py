@@ -9,7 +9,14 @@ from typing import Any
 import click
 
 from deckcheck.cli.common import Ctx, UserError, handle_errors, problem_place
-from deckcheck.decks.files import FORMATS, dump_deck, format_for, read_decks, save_bytes
+from deckcheck.decks.files import (
+    FORMATS,
+    OUTPUT_FORMATS,
+    dump_deck,
+    format_for,
+    read_decks,
+    save_bytes,
+)
 from deckcheck.decks.model import Deck, ReadProblem
 from deckcheck.decks.resolve import unknown_passcodes
 from deckcheck.reports import printable
@@ -59,8 +66,10 @@ def pick_deck(decks: list[Deck], sheet: str | None, source: str) -> Deck:
 
 @click.command("convert")
 @click.argument("source", metavar="IN")
-@click.argument("dest", metavar="OUT")
-@click.option("--to", "to_fmt", type=click.Choice(FORMATS),
+@click.argument("dest", metavar="OUT", required=False)
+@click.option("-o", "--output", "output", metavar="OUT",
+              help="The file to write (instead of giving OUT after IN).")
+@click.option("--to", "to_fmt", type=click.Choice(OUTPUT_FORMATS),
               help="Output format (default: from OUT's extension; ydk for -).")
 @click.option("--from", "from_fmt", type=click.Choice(FORMATS),
               help="Input format (default: detected from content and extension).")
@@ -73,18 +82,24 @@ def pick_deck(decks: list[Deck], sheet: str | None, source: str) -> Deck:
 @click.option("--deck-name", help="Registration sheet: deck name.")
 @click.pass_obj
 @handle_errors
-def convert(obj: Ctx, source: str, dest: str, to_fmt: str | None, from_fmt: str | None,
-            sheet: str | None, player: str | None, player_id: str | None, event: str | None,
-            event_date: str | None, country: str | None, deck_name: str | None) -> None:
+def convert(obj: Ctx, source: str, dest: str | None, output: str | None, to_fmt: str | None,
+            from_fmt: str | None, sheet: str | None, player: str | None,
+            player_id: str | None, event: str | None, event_date: str | None,
+            country: str | None, deck_name: str | None) -> None:
     """Convert a deck between .ydk, ydke:// URL, Omega code, plain text, CSV and an xlsx
-    registration sheet.
+    registration sheet, or print it as a PDF decklist.
 
     IN is a deck file, - (standard input), or a ydke:// URL or Omega code given directly.
     OUT is a file or - (standard output); its format comes from its extension or --to. The
-    player fields fill in the xlsx registration sheet. Problems found while reading (unknown
-    names, bad counts, unknown passcodes) are printed to stderr, one line each with its
-    location. Exit status: 0 when the deck was written, 2 when not.
+    player fields fill in the xlsx registration sheet and the PDF decklist (one A4 page in
+    the layout of Konami's decklist form; needs the pdf extra). Problems found while reading
+    (unknown names, bad counts, unknown passcodes) are printed to stderr, one line each with
+    its location. Exit status: 0 when the deck was written, 2 when not.
     """
+    if (dest is None) == (output is None):
+        raise UserError("Name the file to write once: as OUT after IN, or with -o.")
+    dest = dest if dest is not None else output
+    assert dest is not None
     if _same_file(source, dest):
         raise UserError(f"{dest} is the file being converted; write to a new file so that "
                         "the original stays as it is.")
@@ -95,9 +110,9 @@ def convert(obj: Ctx, source: str, dest: str, to_fmt: str | None, from_fmt: str 
     fields = {"player": player, "player_id": player_id, "event": event, "date": event_date,
               "country": country, "deck_name": deck_name}
     given = {k: v for k, v in fields.items() if v is not None}
-    if given and fmt != "xlsx":
+    if given and fmt not in ("xlsx", "pdf"):
         click.echo("note: player fields (--player, --event…) are written only to xlsx "
-                   "registration sheets.", err=True)
+                   "registration sheets and PDF decklists.", err=True)
         given = {}
     data = dump_deck(deck, fmt, pool, **given)
     problems = list(deck.problems)

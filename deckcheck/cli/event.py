@@ -195,7 +195,8 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
                                 "the report to another file so that it stays as it is.")
 
 
-@event.command("sheet", short_help="Write printable registration sheets (.xlsx).")
+@event.command("sheet", short_help="Write printable registration sheets (.xlsx) or decklists "
+               "(.pdf).")
 @click.argument("deck", type=click.Path())
 @click.option("--player", default=None, help="Player name (one deck only).")
 @click.option("--id", "player_id", default=None, help="Player id, e.g. the CARD GAME ID "
@@ -205,7 +206,8 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
 @click.option("--country", default=None, help="Country of residence (every sheet).")
 @click.option("--deck-name", default=None, help="Deck name (one deck only).")
 @click.option("-o", "--output", required=True, type=click.Path(),
-              help="The sheet (.xlsx) for one deck, or a folder for one sheet per player.")
+              help="The sheet (.xlsx) for one deck, a folder for one sheet per player, or a "
+                   ".pdf for one decklist page per player in one file.")
 @click.option("--force", is_flag=True, help="Replace sheets that already exist.")
 @click.pass_obj
 @handle_errors
@@ -213,7 +215,9 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
           event_name: str | None, date: str | None, country: str | None,
           deck_name: str | None, output: str, force: bool) -> None:
     """Write the printable registration sheet for DECK, or, when DECK is a folder, workbook
-    or CSV of many registrations, one sheet per player into the folder OUTPUT."""
+    or CSV of many registrations, one sheet per player into the folder OUTPUT. An OUTPUT
+    ending in .pdf is one file of decklists in the layout of Konami's form, one page per
+    player in the order read (needs the pdf extra)."""
     from deckcheck.checker import parse_date
     from deckcheck.decks.files import write_deck
     from deckcheck.event.models import Registration
@@ -231,6 +235,11 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     if not regs:
         raise no_registrations([Path(deck)])
     many = Path(deck).is_dir() or len(regs) > 1
+    if Path(output).suffix.lower() == ".pdf":
+        _sheet_pdf(regs, many, deck, output, pool, player=player, player_id=player_id,
+                   event_name=event_name, day=day, country=country, deck_name=deck_name,
+                   force=force)
+        return
     if not many:
         reg = regs[0]
         if reg.deck is None:
@@ -267,6 +276,45 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     click.echo(f"wrote {len(written)} sheet{'' if len(written) == 1 else 's'} to {out}",
                err=True)
     if plan.failed:
+        sys.exit(EXIT_ERROR)
+
+
+def _sheet_pdf(regs: list[Any], many: bool, deck: str, output: str, pool: CardPool, *,
+               player: str | None, player_id: str | None, event_name: str | None,
+               day: str | None, country: str | None, deck_name: str | None,
+               force: bool) -> None:
+    """`event sheet … -o sheets.pdf`: every registration's decklist in one PDF."""
+    from deckcheck.decks.files import save_bytes
+    from deckcheck.decks.pdf import write_pdf
+    from deckcheck.event.sheets import refuse_existing, write_decklists
+
+    check_output_folder(output, "decklist PDF")
+    if not many:
+        reg = regs[0]
+        if reg.deck is None:
+            raise UserError(reg.error or f"{deck} could not be read.")
+        refuse_existing([Path(output)], force)
+        save_bytes(output, write_pdf(reg.deck, pool, player=player or reg.player,
+                                     player_id=player_id or reg.player_id, event=event_name,
+                                     date=day, country=country, deck_name=deck_name))
+        _warn_sheet_problems(reg.deck, pool)
+        click.echo(f"wrote {output} (1 page)", err=True)
+        return
+    if player or player_id or deck_name:
+        raise UserError(f"{deck} holds {len(regs)} registrations: --player, --id and "
+                        "--deck-name apply to one deck; the names and ids are taken from each "
+                        "registration.")
+    failed = [reg for reg in regs if reg.deck is None]
+    for reg in failed:
+        click.echo(f"deckcheck: skipped {reg.source}: {reg.error}", err=True)
+    printed = write_decklists(regs, output, pool, event=event_name, date=day, country=country,
+                              force=force)
+    for reg in printed:
+        assert reg.deck is not None  # printed registrations have a deck
+        _warn_sheet_problems(reg.deck, pool)
+    click.echo(f"wrote {output} ({len(printed)} page{'' if len(printed) == 1 else 's'}, one "
+               "per player)", err=True)
+    if failed:
         sys.exit(EXIT_ERROR)
 
 

@@ -22,29 +22,86 @@ from deckcheck.errors import DeckReadError
 _TITLES = {"main": "Main", "extra": "Extra", "side": "Side"}
 
 
+class NoCardTable(DeckReadError):
+    """A CSV file that holds no table of cards (it may hold something else: an event reads
+    it as a registration table first, and says what such a table needs)."""
+
+
 #: The delimiters `guess_delimiter` chooses from, in order of preference on a tie.
 DELIMITERS = (",", ";", "\t", "|")
-#: How many non-blank lines `guess_delimiter` looks at.
+#: Where a quote opens a quoted cell: the start of a record, or right after a delimiter.
+_OPENS_CELL = frozenset((*DELIMITERS, "\n", "\r"))
+#: How many non-blank records `guess_delimiter` looks at.
 DELIMITER_SAMPLE_LINES = 30
+#: How much of the text `guess_delimiter` reads (a sample, never the whole file).
+DELIMITER_SAMPLE_CHARS = 65_536
 
 
 def guess_delimiter(text: str) -> str:
-    """The delimiter of a CSV text: of `DELIMITERS`, the one found on the most of its first
-    `DELIMITER_SAMPLE_LINES` non-blank lines (the earlier one on a tie; "," when none is).
+    """The delimiter of a CSV text: of `DELIMITERS`, the one that splits the most of its first
+    `DELIMITER_SAMPLE_LINES` non-blank records the same way (the most records holding it the
+    same number of times, then the larger number; the earlier delimiter on a tie; "," when
+    none is found). Delimiters inside quoted cells are not counted, so a `;` table of
+    pasted lists full of commas is a `;` table (a quote opens a cell at the start of a record
+    or right after any of the delimiters, as a spreadsheet writes it).
 
-    Lines, not the first line alone: a registration table may have title lines above its
+    Records, not the first line alone: a registration table may have title lines above its
     header (`deckcheck.event.table.HEADER_SEARCH_ROWS`), whose commas say nothing.
 
     >>> guess_delimiter("Regional, Paris\\nPlayer;Deck\\nAnn;ydke://!!!\\n")
     ';'
+    >>> guess_delimiter('Spielername;Deckliste\\nAnn;"3 Ash Blossom, 2 Maxx, 1 Nibiru"\\n')
+    ';'
     """
-    sample = [ln for ln in text.splitlines()[:DELIMITER_SAMPLE_LINES] if ln.strip()]
-    best, score = ",", 0
+    records = _delimiters_per_record(text[:DELIMITER_SAMPLE_CHARS])
+    best, score = ",", (0, 0)
     for d in DELIMITERS:
-        hits = sum(1 for ln in sample if d in ln)
-        if hits > score:
-            best, score = d, hits
+        counts: dict[int, int] = {}
+        for record in records:
+            n = record.get(d, 0)
+            if n:
+                counts[n] = counts.get(n, 0) + 1
+        for n, k in counts.items():
+            if (k, n) > score:
+                best, score = d, (k, n)
     return best
+
+
+def _delimiters_per_record(sample: str) -> list[dict[str, int]]:
+    """How many of each delimiter every non-blank record of `sample` holds outside quoted
+    cells (at most `DELIMITER_SAMPLE_LINES` records)."""
+    records: list[dict[str, int]] = []
+    counts: dict[str, int] = {}
+    quoted, blank, prev = False, True, "\n"
+    i, n = 0, len(sample)
+    while i < n and len(records) < DELIMITER_SAMPLE_LINES:
+        ch = sample[i]
+        if ch == "\r" and not sample.startswith("\n", i + 1):
+            ch = "\n"  # a record ended by a lone CR (old Mac files)
+        if quoted:
+            if ch == '"':
+                if sample.startswith('"', i + 1):  # "" is a quote inside the cell
+                    i += 2
+                    continue
+                quoted = False
+            i += 1
+            prev = ch
+            continue
+        if ch == "\n":
+            if not blank:
+                records.append(counts)
+            counts, blank = {}, True
+        elif ch == '"' and prev in _OPENS_CELL:
+            quoted, blank = True, False
+        elif ch in DELIMITERS:
+            counts[ch] = counts.get(ch, 0) + 1
+        elif not ch.isspace():
+            blank = False
+        prev = ch
+        i += 1
+    if not blank and len(records) < DELIMITER_SAMPLE_LINES:
+        records.append(counts)
+    return records
 
 
 #: At most this many cells in a CSV file, counted by its delimiters before parsing (the csv
@@ -87,7 +144,7 @@ def read_csv(data: bytes | str, pool: CardPool | None, source: str = "", *,
                             "the quoting.") from None
     deck = read_grid(Grid(rows, source, lines=lines), pool, name)
     if deck is None:
-        raise DeckReadError(f"{where} holds no table of cards (no quantity/name/passcode "
+        raise NoCardTable(f"{where} holds no table of cards (no quantity/name/passcode "
                             "columns found); add a header row like 'Qty,Card Name'.")
     return deck
 

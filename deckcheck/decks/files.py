@@ -29,10 +29,14 @@ FORMATS = ("ydk", "ydke", "omega", "text", "csv", "xlsx")
 EXTENSIONS = {".ydk": "ydk", ".ydke": "ydke", ".omega": "omega", ".txt": "text",
               ".text": "text", ".md": "text", ".csv": "csv", ".tsv": "csv", ".xlsx": "xlsx",
               ".xlsm": "xlsx"}
+#: Formats deckcheck writes but does not read: a PDF decklist (`decks/pdf.py`).
+WRITE_ONLY = ("pdf",)
+OUTPUT_FORMATS = FORMATS + WRITE_ONLY
+OUTPUT_EXTENSIONS = {**EXTENSIONS, ".pdf": "pdf"}
 #: Formats whose reader needs the card pool (names, or the Main/Extra split of Omega codes).
 NEEDS_POOL_TO_READ = frozenset({"text", "csv", "xlsx", "omega"})
 #: Formats whose writer uses the card pool (names, card kinds).
-USES_POOL_TO_WRITE = frozenset({"text", "csv", "xlsx"})
+USES_POOL_TO_WRITE = frozenset({"text", "csv", "xlsx", "pdf"})
 
 _YDK_HEADERS = frozenset({b"#main", b"#extra", b"!side"})
 _HEADER_HINT = re.compile(r"(qty|quantity|count|copies|name|card|passcode|code|id|section|"
@@ -241,9 +245,9 @@ def read_deck(source: str | Path, pool: CardPool | None, *, fmt: str | None = No
 def format_for(dest: str | Path, fmt: str | None = None) -> str:
     """The output format: `fmt`, else from the destination's extension."""
     if fmt is not None:
-        if fmt not in FORMATS:
+        if fmt not in OUTPUT_FORMATS:
             raise DeckWriteError(f"Unknown deck format {fmt!r}; use one of "
-                                 f"{', '.join(FORMATS)}.")
+                                 f"{', '.join(OUTPUT_FORMATS)}.")
         return fmt
     if not str(dest):
         raise DeckWriteError("No output file was named (the path is empty); give a file name "
@@ -252,15 +256,16 @@ def format_for(dest: str | Path, fmt: str | None = None) -> str:
         raise DeckWriteError(f"{dest} is a folder; give a file name inside it, such as "
                              f"{Path(str(dest)) / 'deck.ydk'}.")
     ext = Path(str(dest)).suffix.lower()
-    if ext in EXTENSIONS:
-        return EXTENSIONS[ext]
+    if ext in OUTPUT_EXTENSIONS:
+        return OUTPUT_EXTENSIONS[ext]
     raise DeckWriteError(f"Cannot tell the deck format from {str(dest)!r}; give the file an "
-                         f"extension (.ydk, .ydke, .omega, .txt, .csv, .xlsx) or name the "
+                         f"extension (.ydk, .ydke, .omega, .txt, .csv, .xlsx, .pdf) or name the "
                          "format.")
 
 
 def dump_deck(deck: Deck, fmt: str, pool: CardPool | None, **opts: Any) -> bytes:
-    """The deck written in `fmt`, as bytes. `opts` are the registration-sheet fields (xlsx)."""
+    """The deck written in `fmt`, as bytes. `opts` are the registration-sheet fields (xlsx,
+    pdf)."""
     if fmt == "ydk":
         from deckcheck.decks.ydk import write_ydk
 
@@ -285,7 +290,11 @@ def dump_deck(deck: Deck, fmt: str, pool: CardPool | None, **opts: Any) -> bytes
         from deckcheck.decks.xlsx import write_xlsx
 
         return write_xlsx(deck, pool, **{k: v for k, v in opts.items() if v is not None})
-    raise DeckWriteError(f"Unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}.")
+    if fmt == "pdf":
+        from deckcheck.decks.pdf import write_pdf
+
+        return write_pdf(deck, pool, **{k: v for k, v in opts.items() if v is not None})
+    raise DeckWriteError(f"Unknown deck format {fmt!r}; use one of {', '.join(OUTPUT_FORMATS)}.")
 
 
 def write_deck(deck: Deck, dest: str | Path | IO[bytes], pool: CardPool | None, *,

@@ -201,7 +201,28 @@ def decks_of(grids: list[Grid], pool: CardPool | None, source: str = "") -> list
                         "passcode columns found); add a header row like 'Qty | Card Name'.")
 
 
-def _groups(deck: Deck, pool: CardPool | None) -> dict[str, list[tuple[int, str, int | None]]]:
+def sheet_fields(deck: Deck, fields: dict[str, str | None]) -> dict[str, str]:
+    """The player fields of a printed sheet (`PLAYER_FIELDS` keys, "" when unknown): those
+    given (`player`, a whole name, is split into first and last name), else the deck's own.
+    TypeError for a field no sheet has."""
+    unknown = set(fields) - set(PLAYER_FIELDS) - {"player"}
+    if unknown:
+        raise TypeError(f"unknown registration sheet fields: {sorted(unknown)}")
+    values = {k: (fields.get(k) or "") for k in PLAYER_FIELDS}
+    player = fields.get("player")
+    if player and not (values["first_name"] or values["last_name"]):
+        values["first_name"], values["last_name"] = split_name(player)
+    if not (values["first_name"] or values["last_name"] or player):  # the deck's own fields
+        values["first_name"] = deck.meta.get("first_name", "")
+        values["last_name"] = deck.meta.get("last_name", "")
+        if not (values["first_name"] or values["last_name"]) and deck.meta.get("player"):
+            values["first_name"], values["last_name"] = split_name(deck.meta["player"])
+    for k in ("player_id", "event", "date", "country", "deck_name"):
+        values[k] = values[k] or deck.meta.get(k, "")
+    return values
+
+
+def sheet_lines(deck: Deck, pool: CardPool | None) -> dict[str, list[tuple[int, str, int | None]]]:
     """Lines as (count, name, passcode) in sheet groups: one line per card name in a group,
     with the copies of all its artworks added up (as Konami's form asks), under the card's
     own passcode; a passcode the pool does not know is a line of its own without a name; a
@@ -261,20 +282,7 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
     from openpyxl.worksheet.properties import PageSetupProperties
     from openpyxl.worksheet.worksheet import Worksheet
 
-    unknown = set(fields) - set(PLAYER_FIELDS) - {"player"}
-    if unknown:
-        raise TypeError(f"unknown registration sheet fields: {sorted(unknown)}")
-    values = {k: (fields.get(k) or "") for k in PLAYER_FIELDS}
-    player = fields.get("player")
-    if player and not (values["first_name"] or values["last_name"]):
-        values["first_name"], values["last_name"] = split_name(player)
-    if not (values["first_name"] or values["last_name"] or player):  # the deck's own fields
-        values["first_name"] = deck.meta.get("first_name", "")
-        values["last_name"] = deck.meta.get("last_name", "")
-        if not (values["first_name"] or values["last_name"]) and deck.meta.get("player"):
-            values["first_name"], values["last_name"] = split_name(deck.meta["player"])
-    for k in ("player_id", "event", "date", "country", "deck_name"):
-        values[k] = values[k] or deck.meta.get(k, "")
+    values = sheet_fields(deck, fields)
 
     wb = Workbook()
     ws = wb.active
@@ -314,7 +322,7 @@ def write_xlsx(deck: Deck, pool: CardPool | None, **fields: str | None) -> bytes
         for i, text in enumerate(("Qty", "Card Name", "Passcode")):
             cell = ws.cell(header, start + i, text)
             cell.font, cell.fill, cell.border = bold, shade, box
-    groups = _groups(deck, pool)
+    groups = sheet_lines(deck, pool)
 
     def block(start_col: int, names: list[str], first_row: int) -> int:
         r = first_row

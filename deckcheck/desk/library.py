@@ -334,6 +334,18 @@ def registration_sheet(lib: Library, deck: Deck, *, player: str | None,
                      date=date)
 
 
+def decklists_pdf(lib: Library, players: list[tuple[Deck, str | None, str | None]], *,
+                  event: str | None, date: str) -> bytes:
+    """One PDF of decklists (Konami's form), a page per (deck, player, CARD GAME ID) in the
+    order given, as `deckcheck event sheet … -o sheets.pdf` writes. LibraryError without
+    reportlab."""
+    from deckcheck.decks.pdf import write_pdf_pages
+
+    pages = [(deck, {"player": player, "player_id": player_id, "event": event, "date": date})
+             for deck, player, player_id in players]
+    return write_pdf_pages(pages, lib.pool, title=f"{event} decklists" if event else None)
+
+
 def format_diff(d: DeckDiff) -> str:
     from deckcheck.decks.diff import format_diff as fmt
 

@@ -8,6 +8,7 @@ POST /staff/p/{id}/update      checked at the desk / note / reopen (optimistic v
 POST /staff/p/{id}/compare     the registered list against the deck shown at a deck check
 GET  /staff/p/{id}/sheet.xlsx  the printable registration sheet
 GET  /staff/sheets             every registration sheet, printable from the browser
+GET  /staff/sheets.pdf         print all: one decklist page per player, in registration order
 GET  /staff/export.{kind}      the event report: xlsx, csv, problems.csv, json
 POST /staff/import             registrations from files (a folder's decks, a workbook, a CSV)
 POST /staff/settings           the deadline (optimistic versioning)
@@ -56,7 +57,8 @@ def routes() -> list[Route]:
         route("/staff/p/{reg_id:int}/update", update, ["POST"]),
         route("/staff/p/{reg_id:int}/compare", compare, ["POST"]),
         route("/staff/p/{reg_id:int}/sheet.xlsx", sheet),
-        route("/staff/sheets", sheets), route("/staff/export.{kind}", export),
+        route("/staff/sheets", sheets), route("/staff/sheets.pdf", sheets_pdf),
+        route("/staff/export.{kind}", export),
         route("/staff/import", import_files, ["POST"]),
         route("/staff/settings", settings, ["POST"]),
     ]
@@ -470,6 +472,24 @@ async def sheets(request: Request) -> Response:
         return out
 
     return render(request, "staff_sheets.html", {"sheets": await run_in_threadpool(build)})
+
+
+async def sheets_pdf(request: Request) -> Response:
+    """Print all: every registered list as a decklist page, in registration order."""
+    desk = require_staff(request)
+
+    def build() -> bytes:
+        players = [(library.deck_from_json(r.sub.deck_json), r.reg.player, r.reg.player_id)
+                   for r in rows(desk) if r.sub is not None]
+        return library.decklists_pdf(desk.lib, players, event=desk.settings.event,
+                                     date=desk.lib.date.isoformat())
+
+    try:
+        data = await run_in_threadpool(build)
+    except library.LibraryError as exc:  # reportlab missing: how to install it
+        raise Refused(503, exc.message) from None
+    return Response(data, media_type="application/pdf",
+                    headers={"Content-Disposition": 'attachment; filename="decklists.pdf"'})
 
 
 def event_report(desk: Desk) -> Any:

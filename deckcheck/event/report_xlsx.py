@@ -4,11 +4,12 @@ Players and Problems have a bold frozen header row, an auto-filter and column wi
 to their content; long text (problem details, duplicates, errors, messages) wraps in rows tall
 enough to show it; the verdict cell is filled green (legal), red (illegal) or amber (could
 not read). Players and Problems print A4 landscape, one page wide, the header row on every
-page; Event prints portrait. Every string is written as text, never as a formula: text a
-player wrote that starts with `= + - @`, a tab or a line break is stored as a quote-prefixed
-text cell (as if typed with a leading `'`); line ends become LF, characters a workbook cannot
-hold are dropped or replaced. The workbook is streamed by `deckcheck.event.xlsx_tables`, so
-large events stay fast.
+page, at about 8 pt: long names, paths and messages wrap in columns of bounded width
+(`WRAPPED`, `CAPPED`) instead of widening the sheet; Event prints portrait. Every string is
+written as text, never as a formula: text a player wrote that starts with `= + - @`, a tab
+or a line break is stored as a quote-prefixed text cell (as if typed with a leading `'`);
+line ends become LF, characters a workbook cannot hold are dropped or replaced. The workbook
+is streamed by `deckcheck.event.xlsx_tables`, so large events stay fast.
 """
 
 from __future__ import annotations
@@ -30,8 +31,12 @@ from deckcheck.event.xlsx_tables import Sheet, write_workbook
 
 MIN_WIDTH, MAX_WIDTH = 6, 60
 #: Columns holding long or several-line text get these widths, wrapped: narrow enough that
-#: the Players sheet, printed one page wide, stays at a readable scale.
-WRAPPED = {"problems": 50, "duplicate": 30, "error": 36, "message": 60}
+#: the Players and Problems sheets, printed one A4 page wide, stay at a readable scale
+#: (about 8 pt: the columns add up to about 200 characters; at 60 a column, long names and
+#: paths made it about 310 and the print about 5 pt).
+WRAPPED = {"problems": 36, "duplicate": 20, "error": 28, "message": 40}
+#: Columns fitted to their content up to this width, and wrapped beyond it (names, paths).
+CAPPED = {"player": 24, "source": 24, "name": 20, "card": 24, "location": 28}
 #: verdict label -> style name of `xlsx_tables.STYLES`
 VERDICT_STYLES = {VERDICT_LABELS[v]: v for v in ("legal", "illegal", "unreadable")}
 
@@ -85,6 +90,10 @@ def _table(title: str, columns: tuple[tuple[str, str], ...], rows: _Values) -> S
     wrapped = {i for i, f in enumerate(fields) if f in WRAPPED}
     widths = [WRAPPED[fields[i]] if i in wrapped else _fit(_longest(rows.column(fields[i])), h)
               for i, (_, h) in enumerate(columns)]
+    for i, f in enumerate(fields):
+        if f in CAPPED and widths[i] > CAPPED[f]:
+            widths[i] = float(CAPPED[f])
+            wrapped.add(i)
     styles = {i: ("wrap" if i in wrapped else "top") for i in range(len(fields))} if wrapped else {}
     by_value = {fields.index("verdict"): VERDICT_STYLES} if "verdict" in fields else {}
     return Sheet(title, [h for _, h in columns], rows, widths, styles, by_value, plain=True)

@@ -1,8 +1,10 @@
-"""Printable registration sheets for an event: one .xlsx per player, named after the player.
+"""Printable registration sheets for an event: one .xlsx per player, named after the player,
+or one PDF of decklists, one page per player in registration order.
 
     regs = discover(["registrations.xlsx"], pool)
     plan = plan_sheets(regs, "sheets/")          # who gets which file; who cannot be printed
     write_sheets(plan, pool, event="Regional", date="2026-12-05", force=False)
+    write_decklists(regs, "sheets.pdf", pool, event="Regional", date="2026-12-05")
 
 Nothing is written until every destination is known: an existing sheet (which someone may
 have filled in or signed) is never replaced unless `force`, and then the check is made for
@@ -87,3 +89,29 @@ def write_sheets(plan: SheetPlan, pool: CardPool, *, event: str | None = None,
                    player_id=reg.player_id, event=event, date=date, country=country)
         written.append(dest)
     return written
+
+
+def decklist_pdf(regs: Sequence[Registration], pool: CardPool, *, event: str | None = None,
+                 date: str | None = None, country: str | None = None) -> bytes:
+    """One PDF holding a decklist page (`decks/pdf.py`) for each registration with a deck, in
+    the order given. DeckWriteError when reportlab is not installed."""
+    from deckcheck.decks.pdf import write_pdf_pages
+
+    pages = [(reg.deck, {"player": reg.player, "player_id": reg.player_id, "event": event,
+                         "date": date, "country": country})
+             for reg in regs if reg.deck is not None]
+    return write_pdf_pages(pages, pool, title=f"{event} decklists" if event else None)
+
+
+def write_decklists(regs: Sequence[Registration], dest: str | Path, pool: CardPool, *,
+                    event: str | None = None, date: str | None = None,
+                    country: str | None = None, force: bool = False) -> list[Registration]:
+    """Write `decklist_pdf` to `dest` (atomically); return the registrations printed, in page
+    order (those without a deck have an `error` and no page). Raises `OutputError` before
+    writing when `dest` exists (without `force`)."""
+    from deckcheck.decks.files import save_bytes
+
+    refuse_existing([Path(dest)], force)
+    printed = [reg for reg in regs if reg.deck is not None]
+    save_bytes(dest, decklist_pdf(printed, pool, event=event, date=date, country=country))
+    return printed

@@ -298,9 +298,18 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
         if suffix in WORKBOOK_SUFFIXES:
             return _workbook_items(path, pool)
         if suffix in CSV_SUFFIXES:
-            regs = _read_csv_table(path, pool)
+            regs, rows = _read_csv_table(path, pool)
             if regs is not None:
                 return list(regs) if regs else [Skipped(label, _EMPTY_TABLE.format(label))]
+            why = table.diagnose(rows)
+            if why is not None:  # meant as a registration table: say what it lacks
+                raise no_table(label, why, "")
+            from deckcheck.decks.csvfile import NoCardTable
+
+            try:
+                return list(_from_decks(path, read_file(path, pool)))
+            except NoCardTable:
+                raise no_table(label, None, "'Qty,Card Name'") from None
         return list(_from_decks(path, read_file(path, pool)))
     except Exception as exc:  # one bad file never stops the event
         player, player_id = player_from_stem(path)
@@ -308,6 +317,16 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
         error = reason(exc, label) if path.exists() else f"{label} does not exist: check " \
             "the path."
         return [Registration(source=label, player=player, player_id=player_id, error=error)]
+
+
+def no_table(where: str, why: str | None, card_header: str) -> DeckReadError:
+    """The error for a table that is neither a registration table nor a deck: what a
+    registration table needs (with `why` it is not one, when its header looks like one)."""
+    if why is not None:
+        return DeckReadError(f"{where} is no registration table: {why}; a registration table "
+                             f"needs {table.expected_table()}.")
+    return DeckReadError(f"{where} holds neither a registration table ({table.expected_table()}) "
+                         f"nor a deck table (a header row like {card_header}).")
 
 
 def reason(exc: BaseException, where: str) -> str:
@@ -441,9 +460,28 @@ def read_cell(text: str, pool: CardPool | None, location: Location) -> Deck:
             cell = "\n".join(t for t in re.split(r"[\s,;]+", cell) if t)
         elif "\n" not in cell and ("," in cell or ";" in cell):
             # "3 Ash Blossom; 2 Maxx C": one per line
-            cell = "\n".join(t.strip() for t in re.split(r"[,;]", cell) if t.strip())
+            cell = "\n".join(_items(cell))
         deck = read_text(cell, pool, where)
     return relocate(deck, location)
+
+
+_COMMA_BEFORE_COUNT = re.compile(r";|,(?=\s*\d)")
+
+
+def _items(cell: str) -> list[str]:
+    """The items of a list pasted on one line, split at `,` and `;`; when a piece would have
+    no count ("3 Nibiru, the Primal Being" gives "the Primal Being"), a comma splits only
+    before a count, so names keep their commas."""
+    pieces = [t.strip() for t in re.split(r"[,;]", cell) if t.strip()]
+    if all(_counted(p) for p in pieces):
+        return pieces
+    return [t.strip() for t in _COMMA_BEFORE_COUNT.split(cell) if t.strip()]
+
+
+def _counted(piece: str) -> bool:
+    """Whether a list item carries its count: "3 Ash", "3x Ash", "Ash x3", "Ash 3"."""
+    words = piece.split()
+    return any(w.lower().strip("x").isdigit() for w in (words[0], words[-1]))
 
 
 def _moved(loc: Location, where: Location) -> Location:
@@ -507,6 +545,8 @@ def _workbook_items(path: Path, pool: CardPool | None) -> list[Item]:
     items: list[Item] = []
     skipped: list[Item] = []
     deck_grids = []
+    #: sheet -> why it is no registration table, for sheets whose header looks like one
+    why: dict[str, str] = {}
     for grid in grids:
         title = grid.sheet or "?"
 
@@ -515,7 +555,11 @@ def _workbook_items(path: Path, pool: CardPool | None) -> list[Item]:
 
         regs = _table_rows(grid.rows, pool, where)
         if regs is None:
-            deck_grids.append(grid)
+            diagnosis = table.diagnose(grid.rows)
+            if diagnosis is None:
+                deck_grids.append(grid)
+            else:  # meant as a registration table: never read as a deck
+                why[title] = diagnosis
             continue
         if regs:
             items.extend(regs)
@@ -538,17 +582,23 @@ def _workbook_items(path: Path, pool: CardPool | None) -> list[Item]:
                 items.append(Registration(source=src, player=s.sheet, error=reason_))
             else:
                 skipped.append(Skipped(src, reason_))
-    if not items and len(skipped) == len(sheets):  # no registration table either
-        raise DeckReadError(f"{path}: no sheet holds a table of cards (no quantity/name/"
-                            "passcode columns found); add a header row like 'Qty | Card "
-                            "Name'.")
+    if why and not items and len(skipped) == len(sheets):  # nothing else: an error
+        sheet, diagnosis = next(iter(why.items()))
+        raise no_table(f"{path}:{sheet}", diagnosis, "")
+    for sheet, diagnosis in why.items():  # named with the sheets passed over
+        skipped.append(Skipped(f"{path}:{sheet}", no_table(f"{path}:{sheet}", diagnosis,
+                                                           "").message))
+    if not items and len(skipped) == len(sheets) + len(why):  # no registration table either
+        raise no_table(str(path), None, "'Qty | Card Name'")
     return items + skipped
 
 
 # --- CSV exports -----------------------------------------------------------------------------
 
-def _read_csv_table(path: Path, pool: CardPool | None) -> list[Registration] | None:
-    """The registrations of a CSV registration table, or None if the file is something else."""
+def _read_csv_table(path: Path, pool: CardPool | None
+                    ) -> tuple[list[Registration] | None, list[list[str]]]:
+    """The registrations of a CSV registration table (None if the file is something else),
+    and its rows."""
     from deckcheck.decks.csvfile import check_cells, guess_delimiter
     from deckcheck.decks.source import MAX_ROWS, decode_text, read_bytes
 
@@ -566,4 +616,4 @@ def _read_csv_table(path: Path, pool: CardPool | None) -> list[Registration] | N
     def where(i: int, col: int) -> Location:
         return Location(source=str(path), line=i + 1)
 
-    return _table_rows(rows, pool, where)
+    return _table_rows(rows, pool, where), rows

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from clikit import InstallPool, card
+from pypdf import PdfReader
 
 from deckcheck.cards.model import Frame
 from deckcheck.cli.main import cli
@@ -111,11 +112,35 @@ def test_output_format_from_extension_or_refused(env: Path) -> None:
     assert result.stderr.startswith("deckcheck: Cannot tell the deck format from 'out.deck'")
 
 
-def test_player_fields_only_go_to_xlsx(env: Path) -> None:
+def test_player_fields_only_go_to_xlsx_and_pdf(env: Path) -> None:
     result = run("d.ydk", "-", "--player", "Jane")
     assert result.exit_code == 0
     assert result.stderr.splitlines()[0] == (
-        "note: player fields (--player, --event…) are written only to xlsx registration sheets.")
+        "note: player fields (--player, --event…) are written only to xlsx registration sheets "
+        "and PDF decklists.")
+
+
+def test_convert_writes_a_pdf_decklist_with_the_player_fields(env: Path) -> None:
+    result = run("d.ydk", "-o", "decklist.pdf", "--player", "Jane Doe", "--player-id",
+                 "0301234567", "--event", "Regional", "--date", "2026-12-05")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-1] == (
+        "wrote decklist.pdf as pdf (main 3, extra 1, side 1).")
+    reader = PdfReader(io.BytesIO((env / "decklist.pdf").read_bytes()))
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    for expected in ("Jane", "Doe", "0 3 0 1 2 3 4 5 6 7", "Regional", "2026-12-05",
+                     "2 Ash Blossom & Joyous Spring", "1 Pot of Desires",
+                     "1 Accesscode Talker", "1 Infinite Impermanence"):
+        assert expected in text, expected
+
+
+def test_convert_names_its_output_once(env: Path) -> None:
+    for args in (("d.ydk",), ("d.ydk", "a.ydk", "-o", "b.ydk")):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert result.stderr.splitlines()[-1] == (
+            "deckcheck: Name the file to write once: as OUT after IN, or with -o.")
 
 
 def test_workbook_with_several_decks_needs_sheet(env: Path) -> None:

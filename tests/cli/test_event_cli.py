@@ -190,6 +190,32 @@ def test_event_sheet_folder_one_file_per_player(sources: list[str]) -> None:
     assert "note: skipped event/.hidden.ydk is a hidden file" in folder.stderr
 
 
+def test_event_sheet_one_pdf_one_page_per_player_in_order(sources: list[str]) -> None:
+    from pypdf import PdfReader
+
+    result = run("event", "sheet", "registrations.csv", "--event", "Locals", "--date",
+                 "2026-12-05", "-o", "sheets.pdf")
+    assert result.exit_code == 2  # two rows could not be read: no page, named on stderr
+    assert "skipped registrations.csv:6: registrations.csv:6 is empty" in result.stderr
+    assert result.stderr.splitlines()[-1] == "wrote sheets.pdf (3 pages, one per player)"
+    reader = PdfReader("sheets.pdf")
+    texts = [p.extract_text() for p in reader.pages]
+    assert [t.split("First Name\n", 1)[1].split("\n", 1)[0] for t in texts] == [
+        "Gina", "Hank", "Ivy"]  # the table's order
+    assert all("Locals" in t and "2026-12-05" in t for t in texts)
+    assert [f"Page {i} of 3" in t for i, t in enumerate(texts, 1)] == [True] * 3
+    again = run("event", "sheet", "registrations.csv", "-o", "sheets.pdf")
+    assert again.exit_code == 2
+    assert again.stderr.splitlines()[-1] == (
+        "deckcheck: sheets.pdf already exists; pass --force to replace it, or choose another "
+        "name.")
+    one = run("event", "sheet", "event/alice.ydk", "--player", "Alice Doe", "-o", "alice.pdf")
+    assert one.exit_code == 0, one.output
+    assert one.stderr.splitlines()[-1] == "wrote alice.pdf (1 page)"
+    (page,) = PdfReader("alice.pdf").pages
+    assert "Alice" in page.extract_text() and "Doe" in page.extract_text()
+
+
 def test_diff_identical_different_unreadable(sources: list[str], kit: Any) -> None:
     same = run("diff", "event/alice.ydk", "event/sub/zed_copy.ydk")
     assert same.exit_code == 0

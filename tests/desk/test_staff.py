@@ -185,6 +185,25 @@ def test_registration_sheets(client: Any) -> None:
     assert {"Alice", "Example", "Regional Berlin"} <= texts
     page = client.get("/staff/sheets").text
     assert page.count('class="card sheet"') == 2
+    assert 'href="/staff/sheets.pdf"' in page
+
+
+def test_print_all_is_one_pdf_one_page_per_player_in_registration_order(client: Any) -> None:
+    from pypdf import PdfReader
+
+    registered(client)
+    assert submit(client, player="Carol Example", player_id="0300000003",
+                  deck=LEGAL).status_code == 303
+    assert client.get("/staff/sheets.pdf").status_code == 403
+    staff_login(client)
+    r = client.get("/staff/sheets.pdf")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    assert r.headers["content-disposition"] == 'attachment; filename="decklists.pdf"'
+    texts = [p.extract_text() for p in PdfReader(io.BytesIO(r.content)).pages]
+    firsts = [t.split("First Name\n", 1)[1].split("\n", 1)[0] for t in texts]
+    assert firsts == ["Alice", "Bob", "Carol"]
+    assert all("Regional Berlin" in t and "Main Deck total: 40" in t for t in texts)
+    assert "0 3 0 0 0 0 0 0 0 2" in texts[1]  # Bob's CARD GAME ID in its boxes
 
 
 def test_import_a_folder_of_registrations(client: Any) -> None:

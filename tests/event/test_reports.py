@@ -53,7 +53,7 @@ def test_xlsx_opens_with_header_filter_widths_fills(event: EventReport, tmp_path
     assert ws.freeze_panes == "A2"
     assert ws.auto_filter.ref == f"A1:M{len(event.players) + 1}"
     assert ws["A1"].font.b and ws["A1"].value == "#"
-    assert ws.column_dimensions["J"].width == 50  # problem details, wrapped
+    assert ws.column_dimensions["J"].width == 36  # problem details, wrapped
     last = len(event.players) + 1                   # "Bad": could not be read
     assert ws[f"M{last}"].value and ws[f"M{last}"].alignment.wrap_text   # the error wraps too
     assert 6 <= ws.column_dimensions["D"].width <= 60
@@ -82,6 +82,43 @@ def test_xlsx_rows_fit_wrapped_text_and_sheets_print(event: EventReport,
     assert ws.page_setup.orientation == "landscape"
     assert wb["Event"].page_setup.orientation == "portrait"
     assert ws.print_title_rows == wb["Problems"].print_title_rows == "$1:$1"
+
+
+def _printed_pt(ws: Any) -> float:
+    """The size 11 pt text prints at when the sheet is fitted to one page wide, from what a
+    spreadsheet reads: column widths (characters: 7 px each plus 5 px padding, 96 px an
+    inch), orientation and side margins on A4."""
+    paper = 11.69 if ws.page_setup.orientation == "landscape" else 8.27
+    printable = (paper - ws.page_margins.left - ws.page_margins.right) * 72
+    wide = sum(d.width * 7 + 5 for d in ws.column_dimensions.values()) * 0.75
+    return 11 * min(1.0, printable / wide)
+
+
+def test_xlsx_prints_legibly_with_long_names_and_paths(kit: SimpleNamespace, pool: Any,
+                                                       tmp_path: Path) -> None:
+    """Landscape, one page wide, the header on every page, and text no smaller than 7.5 pt
+    however long the names, paths and messages (at 60 characters a column, 5 pt)."""
+    folder = "registrations/Regional Championship Berlin 2026/submitted decklists/"
+    regs = [Registration(source=f"{folder}{name} 0301234567.ydk", player=name,
+                         player_id="0301234567",
+                         deck=kit.make_deck([(kit.POT_OF_GREED, 3)],
+                                            source=f"{folder}{name} 0301234567.ydk"))
+            for name in ("Maximilian Alexander von Hohenzollern-Sigmaringen the Third",
+                         "Jane Doe")]
+    event = check_registrations(regs, kit.fake_check, pool)
+    out = tmp_path / "report.xlsx"
+    write_xlsx(event, out)
+    wb = openpyxl.load_workbook(out)
+    for name in ("Players", "Problems"):
+        ws = wb[name]
+        assert ws.page_setup.orientation == "landscape"
+        assert ws.sheet_properties.pageSetUpPr.fitToPage is True
+        assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 0)
+        assert ws.print_title_rows == "$1:$1"
+        assert _printed_pt(ws) >= 7.5, (name, _printed_pt(ws))
+    ws = wb["Players"]
+    assert ws.cell(2, 2).alignment.wrap_text and ws.cell(2, 4).alignment.wrap_text
+    assert ws.row_dimensions[2].height >= 30  # the long name and path wrap: a taller row
 
 
 _M = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
