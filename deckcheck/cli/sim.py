@@ -110,7 +110,7 @@ class OddsOptions:
 
     __slots__ = ("deck", "profile", "roles", "needs", "exact", "hands", "first", "second",
                  "turns", "seed", "as_json", "chart", "compare", "compare_profile",
-                 "sensitivity", "format")
+                 "sensitivity", "format", "each_row_alone")
 
     def __init__(self, deck: str, profile: str | None = None, roles: list[str] | None = None,
                  needs: list[str] | None = None, exact: bool = False,
@@ -118,7 +118,7 @@ class OddsOptions:
                  turns: int = 1, seed: int | None = None, as_json: bool = False,
                  chart: str | None = None, compare: str | None = None,
                  compare_profile: str | None = None, sensitivity: bool = True,
-                 format: str = "tcg") -> None:  # noqa: A002
+                 format: str = "tcg", each_row_alone: bool = False) -> None:  # noqa: A002
         self.deck = deck
         self.profile = profile
         self.roles = [] if roles is None else roles
@@ -135,6 +135,7 @@ class OddsOptions:
         self.compare_profile = compare_profile
         self.sensitivity = sensitivity
         self.format = format
+        self.each_row_alone = each_row_alone
 
 
 def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[Any, str]:
@@ -228,7 +229,8 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     seats = (False, True) if opts.first == opts.second else (opts.second,)
     kw: dict[str, Any] = dict(mode=mode, hands=opts.hands, seed=seed, turns=opts.turns,
                               seats=seats)
-    report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity, **kw)
+    report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity,
+                           one_game=not opts.each_row_alone, **kw)
     if opts.compare or opts.compare_profile:
         if opts.compare:
             cp_a = cp
@@ -292,6 +294,9 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
               help="A/B: another profile on the same deck (same seed).")
 @click.option("--no-sensitivity", "sensitivity", is_flag=True, flag_value=False, default=True,
               help="Skip the +-1 copy table.")
+@click.option("--each-row-alone", is_flag=True,
+              help="Play the draw cards for each row on its own (default: one game per hand, "
+                   "played for success, every row measured on it).")
 @click.option("-f", "--format", "format_", default="tcg", show_default=True,
               help="Format whose hand size is dealt (Speed Duel: 4).")
 @click.pass_obj
@@ -299,7 +304,8 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
 def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
          needs: tuple[str, ...], exact: bool, hands: int | None, first: bool, second: bool,
          turns: int, seed: int | None, as_json: bool, chart: str | None, compare: str | None,
-         compare_profile: str | None, sensitivity: bool, format_: str) -> None:
+         compare_profile: str | None, sensitivity: bool, each_row_alone: bool,
+         format_: str) -> None:
     """How often DECK opens with what its profile needs: exact where the maths allows,
     Monte Carlo (with a 95% interval) otherwise; going first and second, by turn, failing
     hands, +-1 copy of each card, and A/B comparisons."""
@@ -307,6 +313,6 @@ def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
         deck=deck, profile=profile, roles=list(roles), needs=list(needs), exact=exact,
         hands=hands, first=first, second=second, turns=turns, seed=seed, as_json=as_json,
         chart=chart, compare=compare, compare_profile=compare_profile,
-        sensitivity=sensitivity, format=format_))
+        sensitivity=sensitivity, format=format_, each_row_alone=each_row_alone))
     if code:
         raise SystemExit(code)

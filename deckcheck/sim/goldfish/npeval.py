@@ -41,6 +41,8 @@ class NpEvaluator:
     def __init__(self, cp: CompiledProfile, terms: list[Term] | tuple[Any, ...],
                  checks: tuple[Any, ...] | None = None) -> None:
         self.cp = cp
+        #: The goal's terms (None when built from checks): choices by intent read them.
+        self.goal_terms: list[Term] | None = list(terms) if checks is None else None
         cols: list[tuple[int, ...]] = []
         self.terms: list[tuple[Array, Array, Array, Array, list[Any], list[NpEvaluator]]] = []
         for highs, lows, distinct, nots in (checks if checks is not None
