@@ -158,3 +158,52 @@ def test_compiled_checks_agree_with_the_interpreted_ones() -> None:
         answers = [ev.ok(k) for k, _ in hand_vectors(cp.K, 5)]
         assert answers == [Evaluator.ok(ev, k) for k, _ in hand_vectors(cp.K, 5)]
         assert True in answers and False in answers
+
+
+# -- the work limit bounds every inner loop ------------------------------------------------
+DESIRES = spell(11, "Pot of Desires")
+ROLES = [monster(60 + i, f"Role {i}") for i in range(4)]
+
+
+def _desires(roles: int):  # type: ignore[no-untyped-def]
+    spec = [(DESIRES, 2), (T, 3), *[(r, 3) for r in ROLES[:roles]]]
+    cards = expand(spec)
+    cards += fillers(40 - len(cards))
+    data = {"roles": {f"r{i}": [f"Role {i}"] for i in range(roles)},
+            "success": "Target", "conditions": {"t": "Target"}}
+    return compile_profile(parse_profile(data), cards, None, "t")
+
+
+def test_desires_with_four_unused_roles_stops_at_the_work_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pot of Desires banishes 10 cards face-down: with four roles no goal uses, the classes
+    # of the banished cards alone are tens of thousands of combinations per hand state
+    from deckcheck.sim.goldfish import exact
+
+    seen = {"combinations": 0}
+    real = exact.iter_vectors
+
+    def counted(K: tuple[int, ...], n: int):  # type: ignore[no-untyped-def]
+        for v in real(K, n):
+            seen["combinations"] += 1
+            yield v
+
+    monkeypatch.setattr(exact, "iter_vectors", counted)
+    with pytest.raises(ExactTooLarge, match="work limit"):
+        exact_odds(_desires(4), 5, draw_work=20_000)
+    assert seen["combinations"] <= 20_000  # counted before the loop: never gone through
+    # one role: the same fraction, well inside the limit
+    res = exact_odds(_desires(1), 5, draw_work=20_000)
+    assert 0 < res.work <= 20_000
+    assert res.probabilities["success"] == exact_odds(_desires(0), 5).probabilities["success"]
+
+
+def test_past_the_work_limit_auto_mode_says_why_and_uses_monte_carlo() -> None:
+    from deckcheck.sim.goldfish.report import odds as report_odds
+
+    rep = report_odds(_desires(4), mode="auto", hands=2_000, seed=1, seats=(False,),
+                      with_sensitivity=False)
+    assert rep.engine == "monte-carlo"
+    assert any("work limit" in n and "Monte Carlo" in n for n in rep.notes)
+    with pytest.raises(ExactTooLarge, match="drop --exact"):
+        report_odds(_desires(4), mode="exact", seats=(False,), with_sensitivity=False)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from math import comb
+from math import comb, gcd, lcm
 from typing import Any
 
 from deckcheck.errors import ExactTooLarge, SimError
@@ -255,7 +255,9 @@ class NeedsMonteCarlo(SimError):
     """A card behaviour the exact engine does not enumerate."""
 
 
-Vec = tuple[Fraction, ...]
+#: Probabilities with one denominator: (denominator, numerator of each entry). Integers
+#: are several times faster to add than `Fraction`s (which reduce at every step).
+Vec = tuple[int, ...]
 
 
 class DrawEvaluator:
@@ -271,8 +273,9 @@ class DrawEvaluator:
     combinations and excavated classes gone through), each counted before its loop starts;
     past `work_limit` the calculation stops with ExactTooLarge."""
 
-    #: Units of work at most before the exact engine gives up.
-    WORK_LIMIT = 3_000_000
+    #: Units of work at most before the exact engine gives up (about a second of work:
+    #: each unit is a hand state or card combination, some microseconds of fractions).
+    WORK_LIMIT = 120_000
 
     def __init__(self, cp: CompiledProfile, terms: list[Term],
                  work_limit: int = WORK_LIMIT,
@@ -298,7 +301,7 @@ class DrawEvaluator:
                                       "--hands N.")
         self.work = 0
         self._memo: dict[tuple[Any, ...], Vec] = {}
-        self._zero = (Fraction(0),) * (len(self.measured) + len(self.order))
+        self._zero = (1,) + (0,) * (len(self.measured) + len(self.order))
 
     def spend(self, units: int) -> None:
         """Count `units` of work; ExactTooLarge past the limit."""
@@ -319,9 +322,8 @@ class DrawEvaluator:
 
     def _end(self, k: tuple[int, ...], r: tuple[int, ...], st: Any) -> Vec:
         """Play has stopped: each goal measured on this hand, each draw card played or not."""
-        one, zero = Fraction(1), Fraction(0)
-        return (*(one if ev.succeeds(k, r) else zero for ev in self.measured),
-                *(one if d in st.used else zero for d in self.order))
+        return (1, *(1 if ev.succeeds(k, r) else 0 for ev in self.measured),
+                *(1 if d in st.used else 0 for d in self.order))
 
     def _play(self, k0: tuple[int, ...], r: tuple[int, ...], st: Any) -> Vec:
         cp, play = self.cp, self.play
@@ -421,11 +423,24 @@ class DrawEvaluator:
 
 
 def _add(total: Vec, w: int, v: Vec) -> Vec:
-    return tuple(a + w * b for a, b in zip(total, v, strict=True))
+    """total + w * v."""
+    d0, d1 = total[0], v[0]
+    if d0 == d1:
+        return (d0, *(a + w * b for a, b in zip(total[1:], v[1:], strict=True)))
+    m = lcm(d0, d1)
+    x, y = m // d0, w * (m // d1)
+    return (m, *(a * x + b * y for a, b in zip(total[1:], v[1:], strict=True)))
 
 
 def _scale(total: Vec, den: int) -> Vec:
-    return tuple(a / den for a in total)
+    """total / den, reduced."""
+    d = total[0] * den
+    g = gcd(d, *total[1:])
+    return (d // g, *(a // g for a in total[1:]))
+
+
+def as_fractions(v: Vec) -> tuple[Fraction, ...]:
+    return tuple(Fraction(a, v[0]) for a in v[1:])
 
 
 @dataclass
@@ -505,9 +520,9 @@ def _exact_with_draws(cp: CompiledProfile, goals: dict[str, list[Term]],
     for k, w in hand_vectors(sizes, hand_size):
         rest = tuple(a - b for a, b in zip(sizes, k, strict=True))
         if one_game:
-            v = players[0].value(k, rest, start)
+            v = as_fractions(players[0].value(k, rest, start))
         else:  # each goal's own game: its result; the played cards of the first goal's
-            vs = [p.value(k, rest, start) for p in players]
+            vs = [as_fractions(p.value(k, rest, start)) for p in players]
             v = (*(x[0] for x in vs), *vs[0][1:])
         for i, x in enumerate(v):
             if x:

@@ -37,7 +37,8 @@ SENSITIVITY_HANDS = 200_000
 AUTO_DRAW_WORK = 20_000
 #: Opening hand vectors above which auto mode goes straight to Monte Carlo for draw cards.
 AUTO_DRAW_VECTORS = 600
-EXACT_DRAW_WORK = 3_000_000
+#: ... and with --exact (past it, --exact fails in about a second, saying why).
+EXACT_DRAW_WORK = 120_000
 COPY_LIMIT = 3
 
 
