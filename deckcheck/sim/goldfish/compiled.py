@@ -20,6 +20,7 @@ from typing import Any
 from deckcheck.cards.model import Card, Kind
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import CardPool
+from deckcheck.decks.model import Deck
 from deckcheck.errors import ProfileError
 from deckcheck.sim.goldfish.cardrules import builtin_rules
 from deckcheck.sim.goldfish.conditions import (
@@ -432,18 +433,31 @@ class _Resolver:
         return self._atom(f, b[0], b[1], distinct, path)
 
 
-def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = None,
-                    source: str = "profile", *, extra: int = 0,
+def compile_profile(pf: ProfileFile, cards: list[Card] | Deck, pool: CardPool | None = None,
+                    source: str = "profile", *, extra: int | None = None,
                     rules: TurnRules = DEFAULT_RULES, strict: bool = True,
                     refine: dict[str, int] | None = None) -> CompiledProfile:
-    """Compile a profile against a deck's Main Deck cards (one Card per copy); `extra` is the
-    Extra Deck's size. With `strict` (the default) a card or archetype the profile names that
-    is not in the deck is an error; without, a note.
+    """Compile a profile against a deck: a `Deck` (its Main Deck dealt with `pool`, the Extra
+    Deck's real size as `extra` unless given), or its Main Deck cards (one Card per copy)
+    with `extra` the Extra Deck's size (not given: 0, and a card whose cost needs the Extra
+    Deck gets a note saying so). With `strict` (the default) a card or archetype the
+    profile names that is not in the deck is an error; without, a note.
 
     `refine` (card name -> class of another profile of the same deck) splits the classes
     further and orders them by card name, so that two profiles compiled against each other
     have the very same classes and deal the very same Monte Carlo hands (common random
     numbers for A/B comparisons)."""
+    extra_given = extra is not None
+    if isinstance(cards, Deck):
+        from deckcheck.sim.state import deal_cards
+
+        if pool is None:
+            raise ProfileError(f"{source}: compiling a profile against a Deck needs the card "
+                               f"pool to deal it; pass pool.")
+        cards, extra_cards = deal_cards(cards, pool)
+        extra_given = True
+        extra = len(extra_cards) if extra is None else extra
+    extra = extra or 0
     r = _Resolver(pf, cards, pool, source, strict)
     for role in pf.roles:  # every role is a feature (reported), even if no condition uses it
         r.role(role)
@@ -483,6 +497,8 @@ def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = 
         if len(term.lows) > MAX_LOWER_FEATURES:
             raise ProfileError(f"{source}: one case of the conditions needs more than "
                                f"{MAX_LOWER_FEATURES} different roles at once; simplify it.")
+    r.notes.extend(never_played(bmap, cmap, classes, r.features, extra, len(cards), rules,
+                                extra_given))
     return CompiledProfile(source=source, overlap=pf.options.overlap, features=r.features,
                            classes=classes, conditions=conditions, success=success,
                            behaviours=bmap, targets=tmap, costs=cmap, notes=r.notes,
@@ -490,6 +506,37 @@ def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = 
                            extra_size=extra, rules=rules, seat_success=seat_success,
                            small_world=_small_world(r.cards, classes, class_of_name)
                            if by_name else [])
+
+
+def never_played(behaviours: dict[int, Behaviour], costs: dict[int, int],
+                 classes: list[ClassInfo], features: list[Feature], extra: int,
+                 deck_size: int, rules: TurnRules, extra_given: bool = True) -> list[str]:
+    """A note for each draw card that can never be played in this deck: its cost needs an
+    Extra Deck of 3+ or a card the deck lacks, or the Deck is too small for what it takes
+    (its roles still count; with the card removed the rest of the odds are the same)."""
+    out = []
+    left = deck_size - rules.cards_by(1, False)
+    for c, b in sorted(behaviours.items()):
+        if b.searches:
+            continue
+        name = classes[c].label
+        if b.extra_deck_cost and extra < 3:
+            how = ("the Extra Deck size was not given (pass extra= or the Deck)"
+                   if not extra_given else f"the Extra Deck holds {extra}")
+            out.append(f"{name} can never be played here: its cost banishes 3 or 6 face-down "
+                       f"cards from the Extra Deck, and {how}.")
+            continue
+        if c in costs:
+            members = [i for i, ci in enumerate(classes) if costs[c] in ci.features]
+            if sum(classes[i].size for i in members if i != c) == 0:
+                out.append(f"{name} can never be played here: its cost discards "
+                           f"{features[costs[c]].name}, and the deck has no such card.")
+                continue
+        need = b.banish_top + b.draw + b.excavate
+        if need > left:
+            out.append(f"{name} can never be played here: it takes {need} cards from the "
+                       f"Deck, which holds {left} after the opening hand.")
+    return out
 
 
 def _behaviours(pf: ProfileFile, r: _Resolver
