@@ -64,7 +64,8 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
                 "groups": {g: [{"name": n, "count": c} for n, c in items]
                            for g, items in group_cards(d.opening).items()},
                 "draws": {str(t): _names(cards) for t, cards in sorted(d.draws.items())},
-                "hand": _names(d.hand_at(opts.turns)),
+                "hand": _names(d.hand),
+                "discarded": {str(t): _names(cards) for t, cards in sorted(d.discarded.items())},
                 "deck_out_turn": d.deck_out_turn,
             } for d in draws]})
         return EXIT_OK
@@ -74,8 +75,11 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
         for group, items in group_cards(d.opening).items():
             listed = ", ".join(n if c == 1 else f"{n} x{c}" for n, c in items)
             click.echo(f"  {group} ({sum(c for _, c in items)}): {listed}")
-        for t, cards in sorted(d.draws.items()):
-            click.echo(f"  Turn {t} draw: {', '.join(_names(cards))}")
+        for t in sorted({*d.draws, *d.discarded}):
+            if t in d.draws:
+                click.echo(f"  Turn {t} draw: {', '.join(_names(d.draws[t]))}")
+            if t in d.discarded:
+                click.echo(f"  Turn {t} End Phase discard: {', '.join(_names(d.discarded[t]))}")
         if d.deck_out_turn is not None:
             click.echo(f"  Turn {d.deck_out_turn}: the Deck is empty; the duel is lost.")
     return EXIT_OK
