@@ -28,7 +28,9 @@ CARDS = {"P": (PROSPERITY, 1), "T": (TRADE_IN, 2), "A": (TARGET, 2), "L": (BIG, 
          "X": (BLANK, 2)}
 PROFILE = {"success": "Target",
            "conditions": {"two big": "Big Eight >= 2", "not two big": {"not": "two big"},
-                          "a target": "Target"}}
+                          "a target": "Target"},
+           "rows": {"two big given a target": {"row": "two big", "given": "a target"},
+                    "bigs": {"count": "Big Eight"}}}
 
 
 def _arrangements(counts: dict[str, int]) -> list[tuple[str, ...]]:
@@ -134,3 +136,25 @@ def test_played_draw_cards_are_reported() -> None:
     orders = _arrangements({k: n for k, (_, n) in CARDS.items()})
     plays = sum("P" in o[:5] and "A" not in o[:5] for o in orders)
     assert played["Pot of Prosperity"] == Fraction(plays, len(orders))
+
+
+def test_derived_rows_match_the_enumeration() -> None:
+    from deckcheck.sim.goldfish.report import going_result
+
+    orders = _arrangements({k: n for k, (_, n) in CARDS.items()})
+    hands = [_game(o) for o in orders]
+    with_target = [h for h in hands if "A" in h]
+    given = Fraction(sum(h.count("L") >= 2 for h in with_target), len(with_target))
+    bigs = Fraction(sum(h.count("L") for h in hands), len(hands))
+    assert 0 < given < 1
+    exact = going_result(_compiled(), False, mode="exact", turns=1, hands=None, seed=0)
+    rows = {r.name: r.by_turn[0] for r in exact.rows}
+    assert Fraction(rows["two big given a target"].fraction) == given
+    assert Fraction(rows["bigs"].fraction) == bigs
+    assert [g.name for g in exact.goals] == ["success", "two big", "not two big", "a target"]
+    mc = going_result(_compiled(), False, mode="mc", turns=1, hands=200_000, seed=4)
+    for r in mc.rows:
+        rate = r.by_turn[0]
+        truth = given if r.kind == "given" else bigs
+        assert rate.low is not None and rate.high is not None
+        assert rate.low <= float(truth) <= rate.high, r.name

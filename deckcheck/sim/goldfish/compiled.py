@@ -86,6 +86,21 @@ class ClassInfo:
         return sum(self.cards.values())
 
 
+#: Hidden goals of derived rows are named from this prefix (no profile name starts with it).
+HIDDEN = "\x00"
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A derived row: "given" (P(row | given) = P(row and given) / P(given), `goals` the
+    hidden goals of both and of given) or "count" (the expected number of cards of a
+    feature in the hand = the sum over j of P(at least j), `goals` those hidden goals)."""
+
+    name: str
+    kind: str  # "given" | "count"
+    goals: tuple[str, ...]
+
+
 @dataclass
 class CompiledProfile:
     """A profile compiled against one deck: classes of cards and conditions as DNF terms."""
@@ -111,6 +126,10 @@ class CompiledProfile:
     #: Small World: (revealed class, added class, bridge classes) for monsters of the deck
     #: (each monster its own class when the deck plays Small World).
     small_world: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
+    #: Derived rows (`[rows]`: conditional probabilities, expected counts) ...
+    derived: list[Derived] = field(default_factory=list)
+    #: ... and the hidden goals they are computed from (measured like named conditions).
+    hidden: dict[str, list[Term]] = field(default_factory=dict)
 
     @property
     def K(self) -> tuple[int, ...]:
@@ -124,13 +143,16 @@ class CompiledProfile:
         return self.seat_success.get(going_second, self.success)
 
     def goals(self, going_second: bool) -> dict[str, list[Term]]:
-        return {"success": self.success_for(going_second), **self.conditions}
+        """Every goal measured for a seat: success, the named conditions, then the hidden
+        goals of derived rows."""
+        return {"success": self.success_for(going_second), **self.conditions, **self.hidden}
 
     @property
     def monotone(self) -> bool:
         """True when adding cards to a hand can never make it fail (only "at least")."""
         terms = [*self.success, *(t for ts in self.seat_success.values() for t in ts),
-                 *(t for ts in self.conditions.values() for t in ts)]
+                 *(t for ts in self.conditions.values() for t in ts),
+                 *(t for ts in self.hidden.values() for t in ts)]
         return not any(t.highs or t.nots or any(hi is not None for _, hi in t.distinct.values())
                        for t in terms)
 
@@ -481,6 +503,7 @@ def compile_profile(pf: ProfileFile, cards: list[Card] | Deck, pool: CardPool | 
     if pf.success is None and not named and len(seat_nodes) < 2:
         raise ProfileError(f"{source}: give success (or both success_first and "
                            f"success_second).")
+    derived, hidden_nodes = _derived_rows(pf, r, cards)
     behaviours = _behaviours(pf, r)
     by_name = any(b.small_world for b, _, _ in behaviours.values())
     classes, class_of_name = _classes(cards, r, behaviours, refine, monsters_apart=by_name)
@@ -491,8 +514,10 @@ def compile_profile(pf: ProfileFile, cards: list[Card] | Deck, pool: CardPool | 
     conditions = {n: one(dnf(nnf(node), source)) for n, node in named.items()}
     success = one(dnf(nnf(success_node), source))
     seat_success = {s: one(dnf(nnf(node), source)) for s, node in seat_nodes.items()}
+    hidden = {n: one(dnf(nnf(node), source)) for n, node in hidden_nodes.items()}
     everything = [*success, *(t for ts in conditions.values() for t in ts),
-                  *(t for ts in seat_success.values() for t in ts)]
+                  *(t for ts in seat_success.values() for t in ts),
+                  *(t for ts in hidden.values() for t in ts)]
     for term in all_terms(everything):
         if len(term.lows) > MAX_LOWER_FEATURES:
             raise ProfileError(f"{source}: one case of the conditions needs more than "
@@ -505,7 +530,48 @@ def compile_profile(pf: ProfileFile, cards: list[Card] | Deck, pool: CardPool | 
                            deck_size=len(cards), class_of_name=class_of_name,
                            extra_size=extra, rules=rules, seat_success=seat_success,
                            small_world=_small_world(r.cards, classes, class_of_name)
-                           if by_name else [])
+                           if by_name else [], derived=derived, hidden=hidden)
+
+
+#: The most copies an expected count counts up to (a hand holds no more by turn 10).
+MAX_COUNT = 16
+
+
+def _derived_rows(pf: ProfileFile, r: _Resolver, cards: list[Card]
+                  ) -> tuple[list[Derived], dict[str, Node]]:
+    """The `[rows]` of a profile: each a conditional probability {row, given} or an
+    expected count {count}, with the hidden goals it is computed from."""
+    derived: list[Derived] = []
+    nodes: dict[str, Node] = {}
+    copies: dict[str, int] = {}
+    for c in cards:
+        copies[c.name] = copies.get(c.name, 0) + 1
+    for name, spec in pf.rows.items():
+        path = f"rows.{_key(name)}"
+        if name in pf.conditions or name == "success":
+            raise r.error(path, "a row has the name of a condition; give it another name.")
+        if set(spec) == {"count"} and isinstance(spec["count"], str):
+            f = r.name(spec["count"], f"{path}.count")
+            if r.features[f].kind == "summon":
+                raise r.error(f"{path}.count", "counts cards, not Normal Summons; name a role, "
+                                               "a card or a property.")
+            most = min(MAX_COUNT, sum(copies.get(n, 0) for n in r.features[f].members))
+            names = tuple(f"{HIDDEN}{name}{HIDDEN}{j}" for j in range(1, most + 1))
+            for j, hn in enumerate(names, 1):
+                nodes[hn] = make_atom(f, j, None)
+            derived.append(Derived(name, "count", names))
+        elif set(spec) == {"row", "given"}:
+            row = r.parse(spec["row"], f"{path}.row", pf.conditions)
+            given = r.parse(spec["given"], f"{path}.given", pf.conditions)
+            both, alone = f"{HIDDEN}{name}{HIDDEN}and", f"{HIDDEN}{name}{HIDDEN}given"
+            nodes[both] = Op("all", (row, given))
+            nodes[alone] = given
+            derived.append(Derived(name, "given", (both, alone)))
+        else:
+            raise r.error(path, "a row is { row = CONDITION, given = CONDITION } (a "
+                                "conditional probability) or { count = NAME } (the expected "
+                                "number of cards); fix it.")
+    return derived, nodes
 
 
 def never_played(behaviours: dict[int, Behaviour], costs: dict[int, int],

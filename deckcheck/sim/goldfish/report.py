@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from deckcheck.errors import ExactTooLarge, SimError
 from deckcheck.plain import Plain
-from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile, Derived
 from deckcheck.sim.goldfish.exact import (
     DEFAULT_BUDGET,
     NeedsMonteCarlo,
@@ -78,6 +78,39 @@ class FailingHand(Plain):
         self.probability = probability
 
 
+class DerivedRate(Plain):
+    """A derived row by one turn: a conditional probability (`value` in 0..1) or an expected
+    count of cards; exact (`fraction`) or Monte Carlo (95% interval `low`..`high`; `hands`:
+    the hands it is estimated from — for a conditional row, those meeting `given`). `value`
+    is None when no hand meets `given`."""
+
+    __slots__ = ("turn", "value", "method", "fraction", "low", "high", "hands")
+
+    def __init__(self, turn: int, value: float | None,
+                 method: Literal["exact", "monte-carlo"], fraction: str | None = None,
+                 low: float | None = None, high: float | None = None,
+                 hands: int | None = None) -> None:
+        self.turn = turn
+        self.value = value
+        self.method = method
+        self.fraction = fraction
+        self.low = low
+        self.high = high
+        self.hands = hands
+
+
+class DerivedResult(Plain):
+    """A `[rows]` entry: `kind` "given" (P(row | given)) or "count" (expected cards)."""
+
+    __slots__ = ("name", "kind", "by_turn")
+
+    def __init__(self, name: str, kind: Literal["given", "count"],
+                 by_turn: list[DerivedRate]) -> None:
+        self.name = name
+        self.kind = kind
+        self.by_turn = by_turn
+
+
 class PlayedCard(Plain):
     """How often a draw card was played in the games of one seat: by turn `turn` (Monte
     Carlo: of `hands` hands)."""
@@ -94,14 +127,17 @@ class PlayedCard(Plain):
 
 
 class GoingResult(Plain):
-    __slots__ = ("going", "goals", "failing", "deck_outs", "played", "notes")
+    __slots__ = ("going", "goals", "rows", "failing", "deck_outs", "played", "notes")
 
     def __init__(self, going: Literal["first", "second"], goals: list[GoalResult],
                  failing: list[FailingHand] | None = None, deck_outs: int = 0,
                  played: list[PlayedCard] | None = None,
-                 notes: list[str] | None = None) -> None:
+                 notes: list[str] | None = None,
+                 rows: list[DerivedResult] | None = None) -> None:
         self.going = going
         self.goals = goals
+        #: Derived rows (`[rows]`): conditional probabilities and expected counts.
+        self.rows = [] if rows is None else rows
         self.failing = [] if failing is None else failing
         self.deck_outs = deck_outs
         #: The draw cards played in this seat's games, and how often.
@@ -332,8 +368,50 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
                                  hands=n_hands) for d, c in mc.played.items()]
         deck_outs = mc.deck_outs
     return GoingResult(going="second" if going_second else "first",
-                       goals=[GoalResult(name=g, by_turn=rates[g]) for g in goals],
+                       goals=[GoalResult(name=g, by_turn=rates[g]) for g in goals
+                              if not g.startswith(HIDDEN)],
+                       rows=[derived_result(dv, rates) for dv in cp.derived],
                        failing=fails, deck_outs=deck_outs, played=played, notes=notes)
+
+
+def derived_result(dv: Derived, rates: dict[str, list[Rate]]) -> DerivedResult:
+    """A derived row from the rates of its hidden goals, turn by turn: exact fractions, or
+    Monte Carlo counts (a conditional row: a Wilson interval over the hands meeting
+    `given`; an expected count: mean +- 1.96 standard errors)."""
+    from fractions import Fraction
+    from math import sqrt
+
+    out = []
+    for t, first in enumerate(rates[dv.goals[0]]):
+        at = [rates[g][t] for g in dv.goals]
+        if first.method == "exact":
+            ps = [Fraction(r.fraction or "0") for r in at]
+            if dv.kind == "given":
+                v = ps[0] / ps[1] if ps[1] else None
+            else:
+                v = sum(ps, Fraction(0))
+            out.append(DerivedRate(turn=t + 1, value=None if v is None else float(v),
+                                   method="exact", fraction=None if v is None else _frac(v)))
+            continue
+        n = first.hands or 1
+        ks = [round(r.probability * n) for r in at]
+        if dv.kind == "given":
+            from deckcheck.sim.goldfish.montecarlo import wilson
+
+            if not ks[1]:
+                out.append(DerivedRate(turn=t + 1, value=None, method="monte-carlo", hands=0))
+                continue
+            lo, hi = wilson(ks[0], ks[1])
+            out.append(DerivedRate(turn=t + 1, value=ks[0] / ks[1], method="monte-carlo",
+                                   low=lo, high=hi, hands=ks[1]))
+        else:
+            mean = sum(ks) / n
+            square = sum((2 * j - 1) * k for j, k in enumerate(ks, 1)) / n
+            half = 1.96 * sqrt(max(square - mean * mean, 0.0) / n)
+            out.append(DerivedRate(turn=t + 1, value=mean, method="monte-carlo",
+                                   low=mean - half, high=mean + half, hands=n))
+    kind: Literal["given", "count"] = "given" if dv.kind == "given" else "count"
+    return DerivedResult(name=dv.name, kind=kind, by_turn=out)
 
 
 class _At:
@@ -580,6 +658,18 @@ def _pct(r: Rate) -> str:
     return s
 
 
+def _derived(r: DerivedRate, kind: str) -> str:
+    if r.value is None:
+        return "no hand"
+    s = f"{r.value * 100:6.2f}%" if kind == "given" else f"{r.value:6.3f}"
+    if r.low is not None and r.high is not None:
+        half = (r.high - r.low) / 2
+        s += f" ±{half * 100:.2f}" if kind == "given" else f" ±{half:.3f}"
+    elif r.fraction and len(r.fraction) <= 9:
+        s += f" ({r.fraction})"
+    return s
+
+
 def _delta(base: float, value: float | None, lo: float | None, hi: float | None) -> str:
     if value is None:
         return f"{'—':>7}"
@@ -606,13 +696,20 @@ def render_text(rep: OddsReport) -> str:
     lines.append("")
     seats = [r.going for r in rep.results]
     goals = rep.results[0].goals
-    width = max([len(goals[0].name), *(len(g.name) + 2 for g in goals[1:])]) + 2
+    width = max([len(goals[0].name), *(len(g.name) + 2 for g in goals[1:]),
+                 *(len(r.name) + 2 + 17 * (r.kind == "count") for r in rep.results[0].rows)]
+                ) + 2
     header = "".join(f"{'going ' + s:>22}" for s in seats)
     lines.append(f"{'':{width}}{header}")
     for gi, goal in enumerate(rep.results[0].goals):
         name = goal.name if gi == 0 else "  " + goal.name
         cells = "".join(f"{_pct(res.goals[gi].by_turn[0]):>22}" for res in rep.results)
         lines.append(f"{name:{width}}{cells}")
+    for ri, dr in enumerate(rep.results[0].rows):
+        label = f"  {dr.name}" + (" (expected cards)" if dr.kind == "count" else "")
+        cells = "".join(f"{_derived(res.rows[ri].by_turn[0], dr.kind):>22}"
+                        for res in rep.results)
+        lines.append(f"{label:{width}}{cells}")
     turns = len(rep.results[0].goal().by_turn)
     if turns > 1:
         lines.append("")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from deckcheck.sim.goldfish import play
-from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
 from deckcheck.sim.goldfish.npeval import Array, NpEvaluator, put_rows, take_rows
 
@@ -194,7 +194,9 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
     by_turn = {name: [0] * turns for name in goals}
     fail_counts: dict[tuple[int, ...], int] = {}
     deck_outs = 0
-    order = play.discard_order(cp, goals)
+    # (the End Phase keeps what the goals need: derived rows' hidden goals ask nothing)
+    order = play.discard_order(cp, {n: t for n, t in goals.items()
+                                    if not n.startswith(HIDDEN)})
     names = list(goals)
     played: Played = {}
     # every goal plays the same hands: the opening hands (and the generator's state after
