@@ -22,6 +22,7 @@ from deckcheck.errors import ProfileError
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
+    from deckcheck.sim.goldfish.report import Mode
 
 
 # -- draw ----------------------------------------------------------------------------------
@@ -114,7 +115,7 @@ class OddsOptions:
 
     __slots__ = ("deck", "profile", "roles", "needs", "exact", "hands", "first", "second",
                  "turns", "seed", "as_json", "chart", "compare", "compare_profile",
-                 "sensitivity", "format", "each_row_alone")
+                 "sensitivity", "format", "each_row_alone", "copies", "target", "swap")
 
     def __init__(self, deck: str, profile: str | None = None, roles: list[str] | None = None,
                  needs: list[str] | None = None, exact: bool = False,
@@ -122,7 +123,9 @@ class OddsOptions:
                  turns: int = 1, seed: int | None = None, as_json: bool = False,
                  chart: str | None = None, compare: str | None = None,
                  compare_profile: str | None = None, sensitivity: bool = True,
-                 format: str = "tcg", each_row_alone: bool = False) -> None:  # noqa: A002
+                 format: str = "tcg", each_row_alone: bool = False,  # noqa: A002
+                 copies: str | None = None, target: str = "90%",
+                 swap: str | None = None) -> None:
         self.deck = deck
         self.profile = profile
         self.roles = [] if roles is None else roles
@@ -140,6 +143,9 @@ class OddsOptions:
         self.sensitivity = sensitivity
         self.format = format
         self.each_row_alone = each_row_alone
+        self.copies = copies
+        self.target = target
+        self.swap = swap
 
 
 def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[Any, str]:
@@ -229,12 +235,18 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     pf, source = _profile_file(opts, opts.profile, opts.deck)
     cp = _compile(pf, source, opts.deck, pool, rules)
     seed = opts.seed if opts.seed is not None else new_seed()
-    mode = "exact" if opts.exact else "mc" if opts.hands is not None else "auto"
+    mode: Mode = "exact" if opts.exact else "mc" if opts.hands is not None else "auto"
     seats = (False, True) if opts.first == opts.second else (opts.second,)
     kw: dict[str, Any] = dict(mode=mode, hands=opts.hands, seed=seed, turns=opts.turns,
                               seats=seats)
     report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity,
                            one_game=not opts.each_row_alone, **kw)
+    if opts.copies:
+        from deckcheck.sim.goldfish.copies import copies_curve, parse_target
+
+        report.copies = copies_curve(cp, opts.copies, target=parse_target(opts.target),
+                                     swap=opts.swap, seats=seats, mode=mode,
+                                     hands=opts.hands, seed=seed)
     if opts.compare or opts.compare_profile:
         if opts.compare:
             cp_a = cp
@@ -298,6 +310,12 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
               help="A/B: another profile on the same deck (same seed).")
 @click.option("--no-sensitivity", "sensitivity", is_flag=True, flag_value=False, default=True,
               help="Skip the +-1 copy table.")
+@click.option("--copies", default=None, metavar="CARD",
+              help="Success with 0-3 copies of CARD and the smallest count reaching --target.")
+@click.option("--target", default="90%", show_default=True, metavar="PCT",
+              help="The success rate --copies looks for.")
+@click.option("--swap", default=None, metavar="CARD",
+              help="With --copies: the card taken out as copies go in (default: blanks).")
 @click.option("--each-row-alone", is_flag=True,
               help="Play the draw cards for each row on its own (default: one game per hand, "
                    "played for success, every row measured on it).")
@@ -308,8 +326,8 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
 def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
          needs: tuple[str, ...], exact: bool, hands: int | None, first: bool, second: bool,
          turns: int, seed: int | None, as_json: bool, chart: str | None, compare: str | None,
-         compare_profile: str | None, sensitivity: bool, each_row_alone: bool,
-         format_: str) -> None:
+         compare_profile: str | None, sensitivity: bool, copies: str | None, target: str,
+         swap: str | None, each_row_alone: bool, format_: str) -> None:
     """How often DECK opens with what its profile needs: exact where the maths allows,
     Monte Carlo (with a 95% interval) otherwise; going first and second, by turn, failing
     hands, +-1 copy of each card, and A/B comparisons."""
@@ -317,6 +335,7 @@ def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
         deck=deck, profile=profile, roles=list(roles), needs=list(needs), exact=exact,
         hands=hands, first=first, second=second, turns=turns, seed=seed, as_json=as_json,
         chart=chart, compare=compare, compare_profile=compare_profile,
-        sensitivity=sensitivity, format=format_, each_row_alone=each_row_alone))
+        sensitivity=sensitivity, format=format_, each_row_alone=each_row_alone,
+        copies=copies, target=target, swap=swap))
     if code:
         raise SystemExit(code)

@@ -27,6 +27,8 @@ from deckcheck.sim.goldfish.exact import (
 if TYPE_CHECKING:
     from fractions import Fraction
 
+    from deckcheck.sim.goldfish.copies import CopiesResult
+
 Mode = Literal["auto", "exact", "mc"]
 MAX_TURNS = 10
 DEFAULT_HANDS_OPENING = 1_000_000
@@ -220,12 +222,13 @@ class Comparison(Plain):
 
 class OddsReport(Plain):
     __slots__ = ("deck", "profile", "deck_size", "engine", "seed", "policy", "notes",
-                 "classes", "results", "sensitivity", "compare")
+                 "classes", "results", "sensitivity", "compare", "copies")
 
     def __init__(self, deck: str | None, profile: str, deck_size: int, engine: str,
                  seed: int | None, policy: str, notes: list[str], classes: list[ClassSummary],
                  results: list[GoingResult], sensitivity: list[CardDelta] | None = None,
-                 compare: Comparison | None = None) -> None:
+                 compare: Comparison | None = None, copies: CopiesResult | None = None
+                 ) -> None:
         self.deck = deck
         self.profile = profile
         self.deck_size = deck_size
@@ -237,6 +240,8 @@ class OddsReport(Plain):
         self.results = results
         self.sensitivity = [] if sensitivity is None else sensitivity
         self.compare = compare
+        #: `--copies CARD`: success with 0..3 copies and the smallest count for a target.
+        self.copies = copies
 
 
 def as_json(report: OddsReport) -> dict[str, Any]:
@@ -749,6 +754,11 @@ def render_text(rep: OddsReport) -> str:
             minus = _delta(d.base, d.minus_one, d.minus_low, d.minus_high)
             lines.append(f"  {d.card + ' x' + str(d.copies):{cw}} +1: {plus} pp   "
                          f"-1: {minus} pp")
+    if rep.copies:
+        from deckcheck.sim.goldfish.copies import render_copies
+
+        lines.append("")
+        lines.extend(render_copies(rep.copies))
     if rep.compare:
         c = rep.compare
         lines.append("")
