@@ -228,7 +228,10 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     if opts.compare and opts.compare_profile:
         raise ProfileError("--compare and --compare-profile exclude each other; give one.")
     if opts.chart:
+        from deckcheck.sim.goldfish.chart import chart_kind
+
         check_output_folder(opts.chart, "chart")
+        chart_kind(opts.chart)
     _one_blas_thread()
     pool = ctx.pool()
     rules = _rules(opts.format)
@@ -269,9 +272,7 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     if opts.chart:
         from deckcheck.sim.goldfish.chart import write_chart
 
-        write_chart(opts.chart, [[r.probability for r in res.goal().by_turn]
-                                 for res in report.results],
-                    labels=[f"going {res.going}" for res in report.results])
+        write_chart(opts.chart, report)
     if opts.as_json:
         echo_json(as_json(report))
     else:
@@ -302,8 +303,9 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
 @click.option("--seed", type=int, default=None,
               help="Monte Carlo seed (default: a random one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--chart", type=click.Path(dir_okay=False), default=None, metavar="PNG",
-              help="Write a bar chart of success by turn (PNG).")
+@click.option("--chart", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write a chart of success by turn, with 95% intervals (.png or .svg; "
+                   "needs the chart extra: pip install 'deckcheck[chart]').")
 @click.option("--compare", default=None, metavar="DECK2",
               help="A/B: the same profile on another deck (same seed).")
 @click.option("--compare-profile", default=None, metavar="P2",
