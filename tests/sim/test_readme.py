@@ -68,3 +68,28 @@ def test_each_readme_example_runs(i: int) -> None:
     for res in rep.results:
         rates = [r.probability for r in res.goal().by_turn]
         assert 0 <= rates[0] <= 1 and len(rates) == 2
+
+
+def _worked(conditions: dict, overlap: bool = False) -> dict[str, str]:  # type: ignore[type-arg]
+    from deckcheck.sim.goldfish.exact import exact_odds
+
+    ash = CARDS[3]
+    data = {"options": {"overlap": overlap},
+            "roles": {"a": [ash.name], "b": [ash.name]}, "conditions": conditions}
+    cp = compile_profile(parse_profile(data), expand([(ash, 3)]) + fillers(37), POOL, "t")
+    return {n: f"{float(p) * 100:.2f}%" for n, p in exact_odds(cp, 5).probabilities.items()}
+
+
+def test_the_worked_examples_of_overlap_not_and_not_equal_are_right() -> None:
+    both = {"both": {"all": ["a >= 1", "b >= 1"]}, "not both": {"not": "both"},
+            "ne": {"all": ["a >= 1", "b != 0"]}}
+    plain, lap = _worked(both), _worked(both, overlap=True)
+    text = " ".join(_section().split())
+    assert plain["both"] == "3.64%" and lap["both"] == "33.76%"
+    assert plain["not both"] == "96.36%" and lap["not both"] == "66.24%"
+    assert plain["ne"] == "33.76%"
+    for claim in ("needs two Ash without overlap (3.64%) and one Ash with `overlap = true` "
+                  "(33.76%)", "is 96.36% without overlap (zero or one Ash: 100% − 3.64%), "
+                  "66.24% with it", '`{ all = ["a >= 1", "b != 0"] }` is 33.76% without '
+                  'overlap'):
+        assert claim in text
