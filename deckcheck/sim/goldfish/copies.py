@@ -82,7 +82,7 @@ def copies_curve(cp: CompiledProfile, card: str, *, target: float = 0.9,
     """The success rate (turn 1) with 0..3 copies of `card`, the deck's size kept by taking
     blanks (or `swap`) out as copies go in; and per seat the smallest count reaching
     `target`."""
-    from deckcheck.sim.goldfish.report import SENSITIVITY_HANDS, _At, success_at
+    from deckcheck.sim.goldfish.report import SENSITIVITY_HANDS, _At, _exact_at, success_at
 
     name, cx = _class_of(cp, card, "--copies")
     now = cp.classes[cx].cards[name]
@@ -112,18 +112,17 @@ def copies_curve(cp: CompiledProfile, card: str, *, target: float = 0.9,
         Ks.append(tuple(K))
     n_hands = hands or SENSITIVITY_HANDS
     results: list[list[_At]] = []
+    # exact where the exact engine answers every count of every seat; else all by Monte
+    # Carlo (one engine for the whole table)
+    exact = [[_exact_at(cp, seat, mode, K) for K in Ks] for seat in seats] \
+        if mode != "mc" else [[None]]
     method: Literal["exact", "monte-carlo"] = "exact"
-    for seat in seats:
-        row = [success_at(cp, seat, mode, K, n_hands, seed) for K in Ks]
-        if any(r.method != "exact" for r in row):
-            row = [success_at(cp, seat, "mc", K, n_hands, seed) for K in Ks]
-            method = "monte-carlo"
-        results.append(row)
-    if method == "monte-carlo":  # one engine for the whole table
-        results = [[r if r.method == "monte-carlo" else
-                    success_at(cp, seat, "mc", K, n_hands, seed)
-                    for r, K in zip(row, Ks, strict=True)]
-                   for seat, row in zip(seats, results, strict=True)]
+    if all(at is not None for row in exact for at in row):
+        results = [[at for at in row if at is not None] for row in exact]
+    else:
+        method = "monte-carlo"
+        results = [[success_at(cp, seat, "mc", K, n_hands, seed) for K in Ks]
+                   for seat in seats]
     rows = []
     for n in range(MOST + 1):
         rates, lows, highs = [], [], []
