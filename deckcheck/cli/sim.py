@@ -319,8 +319,8 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
 @click.option("--swap", default=None, metavar="CARD",
               help="With --copies: the card taken out as copies go in (default: blanks).")
 @click.option("--each-row-alone", is_flag=True,
-              help="Play the draw cards for each row on its own (default: one game per hand, "
-                   "played for success, every row measured on it).")
+              help="Play the draw cards and searchers for each row on its own (default: one "
+                   "game per hand, played for success, every row measured on it).")
 @click.option("-f", "--format", "format_", default="tcg", show_default=True,
               help="Format whose hand size is dealt (Speed Duel: 4).")
 @click.pass_obj

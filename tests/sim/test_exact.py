@@ -95,9 +95,26 @@ def test_searcher_depends_on_what_is_left_in_the_deck() -> None:
     spec = [(S, 1), (T, 1), *[(c, 1) for c in fillers(8)]]
     data = {"roles": {"t": ["Target"]}, "conditions": {"one": "t >= 1", "two": "t >= 2"},
             "cards": {"Searcher": {"search": "t"}}}
-    p = odds(data, spec, 3)
+    p = odds(data, spec, 3, one_game=False)  # each row searched for on its own
     assert p["two"] == 0  # the only Target is in the hand: nothing left to search
     assert p["one"] == Fraction(3, 10) + Fraction(comb(8, 2), comb(10, 3))
+    # one game per hand, played for success ("one and two": never met), searches nothing:
+    # "one" is then measured on the hand as dealt
+    assert odds(data, spec, 3)["one"] == Fraction(3, 10)
+    # ... and played for "one", the search is made and measured
+    assert odds({**data, "success": "one"}, spec, 3)["one"] == p["one"]
+
+
+def test_rows_are_measured_after_the_searches_made_for_success() -> None:
+    # a row and its NOT add up with a searcher too (each row searching on its own, the
+    # row "t" was met by a search while "not t" was met by the same hand without it)
+    spec = [(S, 3), (T, 3), *[(c, 1) for c in fillers(34)]]
+    data = {"success": "Target", "conditions": {"t": "Target", "not t": {"not": "t"}},
+            "cards": {"Searcher": {"search": "Target"}}}
+    p = odds(data, spec, 5)
+    assert p["t"] == p["success"] and p["t"] + p["not t"] == 1
+    alone = odds(data, spec, 5, one_game=False)
+    assert alone["t"] + alone["not t"] > 1
 
 
 def test_spent_searcher_loses_its_own_role() -> None:

@@ -158,3 +158,24 @@ def test_derived_rows_match_the_enumeration() -> None:
         truth = given if r.kind == "given" else bigs
         assert rate.low is not None and rate.high is not None
         assert rate.low <= float(truth) <= rate.high, r.name
+
+
+SAGE = monster(50, "Sage")
+
+
+@pytest.mark.parametrize("turns", [1, 2])  # the opening-hand path and the turn loop
+def test_monte_carlo_rows_are_measured_after_the_searches(turns: int) -> None:
+    cards = expand([(SAGE, 3), (TARGET, 3), (BIG, 3), (BLANK, 31)])
+    data = {"success": {"all": ["Target", "Big Eight <= 1"]},
+            "conditions": {"t": "Target", "not t": {"not": "t"}, "sage": "Sage"},
+            "cards": {"Sage": {"search": "Target", "spent": True}}}
+    cp = compile_profile(parse_profile(data), cards, make_pool(SAGE, TARGET, BIG, BLANK),
+                         "t")
+    exact = exact_odds(cp, 5).probabilities
+    assert exact["t"] + exact["not t"] == 1
+    mc = simulate(cp, 100_000, seed=6, turns=turns)
+    n = mc.hands
+    assert mc.by_turn["t"][0] + mc.by_turn["not t"][0] == n
+    for name, p in exact.items():
+        lo, hi = wilson(mc.by_turn[name][0], n, 3.5)
+        assert lo <= float(p) <= hi, name

@@ -116,6 +116,47 @@ class Evaluator:
         self._memo[key] = result
         return result
 
+    def final(self, k: tuple[int, ...], rest: tuple[int, ...],
+              used: frozenset[int] = frozenset()) -> tuple[int, ...]:
+        """The hand once the searches that make it succeed are made (the first way
+        `succeeds` finds: searchers in class order, each target in order, then Small
+        World); the hand itself when it succeeds without one, or when none makes it."""
+        if self.ok(k) or (not self.searchers and not self.worlds):
+            return k
+        for s in self.searchers:
+            if s in used or k[s] == 0:
+                continue
+            for t in self.targets[s]:
+                if rest[t] == 0:
+                    continue
+                k2 = list(k)
+                k2[t] += 1
+                if self.spent[s]:
+                    k2[s] -= 1
+                r2 = list(rest)
+                r2[t] -= 1
+                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
+                    return self.final(tuple(k2), tuple(r2), used | {s})
+        for s in self.worlds:
+            if s in used or k[s] == 0:
+                continue
+            for a, t, bridges in self.cp.small_world:
+                if k[a] - (a == s) <= 0 or rest[t] == 0:
+                    continue
+                b = next((b for b in bridges if rest[b] > (1 if b == t else 0)), None)
+                if b is None:
+                    continue
+                k2 = list(k)
+                k2[s] -= 1
+                k2[a] -= 1
+                k2[t] += 1
+                r2 = list(rest)
+                r2[t] -= 1
+                r2[b] -= 1
+                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
+                    return self.final(tuple(k2), tuple(r2), used | {s})
+        return k
+
     def _small_world(self, k: tuple[int, ...], rest: tuple[int, ...],
                      used: frozenset[int]) -> bool:
         """Small World: reveal `a` (banished), banish a bridge from the Deck, add `t`."""
@@ -286,6 +327,9 @@ class DrawEvaluator:
         self.cp = cp
         self.play = play
         self.ev = Evaluator(cp, terms)
+        #: One game: the goals are measured on the hand the play (draws and searches for
+        #: `terms`) ended with; else (one goal alone) the goal with its own searches.
+        self.one_game = measure is not None
         self.measured = [self.ev] if measure is None else [
             Evaluator(cp, t) for t in measure.values()]
         self.order = play.play_order(cp)
@@ -322,8 +366,12 @@ class DrawEvaluator:
 
     def _end(self, k: tuple[int, ...], r: tuple[int, ...], st: Any) -> Vec:
         """Play has stopped: each goal measured on this hand, each draw card played or not."""
-        return (1, *(1 if ev.succeeds(k, r) else 0 for ev in self.measured),
-                *(1 if d in st.used else 0 for d in self.order))
+        if self.one_game:
+            kf = self.ev.final(k, r)
+            rows = [1 if ev.ok(kf) else 0 for ev in self.measured]
+        else:
+            rows = [1 if ev.succeeds(k, r) else 0 for ev in self.measured]
+        return (1, *rows, *(1 if d in st.used else 0 for d in self.order))
 
     def _play(self, k0: tuple[int, ...], r: tuple[int, ...], st: Any) -> Vec:
         cp, play = self.cp, self.play
@@ -465,9 +513,9 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
     """Exact probability that a `hand_size`-card hand meets each goal (default: "success"
     and every named condition). `K` overrides the class sizes (for +-1 copy questions).
 
-    With draw cards, `one_game` (the default) plays them once per hand for the first goal
-    and measures every goal on the hand that play ended with; without, each goal is
-    played for on its own (its own draws)."""
+    `one_game` (the default): draw cards and searchers are played once per hand, for the
+    first goal, and every goal is measured on the hand that play ended with; without, each
+    goal is played for on its own (its own draws and searches)."""
     if cp.zones:
         raise NeedsMonteCarlo("Conditions on the GY or banished cards need the Monte Carlo "
                               "engine; use --hands N.")
@@ -488,11 +536,15 @@ def exact_odds(cp: CompiledProfile, hand_size: int, *, goals: dict[str, list[Ter
     nums = dict.fromkeys(goals, 0)
     fails: list[tuple[tuple[int, ...], int]] = []
     first = next(iter(goals))
+    lead = evals[first]
     searchers = any(ev.searchers or ev.worlds for ev in evals.values())
     for k, w in hand_vectors(sizes, hand_size):
         rest = tuple(a - b for a, b in zip(sizes, k, strict=True)) if searchers else sizes
+        # one game: the searches made for the first goal, every goal measured on the hand
+        # they leave; else each goal with its own searches
+        kf = lead.final(k, rest) if one_game and searchers else k
         for name, ev in evals.items():
-            if ev.succeeds(k, rest):
+            if ev.ok(kf) if one_game else ev.succeeds(k, rest):
                 nums[name] += w
             elif failing and name == first:
                 fails.append((k, w))

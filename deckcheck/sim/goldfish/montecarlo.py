@@ -138,7 +138,7 @@ def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool =
     goals = goals if goals is not None else cp.goals(going_second)
     if turns == 1 and not cp.has_draws and not cp.zones:
         return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None,
-                        per_hand)
+                        per_hand, one_game)
     return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing, per_hand,
                   one_game)
 
@@ -198,7 +198,7 @@ def _position_classes(cp: CompiledProfile, K: Array, by_card: bool) -> Array:
 
 def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
              goals: dict[str, list[Term]], failing: int, by_card: bool = False,
-             per_hand: bool = False) -> MCResult:
+             per_hand: bool = False, one_game: bool = True) -> MCResult:
     rng = np.random.default_rng(seed)
     n = cp.rules.cards_by(1, going_second)
     caps = np.minimum(K, n) + 1
@@ -243,8 +243,13 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     rest = K[None, :] - rows
     by_turn: dict[str, list[int]] = {}
     fail_rows: list[tuple[tuple[int, ...], int]] = []
+    lead = NpEvaluator(cp, next(iter(goals.values())))
+    # one game: the searches made for the first goal, every goal measured on the hands
+    # they leave; else each goal with its own searches
+    final = lead.final(rows, rest) if one_game and (lead.searchers or lead.worlds) else None
     for i, (name, terms) in enumerate(goals.items()):
-        ok = NpEvaluator(cp, terms).succeeds(rows, rest)
+        ev = lead if i == 0 else NpEvaluator(cp, terms)
+        ok = ev.succeeds(rows, rest) if final is None else ev.ok(final)
         by_turn[name] = [int(counts[ok].sum())]
         if i == 0 and failing:
             bad = np.nonzero(~ok)[0]

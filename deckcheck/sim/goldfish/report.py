@@ -593,15 +593,15 @@ def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
 
 
 def _rows_policy(cp: CompiledProfile, one_game: bool) -> str:
-    if not cp.has_draws:
+    if not cp.behaviours:
         return ""
     if one_game:
-        return (" Rows: one game per hand, its draw cards played for success; every row is "
-                "measured on the hand that game left (the rows are a breakdown of the same "
-                "games).")
-    return (" Rows: each row played for on its own (its own draw cards, played for that "
-            "row): the rows are not a breakdown of the same games, and a row and its NOT "
-            "need not add up to 100%.")
+        return (" Rows: one game per hand, its draw cards and searches played for success; "
+                "every row is measured on the hand that game left (the rows are a breakdown "
+                "of the same games).")
+    return (" Rows: each row played for on its own (its own draw cards and searches, "
+            "played for that row): the rows are not a breakdown of the same games, and a "
+            "row and its NOT need not add up to 100%.")
 
 
 def compare(a: CompiledProfile, b: CompiledProfile, label_a: str, label_b: str, *,

@@ -741,12 +741,12 @@ class _Batch:
         return first, hits, int(lost.sum())
 
     def measure(self, goals: list[NpEvaluator]) -> None:
-        """Count the hands that meet each goal now (`measured`), each on its own hand."""
-        H = self.full(self.H)
-        D = self.deck()
+        """Count the hands that meet each goal now (`measured`), each on the hand its game
+        left: the searches this batch's goal makes included."""
+        H = self.ev.final(self.full(self.H), self.deck())
         HT = np.ascontiguousarray(H.T)
         for j, ev in enumerate(goals):
-            self.measured[j].append(int(ev.succeeds(H, D, HT=HT).sum()))
+            self.measured[j].append(int(ev.ok(H, HT).sum()))
 
     def play_draw_cards(self, rows: Array, ok: Array) -> None:
         """Play draw cards in the hands `rows` (which do not yet succeed): on a compact copy
