@@ -244,6 +244,12 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
                               seats=seats)
     report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity,
                            one_game=not opts.each_row_alone, **kw)
+    if pf.side:
+        from deckcheck.decks.files import read_deck
+        from deckcheck.sim.goldfish.side import sided_odds
+
+        report.sided = sided_odds(pf, read_deck(opts.deck, pool), pool, source, seats=seats,
+                                  mode=mode, hands=opts.hands, seed=seed, rules=rules)
     if opts.copies:
         from deckcheck.sim.goldfish.copies import copies_curve, parse_target
 

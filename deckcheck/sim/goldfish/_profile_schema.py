@@ -133,6 +133,7 @@ class ProfileFile(BaseModel):
     conditions: dict[str, Any] = Field(default_factory=dict)
     cards: dict[str, CardEntry] = Field(default_factory=dict)
     rows: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    side: dict[str, Any] = Field(default_factory=dict)
 
 
 def _pydantic_error(exc: ValidationError, source: str, prefix: str = "") -> ProfileError:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from deckcheck.sim.goldfish.copies import CopiesResult
+    from deckcheck.sim.goldfish.side import SidedResult
 
 Mode = Literal["auto", "exact", "mc"]
 MAX_TURNS = 10
@@ -222,13 +223,13 @@ class Comparison(Plain):
 
 class OddsReport(Plain):
     __slots__ = ("deck", "profile", "deck_size", "engine", "seed", "policy", "notes",
-                 "classes", "results", "sensitivity", "compare", "copies")
+                 "classes", "results", "sensitivity", "compare", "copies", "sided")
 
     def __init__(self, deck: str | None, profile: str, deck_size: int, engine: str,
                  seed: int | None, policy: str, notes: list[str], classes: list[ClassSummary],
                  results: list[GoingResult], sensitivity: list[CardDelta] | None = None,
-                 compare: Comparison | None = None, copies: CopiesResult | None = None
-                 ) -> None:
+                 compare: Comparison | None = None, copies: CopiesResult | None = None,
+                 sided: list[SidedResult] | None = None) -> None:
         self.deck = deck
         self.profile = profile
         self.deck_size = deck_size
@@ -242,6 +243,8 @@ class OddsReport(Plain):
         self.compare = compare
         #: `--copies CARD`: success with 0..3 copies and the smallest count for a target.
         self.copies = copies
+        #: Games 2 and 3 after the profile's side plan, per seat it names.
+        self.sided = [] if sided is None else sided
 
 
 def as_json(report: OddsReport) -> dict[str, Any]:
@@ -754,6 +757,12 @@ def render_text(rep: OddsReport) -> str:
             minus = _delta(d.base, d.minus_one, d.minus_low, d.minus_high)
             lines.append(f"  {d.card + ' x' + str(d.copies):{cw}} +1: {plus} pp   "
                          f"-1: {minus} pp")
+    if rep.sided:
+        from deckcheck.sim.goldfish.side import render_sided
+
+        lines.append("")
+        lines.extend(render_sided(rep.sided, {res.going: res.goal().by_turn[0]
+                                              for res in rep.results}))
     if rep.copies:
         from deckcheck.sim.goldfish.copies import render_copies
 
