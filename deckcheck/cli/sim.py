@@ -97,7 +97,8 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
               help="Also show the cards drawn up to this turn.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("-f", "--format", "format_", default="tcg", show_default=True,
-              help="Format whose hand size is dealt (Speed Duel: 4).")
+              help="Format whose turn is played (Speed Duel: 4 cards dealt; Rush Duel: 4, "
+                   "drawing to 5 every turn).")
 @click.pass_obj
 @handle_errors
 def draw(obj: Ctx, deck: str, second: bool, hands: int, seed: int | None, turns: int,
@@ -176,9 +177,10 @@ def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[
 
 def _rules(format_id: str) -> Any:
     from deckcheck.formats import load_format  # (not the checker: only the hand size)
-    from deckcheck.sim.rules import TurnRules
+    from deckcheck.sim.rules import rules_for
 
-    return TurnRules(hand_size=load_format(format_id).hand_size)
+    fmt = load_format(format_id)
+    return rules_for(fmt.id, fmt.hand_size)
 
 
 def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
@@ -328,7 +330,8 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
               help="Play the draw cards and searchers for each row on its own (default: one "
                    "game per hand, played for success, every row measured on it).")
 @click.option("-f", "--format", "format_", default="tcg", show_default=True,
-              help="Format whose hand size is dealt (Speed Duel: 4).")
+              help="Format whose turn is played (Speed Duel: 4 cards dealt; Rush Duel: 4, "
+                   "drawing to 5 every turn).")
 @click.pass_obj
 @handle_errors
 def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],

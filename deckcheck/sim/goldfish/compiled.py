@@ -218,6 +218,8 @@ class _Resolver:
                     self.names.setdefault(normalize(n), c.name)
         self.role_keys = {normalize(r): r for r in pf.roles}
         self._roles: dict[str, int] = {}
+        #: Normal Summons a turn (None: no limit, Rush Duel).
+        self.summons: int | None = 1
 
     def error(self, path: str, what: str) -> ProfileError:
         return ProfileError(f"{self.source}: {path}: {what}")
@@ -414,7 +416,8 @@ class _Resolver:
               path: str) -> Node:
         if distinct:
             self.distinct_features.add(f)
-        if self.features[f].kind == "summon" and lo is not None and lo > 1:
+        if self.features[f].kind == "summon" and lo is not None and lo > 1 and \
+                self.summons is not None and lo > self.summons:
             raise self.error(path, f"only one Normal Summon is allowed per turn; "
                                    f"\"{self.features[f].name} >= {lo}\" can never hold.")
         return make_atom(f, lo, hi, distinct)
@@ -481,6 +484,7 @@ def compile_profile(pf: ProfileFile, cards: list[Card] | Deck, pool: CardPool | 
         extra = len(extra_cards) if extra is None else extra
     extra = extra or 0
     r = _Resolver(pf, cards, pool, source, strict)
+    r.summons = rules.normal_summons
     for role in pf.roles:  # every role is a feature (reported), even if no condition uses it
         r.role(role)
     named: dict[str, Node] = {}
@@ -510,7 +514,8 @@ def compile_profile(pf: ProfileFile, cards: list[Card] | Deck, pool: CardPool | 
     bmap = {class_of_name[n]: b for n, (b, _, _) in behaviours.items()}
     tmap = {class_of_name[n]: t for n, (_, t, _) in behaviours.items() if t is not None}
     cmap = {class_of_name[n]: c for n, (_, _, c) in behaviours.items() if c is not None}
-    one = _OneSummon(r.features, classes, pf.options.overlap)
+    one = _OneSummon(r.features, classes, pf.options.overlap,
+                     active=rules.normal_summons is not None)
     conditions = {n: one(dnf(nnf(node), source)) for n, node in named.items()}
     success = one(dnf(nnf(success_node), source))
     seat_success = {s: one(dnf(nnf(node), source)) for s, node in seat_nodes.items()}
@@ -683,10 +688,13 @@ class _OneSummon:
     without it (one card fills one requirement)."""
 
     def __init__(self, features: list[Feature], classes: list[ClassInfo],
-                 overlap: bool) -> None:
+                 overlap: bool, active: bool = True) -> None:
         self.features, self.classes, self.overlap = features, classes, overlap
+        self.active = active  # (Rush Duel: no limit on Normal Summons)
 
     def __call__(self, terms: list[Term]) -> list[Term]:
+        if not self.active:
+            return terms
         out = []
         for t in terms:
             t.nots = [self(sub) for sub in t.nots]

@@ -695,13 +695,8 @@ class _Batch:
         hits: list[int] = []
         first: tuple[Array, Array] = (self.H, won)  # (set on turn 1)
         for turn in range(1, turns + 1):
-            for _ in range(rules.draws_in(turn, self.going_second)
-                           if turn > 1 or drawn is None else 0):
-                rows = np.nonzero(~won & ~lost)[0]
-                cls = self.draw(rows)
-                lost[rows[cls < 0]] = True  # had to draw from an empty Deck
-                got = cls >= 0
-                _add_at(self.H, rows[got], cls[got], 1)
+            if turn > 1 or drawn is None:
+                self.draw_phase(turn, won, lost)
             active = ~won & ~lost
             # turn 1's hands, kept for the failing hands and for other goals (a batch dealt
             # another goal's hands needs neither)
@@ -728,6 +723,8 @@ class _Batch:
             if turn == turns:  # the End Phase of the last turn changes no result
                 break
             # End Phase: discard down to the hand size limit, in the player's order
+            if rules.hand_limit is None:  # (Rush Duel: no hand size limit)
+                continue
             over = self.row_sums(self.H) - rules.hand_limit
             rows = np.nonzero(~won & ~lost & (over > 0))[0]
             if len(rows):
@@ -739,6 +736,22 @@ class _Batch:
                     excess -= take
         self.lost = lost
         return first, hits, int(lost.sum())
+
+    def draw_phase(self, turn: int, won: Array, lost: Array) -> None:
+        """The Draw Phase of `turn` for the hands still playing: the rules' one card (none
+        on turn 1 going first), or, drawing to a hand size (Rush Duel), each hand until it
+        holds that many, at least 1."""
+        rules = self.cp.rules
+        if rules.draw_to:
+            need = np.maximum(1, rules.draw_to - self.row_sums(self.H).astype(np.int64))
+        else:
+            need = np.full(self.size, rules.draws_in(turn, self.going_second), np.int64)
+        for i in range(int(need.max(initial=0))):
+            rows = np.nonzero(~won & ~lost & (need > i))[0]
+            cls = self.draw(rows)
+            lost[rows[cls < 0]] = True  # had to draw from an empty Deck
+            got = cls >= 0
+            _add_at(self.H, rows[got], cls[got], 1)
 
     def measure(self, goals: list[NpEvaluator]) -> None:
         """Count the hands that meet each goal now (`measured`), each on the hand its game
