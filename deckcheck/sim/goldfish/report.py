@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from deckcheck.errors import ExactTooLarge, SimError
 from deckcheck.plain import Plain
-from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile, Derived
+from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile
+from deckcheck.sim.goldfish.derived import DerivedResult, derived_result, render_derived
 from deckcheck.sim.goldfish.exact import (
     DEFAULT_BUDGET,
     NeedsMonteCarlo,
@@ -79,39 +80,6 @@ class FailingHand(Plain):
     def __init__(self, cards: dict[str, int], probability: float) -> None:
         self.cards = cards
         self.probability = probability
-
-
-class DerivedRate(Plain):
-    """A derived row by one turn: a conditional probability (`value` in 0..1) or an expected
-    count of cards; exact (`fraction`) or Monte Carlo (95% interval `low`..`high`; `hands`:
-    the hands it is estimated from — for a conditional row, those meeting `given`). `value`
-    is None when no hand meets `given`."""
-
-    __slots__ = ("turn", "value", "method", "fraction", "low", "high", "hands")
-
-    def __init__(self, turn: int, value: float | None,
-                 method: Literal["exact", "monte-carlo"], fraction: str | None = None,
-                 low: float | None = None, high: float | None = None,
-                 hands: int | None = None) -> None:
-        self.turn = turn
-        self.value = value
-        self.method = method
-        self.fraction = fraction
-        self.low = low
-        self.high = high
-        self.hands = hands
-
-
-class DerivedResult(Plain):
-    """A `[rows]` entry: `kind` "given" (P(row | given)) or "count" (expected cards)."""
-
-    __slots__ = ("name", "kind", "by_turn")
-
-    def __init__(self, name: str, kind: Literal["given", "count"],
-                 by_turn: list[DerivedRate]) -> None:
-        self.name = name
-        self.kind = kind
-        self.by_turn = by_turn
 
 
 class PlayedCard(Plain):
@@ -382,46 +350,6 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
                        failing=fails, deck_outs=deck_outs, played=played, notes=notes)
 
 
-def derived_result(dv: Derived, rates: dict[str, list[Rate]]) -> DerivedResult:
-    """A derived row from the rates of its hidden goals, turn by turn: exact fractions, or
-    Monte Carlo counts (a conditional row: a Wilson interval over the hands meeting
-    `given`; an expected count: mean +- 1.96 standard errors)."""
-    from fractions import Fraction
-    from math import sqrt
-
-    out = []
-    for t, first in enumerate(rates[dv.goals[0]]):
-        at = [rates[g][t] for g in dv.goals]
-        if first.method == "exact":
-            ps = [Fraction(r.fraction or "0") for r in at]
-            if dv.kind == "given":
-                v = ps[0] / ps[1] if ps[1] else None
-            else:
-                v = sum(ps, Fraction(0))
-            out.append(DerivedRate(turn=t + 1, value=None if v is None else float(v),
-                                   method="exact", fraction=None if v is None else _frac(v)))
-            continue
-        n = first.hands or 1
-        ks = [round(r.probability * n) for r in at]
-        if dv.kind == "given":
-            from deckcheck.sim.goldfish.montecarlo import wilson
-
-            if not ks[1]:
-                out.append(DerivedRate(turn=t + 1, value=None, method="monte-carlo", hands=0))
-                continue
-            lo, hi = wilson(ks[0], ks[1])
-            out.append(DerivedRate(turn=t + 1, value=ks[0] / ks[1], method="monte-carlo",
-                                   low=lo, high=hi, hands=ks[1]))
-        else:
-            mean = sum(ks) / n
-            square = sum((2 * j - 1) * k for j, k in enumerate(ks, 1)) / n
-            half = 1.96 * sqrt(max(square - mean * mean, 0.0) / n)
-            out.append(DerivedRate(turn=t + 1, value=mean, method="monte-carlo",
-                                   low=mean - half, high=mean + half, hands=n))
-    kind: Literal["given", "count"] = "given" if dv.kind == "given" else "count"
-    return DerivedResult(name=dv.name, kind=kind, by_turn=out)
-
-
 class _At:
     """A turn-1 success rate: exact, or a Monte Carlo run kept for paired differences."""
 
@@ -666,18 +594,6 @@ def _pct(r: Rate) -> str:
     return s
 
 
-def _derived(r: DerivedRate, kind: str) -> str:
-    if r.value is None:
-        return "no hand"
-    s = f"{r.value * 100:6.2f}%" if kind == "given" else f"{r.value:6.3f}"
-    if r.low is not None and r.high is not None:
-        half = (r.high - r.low) / 2
-        s += f" ±{half * 100:.2f}" if kind == "given" else f" ±{half:.3f}"
-    elif r.fraction and len(r.fraction) <= 9:
-        s += f" ({r.fraction})"
-    return s
-
-
 def _delta(base: float, value: float | None, lo: float | None, hi: float | None) -> str:
     if value is None:
         return f"{'—':>7}"
@@ -715,7 +631,7 @@ def render_text(rep: OddsReport) -> str:
         lines.append(f"{name:{width}}{cells}")
     for ri, dr in enumerate(rep.results[0].rows):
         label = f"  {dr.name}" + (" (expected cards)" if dr.kind == "count" else "")
-        cells = "".join(f"{_derived(res.rows[ri].by_turn[0], dr.kind):>22}"
+        cells = "".join(f"{render_derived(res.rows[ri].by_turn[0], dr.kind):>22}"
                         for res in rep.results)
         lines.append(f"{label:{width}}{cells}")
     turns = len(rep.results[0].goal().by_turn)
