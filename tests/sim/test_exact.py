@@ -224,3 +224,11 @@ def test_past_the_work_limit_auto_mode_says_why_and_uses_monte_carlo() -> None:
     assert any("work limit" in n and "Monte Carlo" in n for n in rep.notes)
     with pytest.raises(ExactTooLarge, match="drop --exact"):
         report_odds(_desires(4), mode="exact", seats=(False,), with_sensitivity=False)
+
+
+@pytest.mark.parametrize("K", [(3, 0, 2, 1), (1,), (0, 5), (2, 2, 2, 2, 2, 2, 2), (1, 1)])
+def test_few_vectors_is_hand_vectors(K: tuple[int, ...]) -> None:
+    from deckcheck.sim.goldfish.exact import few_vectors
+
+    for n in range(min(3, sum(K) + 1)):
+        assert sorted(few_vectors(K, n)) == sorted(hand_vectors(K, n))

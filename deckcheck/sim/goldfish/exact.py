@@ -268,6 +268,27 @@ def iter_vectors(K: tuple[int, ...], n: int) -> Iterator[tuple[tuple[int, ...], 
         yield from walk(0, (), 1, n)
 
 
+def few_vectors(K: tuple[int, ...], n: int) -> list[tuple[tuple[int, ...], int]]:
+    """`hand_vectors(K, n)` for n <= 2 (a draw card's one or two cards), built directly: the
+    same vectors, in the same order, several times faster than the general enumeration."""
+    m = len(K)
+    if n == 0:
+        return [((0,) * m, 1)]
+    nz = [i for i in range(m) if K[i]]
+    if n == 1:
+        return [(tuple(1 if j == i else 0 for j in range(m)), K[i]) for i in reversed(nz)]
+    out = []
+    for a in reversed(nz):  # (hand_vectors' order: the first class's count rises last)
+        for b in reversed([i for i in nz if i >= a]):
+            if a == b:
+                if K[a] >= 2:
+                    out.append((tuple(2 if j == a else 0 for j in range(m)),
+                                K[a] * (K[a] - 1) // 2))
+            else:
+                out.append((tuple(1 if j in (a, b) else 0 for j in range(m)), K[a] * K[b]))
+    return out
+
+
 @lru_cache(maxsize=256)
 def hand_vectors(K: tuple[int, ...], n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every hand vector of `n` cards with its number of card combinations prod C(K_i, k_i).
@@ -412,8 +433,9 @@ class DrawEvaluator:
         b = cp.behaviours[d]
         total = self._zero
         den = comb(sum(r), draw)
-        self.spend(count_vectors(r, draw))
-        for x, w in hand_vectors(r, draw):
+        drawn = few_vectors(r, draw) if draw <= 2 else None
+        self.spend(len(drawn) if drawn is not None else count_vectors(r, draw))
+        for x, w in drawn if drawn is not None else hand_vectors(r, draw):
             k2 = [a + b_ for a, b_ in zip(k, x, strict=True)]
             r2 = tuple(a - b_ for a, b_ in zip(r, x, strict=True))
             if b.then_banish is not None:
