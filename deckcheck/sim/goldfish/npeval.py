@@ -173,9 +173,24 @@ class NpEvaluator:
         `succeeds` finds (as `exact.Evaluator.final`: searchers in class order, each
         target in order, then Small World); a hand that succeeds without one, or that no
         search makes succeed, stays as it is. A new array (H is not changed)."""
-        out = H.copy()
         if not self.searchers and not self.worlds:
-            return out
+            return H.copy()
+        # only hands holding a searcher can search: the others stay as they are
+        held = np.zeros(len(H), dtype=bool)
+        for s in (*self.searchers, *self.worlds):
+            held |= H[:, s] > 0
+        if held.all():
+            return self._final(H, R, used, HT)
+        out = H.copy()
+        at = np.nonzero(held)[0]
+        if len(at):
+            out[at] = self._final(take_rows(H, at), R(at) if callable(R) else take_rows(R, at),
+                                  used)
+        return out
+
+    def _final(self, H: Array, R: Array | Callable[[Array], Array], used: frozenset[int],
+               HT: Array = None) -> Array:
+        out = H.copy()
         ok = self.ok(H, HT)
         for s in self.searchers:
             if s in used:
