@@ -6,12 +6,19 @@ Measures (CPU time, one core):
 - opening-hand Monte Carlo (NumPy) in hands per second (goal: >= 10 M/s), against a
   plain-Python sampler (random.sample per hand, the same evaluation);
 - the draw-card path: Monte Carlo on the example deck and its profile (Trade-In, Pot of
-  Prosperity, a searcher, named conditions) in hands per second (goal: >= 1.5 M/s), against
-  a pure-Python simulator of the same turn (shuffle, draw cards by the same policy);
-- the default `deckcheck odds examples/tcg-legal.ydk` in a fresh process, CPU and wall
-  (goal: < 0.4 s CPU), with the caller's environment (not this script's one-thread
-  settings) and deckcheck's bytecode compiled (as installed), against `python -c pass`,
-  `python -c "import numpy"` and `deckcheck --help` (the start-up floor) in the same run.
+  Prosperity, a searcher, named conditions) with every default row measured on the one
+  game per hand, in hands per second (goal: >= 3 M/s), against a pure-Python simulator of
+  the same turn (shuffle, draw cards by the same policy; success only);
+- the exact engine with Pot of Desires and four roles no goal uses (once 63 s): the default
+  `odds` report (exact tried to its work limit, then Monte Carlo) and `--exact` (stops at
+  the limit), CPU (goal: < 1 s each), beside the same deck with one role (exact in full);
+- `--copies` on the example deck (0-3 copies of Ash Blossom, both seats), CPU, beside one
+  success rate of the same engine and hand count;
+- the default `deckcheck odds examples/tcg-legal.ydk` (every row, both seats, the +-1 copy
+  table) in a fresh process, CPU and wall (goal: < 0.3 s CPU), with the caller's environment
+  (not this script's one-thread settings) and deckcheck's bytecode compiled (as installed),
+  against `python -c pass`, `python -c "import numpy"` and `deckcheck --help` (the start-up
+  floor) in the same run.
 
     python benchmarks/bench_odds.py [--hands N] [--draw-hands N]
 """
@@ -222,7 +229,7 @@ def main() -> None:
           f"ratio {mc_rate / py_rate:.0f}x")
 
     ex = example()
-    sg = {"success": ex.success}
+    sg = ex.goals(False)  # every default row, measured on the one game per hand
     simulate(ex, 10_000, seed=0, goals=sg)  # warm-up
     d_s = cpu(lambda: box.update(dr=simulate(ex, args.draw_hands, seed=2, goals=sg)))
     dr = box["dr"]
@@ -231,12 +238,15 @@ def main() -> None:
     py_d_rate = args.python_draw_hands / py_d_s
     py_p = int(box["pyd"]) / args.python_draw_hands  # type: ignore[call-overload]
     dlo, dhi = dr.interval()  # type: ignore[attr-defined]
-    print(f"draw cards (example deck: Trade-In, Pot of Prosperity, a searcher), Monte Carlo: "
-          f"{d_rate / 1e6:.2f} M hands/s   goal >= 1.5 M/s: {verdict(d_rate >= 1.5e6)}   "
-          f"(p = {dr.rate():.4f}, 95% CI [{dlo:.4f}, {dhi:.4f}])")  # type: ignore
+    print(f"draw cards (example deck: Trade-In, Pot of Prosperity, a searcher), Monte Carlo, "
+          f"all {len(sg)} rows: {d_rate / 1e6:.2f} M hands/s   goal >= 3 M/s: "
+          f"{verdict(d_rate >= 3e6)}   (p = {dr.rate():.4f}, 95% CI "  # type: ignore
+          f"[{dlo:.4f}, {dhi:.4f}])")
     print(f"  yardstick, pure-Python simulator of the same turn: {py_d_rate / 1e6:.3f} M "
           f"hands/s (p = {py_p:.4f} on {args.python_draw_hands:,} hands); ratio "
           f"{d_rate / py_d_rate:.0f}x")
+
+    desires_and_copies(ex)
 
     script = Path(sys.executable).parent / "deckcheck"
     exe = [str(script)] if script.is_file() else [
@@ -272,13 +282,61 @@ def main() -> None:
     (c_odds, w_odds), (c_pass, w_pass) = median("odds"), median("pass")
     (c_np, w_np), (c_help, w_help) = median("numpy"), median("help")
     print(f"default `deckcheck odds examples/tcg-legal.ydk`: {c_odds:.2f} s CPU "
-          f"({w_odds:.2f} s wall, median of 5 fresh processes)   goal < 0.4 s CPU: "
-          f"{verdict(c_odds < 0.4)}")
+          f"({w_odds:.2f} s wall, median of 5 fresh processes)   goal < 0.3 s CPU: "
+          f"{verdict(c_odds < 0.3)}")
     print(f"  yardsticks in the same run (CPU, wall): `python -c pass` {c_pass:.2f} s, "
           f"{w_pass:.2f} s; `python -c \"import numpy\"` {c_np:.2f} s, {w_np:.2f} s; "
           f"`deckcheck --help` (the CLI's start-up) {c_help:.2f} s, {w_help:.2f} s")
     print(f"  odds / `import numpy`: {c_odds / c_np:.1f}x CPU; the odds work beyond the "
           f"CLI's start-up: {c_odds - c_help:.2f} s CPU")
+
+
+def desires(roles: int) -> CompiledProfile:
+    """40 cards: 2 Pot of Desires, 3 targets, `roles` roles of 3 cards no goal uses."""
+    cards = [Card(passcode=1, name="Pot of Desires", kind=Kind.SPELL, frame=Frame.SPELL,
+                  rule_name="Pot of Desires")] * 2 + [_card(2, "Target")] * 3
+    for i in range(roles):
+        cards += [_card(10 + i, f"Role {i}")] * 3
+    cards += [_card(100 + i, f"Filler {i}") for i in range(40 - len(cards))]
+    data = {"roles": {f"r{i}": [f"Role {i}"] for i in range(roles)}, "success": "Target",
+            "conditions": {"t": "Target"}}
+    return compile_profile(parse_profile(data), cards, None, "desires")
+
+
+def desires_and_copies(ex: CompiledProfile) -> None:
+    from deckcheck.errors import ExactTooLarge
+    from deckcheck.sim.goldfish.copies import copies_curve
+    from deckcheck.sim.goldfish.report import SENSITIVITY_HANDS, odds, success_at
+
+    box: dict[str, object] = {}
+    four = desires(4)
+    auto_s = cpu(lambda: box.update(rep=odds(four, mode="auto", seed=1,
+                                             with_sensitivity=False)))
+    rep = box["rep"]
+
+    def exact_four() -> None:
+        try:
+            odds(four, mode="exact", with_sensitivity=False)
+        except ExactTooLarge as exc:
+            box["why"] = str(exc)
+
+    exact_s = cpu(exact_four)
+    one_s = cpu(lambda: box.update(one=odds(desires(1), mode="exact",
+                                            with_sensitivity=False)))
+    print(f"Pot of Desires + 4 unused roles, default odds report (exact to its work limit, "
+          f"then Monte Carlo): {auto_s:.2f} s CPU   goal < 1 s: {verdict(auto_s < 1)}   "
+          f"(engine: {rep.engine})")  # type: ignore[attr-defined]
+    print(f"  --exact: stops at the work limit in {exact_s:.2f} s CPU   goal < 1 s: "
+          f"{verdict(exact_s < 1)}   ({box.get('why', 'finished')})")
+    print(f"  yardstick, the same deck with 1 role, exact in full: {one_s:.2f} s CPU")
+    ash = "Ash Blossom & Joyous Spring"
+    c_s = cpu(lambda: box.update(cc=copies_curve(ex, ash, target=0.9, seed=3)))
+    one_rate = cpu(lambda: success_at(ex, False, "auto", ex.K, SENSITIVITY_HANDS, 3))
+    cc = box["cc"]
+    print(f"--copies '{ash}' (0-3 copies, both seats, {cc.method}): "  # type: ignore
+          f"{c_s:.2f} s CPU")
+    print(f"  yardstick, one success rate by the same engine and hand count: {one_rate:.2f} s "
+          f"CPU; ratio {c_s / one_rate:.1f}x (8 rates)")
 
 
 if __name__ == "__main__":

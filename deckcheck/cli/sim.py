@@ -22,6 +22,7 @@ from deckcheck.errors import ProfileError
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
+    from deckcheck.sim.goldfish.report import Mode
 
 
 # -- draw ----------------------------------------------------------------------------------
@@ -64,7 +65,8 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
                 "groups": {g: [{"name": n, "count": c} for n, c in items]
                            for g, items in group_cards(d.opening).items()},
                 "draws": {str(t): _names(cards) for t, cards in sorted(d.draws.items())},
-                "hand": _names(d.hand_at(opts.turns)),
+                "hand": _names(d.hand),
+                "discarded": {str(t): _names(cards) for t, cards in sorted(d.discarded.items())},
                 "deck_out_turn": d.deck_out_turn,
             } for d in draws]})
         return EXIT_OK
@@ -74,8 +76,11 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
         for group, items in group_cards(d.opening).items():
             listed = ", ".join(n if c == 1 else f"{n} x{c}" for n, c in items)
             click.echo(f"  {group} ({sum(c for _, c in items)}): {listed}")
-        for t, cards in sorted(d.draws.items()):
-            click.echo(f"  Turn {t} draw: {', '.join(_names(cards))}")
+        for t in sorted({*d.draws, *d.discarded}):
+            if t in d.draws:
+                click.echo(f"  Turn {t} draw: {', '.join(_names(d.draws[t]))}")
+            if t in d.discarded:
+                click.echo(f"  Turn {t} End Phase discard: {', '.join(_names(d.discarded[t]))}")
         if d.deck_out_turn is not None:
             click.echo(f"  Turn {d.deck_out_turn}: the Deck is empty; the duel is lost.")
     return EXIT_OK
@@ -92,7 +97,8 @@ def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
               help="Also show the cards drawn up to this turn.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("-f", "--format", "format_", default="tcg", show_default=True,
-              help="Format whose hand size is dealt (Speed Duel: 4).")
+              help="Format whose turn is played (Speed Duel: 4 cards dealt; Rush Duel: 4, "
+                   "drawing to 5 every turn).")
 @click.pass_obj
 @handle_errors
 def draw(obj: Ctx, deck: str, second: bool, hands: int, seed: int | None, turns: int,
@@ -110,7 +116,7 @@ class OddsOptions:
 
     __slots__ = ("deck", "profile", "roles", "needs", "exact", "hands", "first", "second",
                  "turns", "seed", "as_json", "chart", "compare", "compare_profile",
-                 "sensitivity", "format")
+                 "sensitivity", "format", "each_row_alone", "copies", "target", "swap")
 
     def __init__(self, deck: str, profile: str | None = None, roles: list[str] | None = None,
                  needs: list[str] | None = None, exact: bool = False,
@@ -118,7 +124,9 @@ class OddsOptions:
                  turns: int = 1, seed: int | None = None, as_json: bool = False,
                  chart: str | None = None, compare: str | None = None,
                  compare_profile: str | None = None, sensitivity: bool = True,
-                 format: str = "tcg") -> None:  # noqa: A002
+                 format: str = "tcg", each_row_alone: bool = False,  # noqa: A002
+                 copies: str | None = None, target: str = "90%",
+                 swap: str | None = None) -> None:
         self.deck = deck
         self.profile = profile
         self.roles = [] if roles is None else roles
@@ -135,6 +143,10 @@ class OddsOptions:
         self.compare_profile = compare_profile
         self.sensitivity = sensitivity
         self.format = format
+        self.each_row_alone = each_row_alone
+        self.copies = copies
+        self.target = target
+        self.swap = swap
 
 
 def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[Any, str]:
@@ -165,9 +177,10 @@ def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[
 
 def _rules(format_id: str) -> Any:
     from deckcheck.formats import load_format  # (not the checker: only the hand size)
-    from deckcheck.sim.rules import TurnRules
+    from deckcheck.sim.rules import rules_for
 
-    return TurnRules(hand_size=load_format(format_id).hand_size)
+    fmt = load_format(format_id)
+    return rules_for(fmt.id, fmt.hand_size)
 
 
 def _compile(pf: Any, source: str, deck_path: str, pool: CardPool, rules: Any,
@@ -217,18 +230,34 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     if opts.compare and opts.compare_profile:
         raise ProfileError("--compare and --compare-profile exclude each other; give one.")
     if opts.chart:
+        from deckcheck.sim.goldfish.chart import chart_kind
+
         check_output_folder(opts.chart, "chart")
+        chart_kind(opts.chart)
     _one_blas_thread()
     pool = ctx.pool()
     rules = _rules(opts.format)
     pf, source = _profile_file(opts, opts.profile, opts.deck)
     cp = _compile(pf, source, opts.deck, pool, rules)
     seed = opts.seed if opts.seed is not None else new_seed()
-    mode = "exact" if opts.exact else "mc" if opts.hands is not None else "auto"
+    mode: Mode = "exact" if opts.exact else "mc" if opts.hands is not None else "auto"
     seats = (False, True) if opts.first == opts.second else (opts.second,)
     kw: dict[str, Any] = dict(mode=mode, hands=opts.hands, seed=seed, turns=opts.turns,
                               seats=seats)
-    report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity, **kw)
+    report = goldfish_odds(cp, deck=opts.deck, with_sensitivity=opts.sensitivity,
+                           one_game=not opts.each_row_alone, **kw)
+    if pf.side:
+        from deckcheck.decks.files import read_deck
+        from deckcheck.sim.goldfish.side import sided_odds
+
+        report.sided = sided_odds(pf, read_deck(opts.deck, pool), pool, source, seats=seats,
+                                  mode=mode, hands=opts.hands, seed=seed, rules=rules)
+    if opts.copies:
+        from deckcheck.sim.goldfish.copies import copies_curve, parse_target
+
+        report.copies = copies_curve(cp, opts.copies, target=parse_target(opts.target),
+                                     swap=opts.swap, seats=seats, mode=mode,
+                                     hands=opts.hands, seed=seed)
     if opts.compare or opts.compare_profile:
         if opts.compare:
             cp_a = cp
@@ -251,9 +280,7 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     if opts.chart:
         from deckcheck.sim.goldfish.chart import write_chart
 
-        write_chart(opts.chart, [[r.probability for r in res.goal().by_turn]
-                                 for res in report.results],
-                    labels=[f"going {res.going}" for res in report.results])
+        write_chart(opts.chart, report)
     if opts.as_json:
         echo_json(as_json(report))
     else:
@@ -284,22 +311,34 @@ def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
 @click.option("--seed", type=int, default=None,
               help="Monte Carlo seed (default: a random one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--chart", type=click.Path(dir_okay=False), default=None, metavar="PNG",
-              help="Write a bar chart of success by turn (PNG).")
+@click.option("--chart", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write a chart of success by turn, with 95% intervals (.png or .svg; "
+                   "needs the chart extra: pip install 'deckcheck[chart]').")
 @click.option("--compare", default=None, metavar="DECK2",
               help="A/B: the same profile on another deck (same seed).")
 @click.option("--compare-profile", default=None, metavar="P2",
               help="A/B: another profile on the same deck (same seed).")
 @click.option("--no-sensitivity", "sensitivity", is_flag=True, flag_value=False, default=True,
               help="Skip the +-1 copy table.")
+@click.option("--copies", default=None, metavar="CARD",
+              help="Success with 0-3 copies of CARD and the smallest count reaching --target.")
+@click.option("--target", default="90%", show_default=True, metavar="PCT",
+              help="The success rate --copies looks for.")
+@click.option("--swap", default=None, metavar="CARD",
+              help="With --copies: the card taken out as copies go in (default: blanks).")
+@click.option("--each-row-alone", is_flag=True,
+              help="Play the draw cards and searchers for each row on its own (default: one "
+                   "game per hand, played for success, every row measured on it).")
 @click.option("-f", "--format", "format_", default="tcg", show_default=True,
-              help="Format whose hand size is dealt (Speed Duel: 4).")
+              help="Format whose turn is played (Speed Duel: 4 cards dealt; Rush Duel: 4, "
+                   "drawing to 5 every turn).")
 @click.pass_obj
 @handle_errors
 def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
          needs: tuple[str, ...], exact: bool, hands: int | None, first: bool, second: bool,
          turns: int, seed: int | None, as_json: bool, chart: str | None, compare: str | None,
-         compare_profile: str | None, sensitivity: bool, format_: str) -> None:
+         compare_profile: str | None, sensitivity: bool, copies: str | None, target: str,
+         swap: str | None, each_row_alone: bool, format_: str) -> None:
     """How often DECK opens with what its profile needs: exact where the maths allows,
     Monte Carlo (with a 95% interval) otherwise; going first and second, by turn, failing
     hands, +-1 copy of each card, and A/B comparisons."""
@@ -307,6 +346,7 @@ def odds(obj: Ctx, deck: str, profile: str | None, roles: tuple[str, ...],
         deck=deck, profile=profile, roles=list(roles), needs=list(needs), exact=exact,
         hands=hands, first=first, second=second, turns=turns, seed=seed, as_json=as_json,
         chart=chart, compare=compare, compare_profile=compare_profile,
-        sensitivity=sensitivity, format=format_))
+        sensitivity=sensitivity, format=format_, each_row_alone=each_row_alone,
+        copies=copies, target=target, swap=swap))
     if code:
         raise SystemExit(code)

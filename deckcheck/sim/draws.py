@@ -42,9 +42,14 @@ class TestDraw:
     draws: dict[int, list[Card]] = field(default_factory=dict)
     #: Set when the Deck ran out: the duel is lost at that turn.
     deck_out_turn: int | None = None
+    #: The hand in the last turn's Main Phase: the earlier End Phases' discards made.
+    hand: list[Card] = field(default_factory=list)
+    #: turn -> cards discarded at that turn's End Phase (down to the hand size limit).
+    discarded: dict[int, list[Card]] = field(default_factory=dict)
 
     def hand_at(self, turn: int) -> list[Card]:
-        """The cards in hand at turn `turn`'s Main Phase if nothing was played or discarded."""
+        """Every card seen by turn `turn`'s Main Phase (the opening hand and the draws), the
+        End Phase discards not taken out (`hand` is the hand after them)."""
         out = list(self.opening)
         for t in sorted(self.draws):
             if t <= turn:
@@ -56,14 +61,19 @@ def _deal(main: list[Card], extra: list[Card], seed: int, going_second: bool,
           turns: int, rules: TurnRules) -> TestDraw:
     state = DuelState(main, extra, seed=seed, going_second=going_second, rules=rules)
     result = TestDraw(opening=list(state.opening_hand))
-    for _ in range(turns):
+    for turn in range(1, turns + 1):
         drawn = state.start_turn()
         if drawn:
             result.draws[state.turn] = drawn
         if state.lost is not None:
             result.deck_out_turn = state.turn
             break
-        state.end_turn()  # goldfish: nothing is played (End Phase discards do not matter here)
+        if turn == turns:
+            break
+        gone = state.end_turn()  # goldfish: nothing is played; the hand limit still applies
+        if gone:
+            result.discarded[turn] = gone
+    result.hand = list(state.hand)
     return result
 
 

@@ -100,7 +100,7 @@ class DuelState:
             raise IllegalAction(f"Turn {self.turn} has not ended; call end_turn() first.")
         self.turn += 1
         self.in_turn = True
-        return self.draw(self.rules.draws_in(self.turn, self.going_second))
+        return self.draw(self.rules.draws_in(self.turn, self.going_second, len(self.hand)))
 
     def end_turn(self, discard: DiscardPolicy = discard_last_drawn) -> list[Card]:
         """End Phase: discard down to the hand limit (to the GY); returns the discarded cards."""

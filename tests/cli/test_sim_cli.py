@@ -89,6 +89,21 @@ def test_draw_groups_and_json(tmp_path: Path) -> None:
         assert f"Turn 2 draw: {hand['draws']['2'][0]}" in block
 
 
+def test_draw_json_hand_is_the_hand_after_the_end_phases(tmp_path: Path) -> None:
+    # going first, turn 4: 5 + 3 draws seen; turn 3's End Phase discards the 7th card
+    deck = ydk(tmp_path / "mix.ydk",
+               [X.passcode] * 14 + [POT.passcode] * 13 + [WALL.passcode] * 13)
+    res = run("draw", deck, "--seed", "3", "-n", "4", "--turns", "4", "--json")
+    for hand in json.loads(res.output)["hands"]:
+        seen = hand["opening"] + [c for t in ("2", "3", "4") for c in hand["draws"][t]]
+        assert len(seen) == 8
+        assert list(hand["discarded"]) == ["3"] and len(hand["discarded"]["3"]) == 1
+        assert len(hand["hand"]) == 7
+        assert sorted(hand["hand"] + hand["discarded"]["3"]) == sorted(seen)
+    text = run("draw", deck, "--seed", "3", "--turns", "4").output
+    assert "  Turn 3 End Phase discard: " in text
+
+
 def test_draw_without_seed_prints_one_that_repeats(x_deck: str) -> None:
     res = run("draw", x_deck, "-n", "3")
     seed = res.output.splitlines()[0].rsplit("seed ", 1)[1]

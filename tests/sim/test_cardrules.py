@@ -374,3 +374,67 @@ def test_banished_conditions_and_zone_errors() -> None:
         compiled({"conditions": {"c": "Target"},
                   "cards": {"Trade-In": {"discard_cost": "GY: Big Eight"}}},
                  deck([(TRADE_IN, 3), (BIG, 3), (TARGET, 1)]))
+
+
+# -- what the cards cannot do --------------------------------------------------------------
+def test_a_draw_card_that_can_never_be_played_gets_a_note() -> None:
+    cards = deck([(PROSPERITY, 1), (TRADE_IN, 2), (TARGET, 3)])
+    data = {"conditions": {"c": "Target"}}
+    notes = compiled(data, cards, extra=2).notes
+    assert ("Pot of Prosperity can never be played here: its cost banishes 3 or 6 face-down "
+            "cards from the Extra Deck, and the Extra Deck holds 2.") in notes
+    assert ("Trade-In can never be played here: its cost discards Level 8, and the deck has "
+            "no such card.") in notes
+    # with the cards to pay for them, no note
+    fine = compiled(data, deck([(PROSPERITY, 1), (TRADE_IN, 2), (TARGET, 3), (BIG, 2)]),
+                    extra=3).notes
+    assert not [n for n in fine if "never" in n]
+
+
+def test_the_library_takes_the_real_extra_deck_size_from_a_deck() -> None:
+    from simkit import extra_monster, make_deck
+
+    fusions = [extra_monster(500 + i, f"Fusion {i}") for i in range(6)]
+    main = [(PROSPERITY, 1), (TARGET, 3), *[(b, 1) for b in BLANKS[:36]]]
+    d = make_deck(main, [(f, 1) for f in fusions])
+    pool = make_pool(PROSPERITY, TARGET, BLANKS, fusions)
+    cp = compile_profile(parse_profile({"conditions": {"c": "Target"}}), d, pool, "t")
+    assert cp.extra_size == 6
+    assert not [n for n in cp.notes if "never" in n]
+    from_list = compile_profile(parse_profile({"conditions": {"c": "Target"}}),
+                                deck([(PROSPERITY, 1), (TARGET, 3)]), POOL, "t")
+    assert any("Extra Deck size was not given" in n for n in from_list.notes)
+    assert exact_odds(cp, 5).probabilities["success"] > \
+        exact_odds(from_list, 5).probabilities["success"]
+
+
+# -- ties by intent ------------------------------------------------------------------------
+ALPHA = monster(30, "Alpha Dragon", 8)
+ZETA = monster(31, "Zeta Dragon", 8)
+KEY = monster(32, "Key Card")
+
+
+def test_trade_in_discards_the_level_8_the_goal_needs_least() -> None:
+    # "Alpha Dragon" comes first by label, but the goal names it: Trade-In gives up the
+    # plain Level 8 ("Zeta Dragon") and keeps Alpha, exact and Monte Carlo alike
+    from deckcheck.sim.goldfish.exact import DrawEvaluator
+    from deckcheck.sim.goldfish.play import TurnState
+
+    pool = make_pool(TRADE_IN, ALPHA, ZETA, KEY, BLANKS)
+    cards = expand([(TRADE_IN, 1), (ALPHA, 2), (ZETA, 2), (KEY, 3)]) + BLANKS[:32]
+    cp = compile_profile(parse_profile({"success": {"all": ["Alpha Dragon", "Key Card"]},
+                                        "conditions": {"alpha": "Alpha Dragon"}}),
+                         cards, pool, "t")
+    c = cp.class_of_name
+    k = [0] * len(cp.classes)
+    for name, n in (("Trade-In", 1), ("Alpha Dragon", 1), ("Zeta Dragon", 1)):
+        k[c[name]] = n
+    k[c[BLANKS[0].name]] += 2
+    rest = tuple(a - b for a, b in zip(cp.K, k, strict=True))
+    ev = DrawEvaluator(cp, cp.success, measure={"alpha": cp.conditions["alpha"]})
+    v = ev.value(tuple(k), rest, TurnState())
+    assert v[1] == v[0]  # (denominator, numerators): P(Alpha held when play stops) = 1
+    exact = exact_odds(cp, 5).probabilities
+    mc = simulate(cp, 100_000, seed=3)
+    assert inside(mc.by_turn["success"][0], mc.hands, float(exact["success"]))
+    assert inside(mc.by_turn["alpha"][0], mc.hands, float(exact["alpha"]))

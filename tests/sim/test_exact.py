@@ -95,9 +95,26 @@ def test_searcher_depends_on_what_is_left_in_the_deck() -> None:
     spec = [(S, 1), (T, 1), *[(c, 1) for c in fillers(8)]]
     data = {"roles": {"t": ["Target"]}, "conditions": {"one": "t >= 1", "two": "t >= 2"},
             "cards": {"Searcher": {"search": "t"}}}
-    p = odds(data, spec, 3)
+    p = odds(data, spec, 3, one_game=False)  # each row searched for on its own
     assert p["two"] == 0  # the only Target is in the hand: nothing left to search
     assert p["one"] == Fraction(3, 10) + Fraction(comb(8, 2), comb(10, 3))
+    # one game per hand, played for success ("one and two": never met), searches nothing:
+    # "one" is then measured on the hand as dealt
+    assert odds(data, spec, 3)["one"] == Fraction(3, 10)
+    # ... and played for "one", the search is made and measured
+    assert odds({**data, "success": "one"}, spec, 3)["one"] == p["one"]
+
+
+def test_rows_are_measured_after_the_searches_made_for_success() -> None:
+    # a row and its NOT add up with a searcher too (each row searching on its own, the
+    # row "t" was met by a search while "not t" was met by the same hand without it)
+    spec = [(S, 3), (T, 3), *[(c, 1) for c in fillers(34)]]
+    data = {"success": "Target", "conditions": {"t": "Target", "not t": {"not": "t"}},
+            "cards": {"Searcher": {"search": "Target"}}}
+    p = odds(data, spec, 5)
+    assert p["t"] == p["success"] and p["t"] + p["not t"] == 1
+    alone = odds(data, spec, 5, one_game=False)
+    assert alone["t"] + alone["not t"] > 1
 
 
 def test_spent_searcher_loses_its_own_role() -> None:
@@ -158,3 +175,60 @@ def test_compiled_checks_agree_with_the_interpreted_ones() -> None:
         answers = [ev.ok(k) for k, _ in hand_vectors(cp.K, 5)]
         assert answers == [Evaluator.ok(ev, k) for k, _ in hand_vectors(cp.K, 5)]
         assert True in answers and False in answers
+
+
+# -- the work limit bounds every inner loop ------------------------------------------------
+DESIRES = spell(11, "Pot of Desires")
+ROLES = [monster(60 + i, f"Role {i}") for i in range(4)]
+
+
+def _desires(roles: int):  # type: ignore[no-untyped-def]
+    spec = [(DESIRES, 2), (T, 3), *[(r, 3) for r in ROLES[:roles]]]
+    cards = expand(spec)
+    cards += fillers(40 - len(cards))
+    data = {"roles": {f"r{i}": [f"Role {i}"] for i in range(roles)},
+            "success": "Target", "conditions": {"t": "Target"}}
+    return compile_profile(parse_profile(data), cards, None, "t")
+
+
+def test_desires_with_four_unused_roles_stops_at_the_work_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pot of Desires banishes 10 cards face-down: with four roles no goal uses, the classes
+    # of the banished cards alone are tens of thousands of combinations per hand state
+    from deckcheck.sim.goldfish import exact
+
+    seen = {"combinations": 0}
+    real = exact.iter_vectors
+
+    def counted(K: tuple[int, ...], n: int):  # type: ignore[no-untyped-def]
+        for v in real(K, n):
+            seen["combinations"] += 1
+            yield v
+
+    monkeypatch.setattr(exact, "iter_vectors", counted)
+    with pytest.raises(ExactTooLarge, match="work limit"):
+        exact_odds(_desires(4), 5, draw_work=20_000)
+    assert seen["combinations"] <= 20_000  # counted before the loop: never gone through
+    # one role: the same fraction, well inside the limit
+    res = exact_odds(_desires(1), 5, draw_work=20_000)
+    assert 0 < res.work <= 20_000
+    assert res.probabilities["success"] == exact_odds(_desires(0), 5).probabilities["success"]
+
+
+def test_past_the_work_limit_auto_mode_says_why_and_uses_monte_carlo() -> None:
+    from deckcheck.sim.goldfish.report import odds as report_odds
+
+    rep = report_odds(_desires(4), mode="auto", hands=2_000, seed=1, seats=(False,),
+                      with_sensitivity=False)
+    assert rep.engine == "monte-carlo"
+    assert any("work limit" in n and "Monte Carlo" in n for n in rep.notes)
+    with pytest.raises(ExactTooLarge, match="drop --exact"):
+        report_odds(_desires(4), mode="exact", seats=(False,), with_sensitivity=False)
+
+
+@pytest.mark.parametrize("K", [(3, 0, 2, 1), (1,), (0, 5), (2, 2, 2, 2, 2, 2, 2), (1, 1)])
+def test_few_vectors_is_hand_vectors(K: tuple[int, ...]) -> None:
+    from deckcheck.sim.goldfish.exact import few_vectors
+
+    for n in range(min(3, sum(K) + 1)):
+        assert sorted(few_vectors(K, n)) == sorted(hand_vectors(K, n))

@@ -43,6 +43,8 @@ CARDS = [
     spell(13, "Pot of Desires"),
     monster(14, "Big Dark Eight", 8, attribute="DARK", race="Dragon"),
     trap(15, "Some Trap"),
+    monster(16, "Droll & Lock Bird", 1, attribute="WIND", race="Winged Beast"),
+    spell(17, "Harpie's Feather Duster"),
 ]
 EXTRA = [extra_monster(100 + i, f"Fusion {i}") for i in range(15)]
 POOL = make_pool(CARDS, EXTRA, fillers(40))
@@ -68,3 +70,39 @@ def test_each_readme_example_runs(i: int) -> None:
     for res in rep.results:
         rates = [r.probability for r in res.goal().by_turn]
         assert 0 <= rates[0] <= 1 and len(rates) == 2
+    if pf.side:  # a side plan: games 2 and 3 from a deck file with a Side Deck
+        from simkit import make_deck
+
+        from deckcheck.decks.model import Deck
+        from deckcheck.sim.goldfish.side import sided_odds
+
+        main = make_deck([(c, 2) for c in CARDS] + [(f, 1) for f in fillers(10)])
+        side = make_deck([(c, 3) for c in CARDS])
+        sided = sided_odds(pf, Deck(name="r", source="r.ydk", main=main.main, extra=[],
+                                    side=side.main), POOL, "README", hands=3000, seed=1)
+        assert [r.going for r in sided] == ["first", "second"]
+
+
+def _worked(conditions: dict, overlap: bool = False) -> dict[str, str]:  # type: ignore[type-arg]
+    from deckcheck.sim.goldfish.exact import exact_odds
+
+    ash = CARDS[3]
+    data = {"options": {"overlap": overlap},
+            "roles": {"a": [ash.name], "b": [ash.name]}, "conditions": conditions}
+    cp = compile_profile(parse_profile(data), expand([(ash, 3)]) + fillers(37), POOL, "t")
+    return {n: f"{float(p) * 100:.2f}%" for n, p in exact_odds(cp, 5).probabilities.items()}
+
+
+def test_the_worked_examples_of_overlap_not_and_not_equal_are_right() -> None:
+    both = {"both": {"all": ["a >= 1", "b >= 1"]}, "not both": {"not": "both"},
+            "ne": {"all": ["a >= 1", "b != 0"]}}
+    plain, lap = _worked(both), _worked(both, overlap=True)
+    text = " ".join(_section().split())
+    assert plain["both"] == "3.64%" and lap["both"] == "33.76%"
+    assert plain["not both"] == "96.36%" and lap["not both"] == "66.24%"
+    assert plain["ne"] == "33.76%"
+    for claim in ("needs two Ash without overlap (3.64%) and one Ash with `overlap = true` "
+                  "(33.76%)", "is 96.36% without overlap (zero or one Ash: 100% − 3.64%), "
+                  "66.24% with it", '`{ all = ["a >= 1", "b != 0"] }` is 33.76% without '
+                  'overlap'):
+        assert claim in text

@@ -1,9 +1,7 @@
-"""Reports: engine choice, by-turn rows, +-1 copy effects, A/B comparison, the PNG chart."""
+"""Reports: engine choice, by-turn rows, +-1 copy effects, A/B comparison."""
 
 from __future__ import annotations
 
-import struct
-import zlib
 from fractions import Fraction
 from math import comb
 
@@ -11,7 +9,6 @@ import pytest
 from simkit import expand, fillers, make_pool, monster, spell
 
 from deckcheck.errors import ExactTooLarge, SimError
-from deckcheck.sim.goldfish.chart import SERIES, bar_chart
 from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.exact import exact_odds
 from deckcheck.sim.goldfish.montecarlo import wilson
@@ -166,58 +163,6 @@ def test_sensitivity_by_monte_carlo_has_paired_intervals() -> None:
     assert x.minus_low is not None and x.minus_high is not None
     truth = exact["Card X"].minus_one - exact["Card X"].base  # type: ignore[operator]
     assert x.minus_low <= truth <= x.minus_high
-
-
-def _png_pixels(data: bytes) -> tuple[int, int, bytes]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, w, h = 8, b"", 0, 0
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        tag = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-        assert crc == zlib.crc32(tag + body) & 0xFFFFFFFF
-        if tag == b"IHDR":
-            w, h = struct.unpack(">II", body[:8])
-        elif tag == b"IDAT":
-            idat += body
-        pos += 12 + length
-    return w, h, zlib.decompress(idat)
-
-
-def test_chart_is_a_valid_png_with_bars() -> None:
-    png = bar_chart([[0.5, 0.75], [0.25, 1.0]], width=200, height=120)
-    w, h, raw = _png_pixels(png)
-    assert (w, h) == (200, 120)
-    assert len(raw) == h * (1 + 3 * w)
-    rows = [raw[y * (1 + 3 * w) + 1:(y + 1) * (1 + 3 * w)] for y in range(h)]
-
-    def count(color: tuple[int, int, int]) -> int:
-        return sum(row.count(bytes(color)) for row in rows)
-
-    blue, orange = count(SERIES[0]), count(SERIES[1])
-    assert blue > 0 and orange > 0
-    # the blue bars (0.5 + 0.75) are taller in total than the orange ones (0.25 + 1.0)? equal
-    # heights sum, so compare one column each: the first blue bar is twice the first orange
-    col_heights = []
-    for color in SERIES[:2]:
-        heights = [sum(1 for row in rows if row[3 * x:3 * x + 3] == bytes(color))
-                   for x in range(w)]
-        col_heights.append([hgt for hgt in heights if hgt])
-    assert max(col_heights[1]) > max(col_heights[0])  # 100% beats 75%
-    assert min(col_heights[0]) == pytest.approx(2 * min(col_heights[1]), abs=2)
-
-
-def test_chart_has_a_legend_swatch_per_series() -> None:
-    width, height = 300, 160
-    plain = bar_chart([[0.0], [0.0]], width=width, height=height)
-    legend = bar_chart([[0.0], [0.0]], width=width, height=height,
-                       labels=["going first", "going second"])
-    for png, expected in ((plain, 0), (legend, 100)):
-        w, h, raw = _png_pixels(png)
-        top = raw[: 30 * (1 + 3 * w)]  # the band above the plot holds title and legend
-        for color in SERIES[:2]:
-            assert top.count(bytes(color)) == expected  # one 10x10 swatch per series
 
 
 def test_plus_minus_one_by_monte_carlo_deals_the_same_hands() -> None:

@@ -132,6 +132,8 @@ class ProfileFile(BaseModel):
     roles: dict[str, list[str] | RoleSpec] = Field(default_factory=dict)
     conditions: dict[str, Any] = Field(default_factory=dict)
     cards: dict[str, CardEntry] = Field(default_factory=dict)
+    rows: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    side: dict[str, Any] = Field(default_factory=dict)
 
 
 def _pydantic_error(exc: ValidationError, source: str, prefix: str = "") -> ProfileError:

@@ -1,138 +1,173 @@
-"""A small PNG bar chart of success by turn, written with zlib + struct (no matplotlib).
+"""The `--chart` picture: success by turn for each seat (and, with `--compare`, for both
+decks), drawn with matplotlib (the optional `chart` extra, imported only here and only for
+`--chart`). PNG or SVG, chosen by the file's extension.
 
-Bars per turn (going first: blue, going second: orange) on a 0-100% axis with grid lines
-every 25%; each bar carries its percentage in a tiny 3x5 bitmap font; turn numbers sit
-under the bars; a title and a legend (upper-case letters of the same font) say what is shown.
+Each series is a line of points, one per turn, labelled with its percentage to two decimals;
+Monte Carlo points carry their 95% interval as an error bar (exact points have none: they are
+exact). The title names the deck and the profile; the axes are titled.
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-Color = tuple[int, int, int]
-WHITE: Color = (255, 255, 255)
-BLACK: Color = (0, 0, 0)
-GRID: Color = (220, 220, 220)
-SERIES: tuple[Color, ...] = ((31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40))
+from deckcheck.errors import OutputError
 
-# 3x5 glyphs, rows top to bottom, bits left to right
-_FONT = {
-    "0": ("111", "101", "101", "101", "111"), "1": ("010", "110", "010", "010", "111"),
-    "2": ("111", "001", "111", "100", "111"), "3": ("111", "001", "111", "001", "111"),
-    "4": ("101", "101", "111", "001", "001"), "5": ("111", "100", "111", "001", "111"),
-    "6": ("111", "100", "111", "101", "111"), "7": ("111", "001", "010", "010", "010"),
-    "8": ("111", "101", "111", "101", "111"), "9": ("111", "101", "111", "001", "111"),
-    "%": ("101", "001", "010", "100", "101"), ".": ("000", "000", "000", "000", "010"),
-    "B": ("110", "101", "110", "101", "110"), "C": ("111", "100", "100", "100", "111"),
-    "D": ("110", "101", "101", "101", "110"), "E": ("111", "100", "110", "100", "111"),
-    "F": ("111", "100", "110", "100", "100"), "G": ("111", "100", "101", "101", "111"),
-    "I": ("111", "010", "010", "010", "111"), "N": ("101", "111", "111", "101", "101"),
-    "O": ("111", "101", "101", "101", "111"), "R": ("110", "101", "110", "101", "101"),
-    "S": ("111", "100", "111", "001", "111"), "T": ("111", "010", "010", "010", "010"),
-    "U": ("101", "101", "101", "101", "111"), "Y": ("101", "101", "010", "010", "010"),
-    "A": ("010", "101", "111", "101", "101"), "-": ("000", "000", "111", "000", "000"),
-}
+if TYPE_CHECKING:
+    from deckcheck.sim.goldfish.report import OddsReport
+
+INSTALL = ("--chart needs matplotlib, the chart extra; install it with "
+           "pip install 'deckcheck[chart]'.")
+FORMATS = {".png": "png", ".svg": "svg"}
+#: Going first / second; A solid, B dashed.
+COLOURS = {"first": "#1f77b4", "second": "#ff7f0e"}
 
 
-class Canvas:
-    def __init__(self, width: int, height: int, bg: Color = WHITE) -> None:
-        self.w, self.h = width, height
-        self.px = bytearray(bytes(bg) * (width * height))
+class Series:
+    """One line: per turn the success rate and, for Monte Carlo, its 95% interval."""
 
-    def rect(self, x0: int, y0: int, x1: int, y1: int, color: Color) -> None:
-        """Fill [x0, x1) x [y0, y1), clipped to the canvas."""
-        x0, x1 = max(0, min(x0, x1)), min(self.w, max(x0, x1))
-        y0, y1 = max(0, min(y0, y1)), min(self.h, max(y0, y1))
-        row = bytes(color) * (x1 - x0)
-        for y in range(y0, y1):
-            i = (y * self.w + x0) * 3
-            self.px[i:i + len(row)] = row
+    __slots__ = ("label", "going", "dashed", "values", "lows", "highs")
 
-    def text(self, x: int, y: int, s: str, color: Color = BLACK, scale: int = 2) -> None:
-        for ch in s:
-            glyph = _FONT.get(ch)
-            if glyph:
-                for gy, bits in enumerate(glyph):
-                    for gx, bit in enumerate(bits):
-                        if bit == "1":
-                            self.rect(x + gx * scale, y + gy * scale,
-                                      x + (gx + 1) * scale, y + (gy + 1) * scale, color)
-            x += 4 * scale
-
-    def png(self) -> bytes:
-        raw = b"".join(b"\x00" + bytes(self.px[y * self.w * 3:(y + 1) * self.w * 3])
-                       for y in range(self.h))
-
-        def chunk(tag: bytes, data: bytes) -> bytes:
-            return (struct.pack(">I", len(data)) + tag + data
-                    + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF))
-
-        ihdr = struct.pack(">IIBBBBB", self.w, self.h, 8, 2, 0, 0, 0)
-        return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-                + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+    def __init__(self, label: str, going: str, values: list[float],
+                 lows: list[float | None], highs: list[float | None],
+                 dashed: bool = False) -> None:
+        self.label, self.going, self.dashed = label, going, dashed
+        self.values, self.lows, self.highs = values, lows, highs
 
 
-def text_width(s: str, scale: int = 2) -> int:
-    return len(s) * 4 * scale - scale
+def report_series(rep: OddsReport) -> list[Series]:
+    """The success rate by turn of each seat of the report; with an A/B comparison, of
+    both A and B from its rows (the same hands for both; Monte Carlo ones with a Wilson
+    interval)."""
+    from deckcheck.sim.goldfish.montecarlo import wilson
+
+    compare = rep.compare
+    if compare is None:
+        return [Series(f"going {res.going}", res.going,
+                       [r.probability for r in res.goal().by_turn],
+                       [r.low for r in res.goal().by_turn],
+                       [r.high for r in res.goal().by_turn]) for res in rep.results]
+    out = []
+    for side in ("a", "b"):
+        for going in ("first", "second"):
+            rows = sorted((r for r in compare.rows if r.going == going), key=lambda r: r.turn)
+            if not rows:
+                continue
+            values = [r.a if side == "a" else r.b for r in rows]
+            lows: list[float | None] = []
+            highs: list[float | None] = []
+            for r, v in zip(rows, values, strict=True):
+                if r.method == "monte-carlo" and r.hands:
+                    lo, hi = wilson(round(v * r.hands), r.hands)
+                    lows.append(lo)
+                    highs.append(hi)
+                else:
+                    lows.append(None)
+                    highs.append(None)
+            label = compare.label_a if side == "a" else compare.label_b
+            out.append(Series(f"{side.upper()}: {Path(label).name}", going, values, lows,
+                              highs, dashed=side == "b"))
+    return out
 
 
-def bar_chart(series: list[list[float]], *, width: int = 560, height: int = 320,
-              labels: list[str] | None = None, title: str = "SUCCESS BY TURN") -> bytes:
-    """PNG bytes: one group of bars per turn, one bar per series (values 0..1); `labels`
-    name the series in a legend (upper-case letters, digits, "-", "%" and spaces)."""
-    c = Canvas(width, height)
-    left, right, top, bottom = 44, 12, 40, 30
-    c.text(left, 10, title.upper())
-    x = width - right
-    for si, label in reversed(list(enumerate(labels or []))):
-        label = label.upper()
-        x -= text_width(label) + 4
-        c.text(x, 10, label)
-        x -= 14
-        c.rect(x, 10, x + 10, 20, SERIES[si % len(SERIES)])
-        x -= 12
-    plot_w, plot_h = width - left - right, height - top - bottom
-
-    def y_of(v: float) -> int:
-        return top + plot_h - round(max(0.0, min(1.0, v)) * plot_h)
-
-    for q in (0.25, 0.5, 0.75, 1.0):
-        c.rect(left, y_of(q), width - right, y_of(q) + 1, GRID)
-        label = f"{int(q * 100)}%"
-        c.text(left - 6 - text_width(label), y_of(q) - 5, label)
-    c.text(left - 6 - text_width("0%"), y_of(0) - 5, "0%")
-    turns = max((len(s) for s in series), default=0)
-    if turns:
-        group = plot_w / turns
-        bar = max(2, int(group * 0.8 / max(1, len(series))))
-        for t in range(turns):
-            gx = left + int(group * t + group * 0.1)
-            for si, values in enumerate(series):
-                if t >= len(values):
-                    continue
-                x0 = gx + si * bar
-                y0 = y_of(values[t])
-                c.rect(x0, y0, x0 + bar - 1, top + plot_h, SERIES[si % len(SERIES)])
-                label = f"{values[t] * 100:.0f}"
-                scale = 2 if text_width(label, 2) <= bar else 1
-                c.text(x0 + (bar - 1 - text_width(label, scale)) // 2,
-                       y0 - 5 * scale - 3, label, scale=scale)
-            num = str(t + 1)
-            c.text(left + int(group * t + group / 2) - text_width(num) // 2,
-                   top + plot_h + 8, num)
-    c.rect(left, top, left + 1, top + plot_h + 1, BLACK)
-    c.rect(left, top + plot_h, width - right, top + plot_h + 1, BLACK)
-    return c.png()
+def chart_title(rep: OddsReport) -> str:
+    deck = Path(rep.deck).name if rep.deck else f"{rep.deck_size} cards"
+    if rep.compare:
+        return (f"A: {Path(rep.compare.label_a).name}  vs  B: "
+                f"{Path(rep.compare.label_b).name} — success by turn (profile: "
+                f"{Path(rep.profile).name})")
+    return f"{deck} — success by turn\nprofile: {Path(rep.profile).name}"
 
 
-def write_chart(path: str | Path, series: list[list[float]],
-                labels: list[str] | None = None) -> None:
-    from deckcheck.errors import OutputError
+def draw(series: list[Series], title: str, engine: str) -> Any:
+    """A matplotlib Figure of the series (matplotlib must be importable): one panel, or
+    with A/B series one panel per seat, A solid and B dashed."""
+    from matplotlib.figure import Figure  # (no pyplot: no GUI backend, no global state)
 
+    ab = any(s.dashed for s in series)
+    seats = list(dict.fromkeys(s.going for s in series)) if ab else [""]
+    fig = Figure(figsize=(8 if not ab else 11, 5), dpi=110, layout="constrained")
+    axes = fig.subplots(1, len(seats), sharey=True, squeeze=False)[0]
+    note = engine.replace("monte-carlo", "Monte Carlo")
+    if "Monte Carlo" in note:
+        note += " (bars: 95% interval)"
+    for ax, seat in zip(axes, seats, strict=True):
+        group = [s for s in series if not ab or s.going == seat]
+        _panel(ax, group, ab)
+        if ab:
+            ax.set_title(f"going {seat}", fontsize=10)
+        ax.legend(loc="lower right", title=note, fontsize=9, title_fontsize=8)
+    axes[0].set_ylabel("hands that succeed by this turn (%)")
+    fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def _panel(ax: Any, series: list[Series], ab: bool) -> None:
+    turns = max((len(s.values) for s in series), default=1)
+    for s, dx in zip(series, _offsets(len(series)), strict=True):
+        xs = [t + 1 + dx for t in range(len(s.values))]
+        ys = [v * 100 for v in s.values]
+        err = [[(v - lo) * 100 if lo is not None else 0.0
+                for v, lo in zip(s.values, s.lows, strict=True)],
+               [(hi - v) * 100 if hi is not None else 0.0
+                for v, hi in zip(s.values, s.highs, strict=True)]]
+        colour = (COLOURS["second"] if s.dashed else COLOURS["first"]) if ab else \
+            COLOURS.get(s.going, "#2ca02c")
+        ax.errorbar(xs, ys, yerr=err if any(any(e) for e in err) else None, marker="o",
+                    capsize=4, color=colour, linestyle="--" if s.dashed else "-",
+                    label=s.label)
+        below = not s.dashed if ab else s.going == "first"
+        for x, y in zip(xs, ys, strict=True):
+            ax.annotate(f"{y:.2f}%", (x, y), textcoords="offset points",
+                        xytext=(0, -15 if below and y >= 8 else 9), ha="center", fontsize=8,
+                        color=colour)
+    ax.set_xticks(range(1, turns + 1))
+    ax.set_xlim(0.5, turns + 0.5)
+    ax.set_ylim(0, 105)
+    ax.set_xlabel("turn")
+    ax.yaxis.set_major_formatter(lambda v, _pos: f"{v:.0f}%")
+    ax.grid(True, axis="y", alpha=0.3)
+
+
+def _offsets(n: int) -> list[float]:
+    """Small horizontal shifts so that points of several series at one turn stay apart."""
+    if n <= 1:
+        return [0.0] * n
+    step = 0.12
+    return [(i - (n - 1) / 2) * step for i in range(n)]
+
+
+def chart_kind(path: str | Path) -> str:
+    """"png" or "svg" from the file name; OutputError for any other, or without matplotlib
+    (checked before any work is done: nothing is imported)."""
+    from importlib.util import find_spec
+
+    kind = FORMATS.get(Path(path).suffix.lower())
+    if kind is None:
+        raise OutputError(f"{path}: a chart is written as .png or .svg; give a file name "
+                          f"ending in one of them.")
     try:
-        Path(path).write_bytes(bar_chart(series, labels=labels))
+        found = find_spec("matplotlib") is not None
+    except ValueError:  # (a module set to None: as good as not installed)
+        found = False
+    if not found:
+        raise OutputError(INSTALL)
+    return kind
+
+
+def write_chart(path: str | Path, rep: OddsReport) -> None:
+    """Write the chart of the report to `path` (.png or .svg)."""
+    p = Path(path)
+    kind = chart_kind(p)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise OutputError(INSTALL) from None
+    fig = draw(report_series(rep), chart_title(rep), rep.engine)
+    try:
+        fig.savefig(p, format=kind, metadata={"Software": None} if kind == "png" else
+                    {"Date": None})
     except OSError as exc:
         raise OutputError(f"{path}: the chart cannot be written ({exc.strerror}); check that "
                           "the folder exists and you may write there.") from None

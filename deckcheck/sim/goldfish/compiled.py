@@ -20,6 +20,7 @@ from typing import Any
 from deckcheck.cards.model import Card, Kind
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import CardPool
+from deckcheck.decks.model import Deck
 from deckcheck.errors import ProfileError
 from deckcheck.sim.goldfish.cardrules import builtin_rules
 from deckcheck.sim.goldfish.conditions import (
@@ -85,6 +86,21 @@ class ClassInfo:
         return sum(self.cards.values())
 
 
+#: Hidden goals of derived rows are named from this prefix (no profile name starts with it).
+HIDDEN = "\x00"
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A derived row: "given" (P(row | given) = P(row and given) / P(given), `goals` the
+    hidden goals of both and of given) or "count" (the expected number of cards of a
+    feature in the hand = the sum over j of P(at least j), `goals` those hidden goals)."""
+
+    name: str
+    kind: str  # "given" | "count"
+    goals: tuple[str, ...]
+
+
 @dataclass
 class CompiledProfile:
     """A profile compiled against one deck: classes of cards and conditions as DNF terms."""
@@ -110,6 +126,10 @@ class CompiledProfile:
     #: Small World: (revealed class, added class, bridge classes) for monsters of the deck
     #: (each monster its own class when the deck plays Small World).
     small_world: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
+    #: Derived rows (`[rows]`: conditional probabilities, expected counts) ...
+    derived: list[Derived] = field(default_factory=list)
+    #: ... and the hidden goals they are computed from (measured like named conditions).
+    hidden: dict[str, list[Term]] = field(default_factory=dict)
 
     @property
     def K(self) -> tuple[int, ...]:
@@ -123,13 +143,16 @@ class CompiledProfile:
         return self.seat_success.get(going_second, self.success)
 
     def goals(self, going_second: bool) -> dict[str, list[Term]]:
-        return {"success": self.success_for(going_second), **self.conditions}
+        """Every goal measured for a seat: success, the named conditions, then the hidden
+        goals of derived rows."""
+        return {"success": self.success_for(going_second), **self.conditions, **self.hidden}
 
     @property
     def monotone(self) -> bool:
         """True when adding cards to a hand can never make it fail (only "at least")."""
         terms = [*self.success, *(t for ts in self.seat_success.values() for t in ts),
-                 *(t for ts in self.conditions.values() for t in ts)]
+                 *(t for ts in self.conditions.values() for t in ts),
+                 *(t for ts in self.hidden.values() for t in ts)]
         return not any(t.highs or t.nots or any(hi is not None for _, hi in t.distinct.values())
                        for t in terms)
 
@@ -195,6 +218,8 @@ class _Resolver:
                     self.names.setdefault(normalize(n), c.name)
         self.role_keys = {normalize(r): r for r in pf.roles}
         self._roles: dict[str, int] = {}
+        #: Normal Summons a turn (None: no limit, Rush Duel).
+        self.summons: int | None = 1
 
     def error(self, path: str, what: str) -> ProfileError:
         return ProfileError(f"{self.source}: {path}: {what}")
@@ -391,7 +416,8 @@ class _Resolver:
               path: str) -> Node:
         if distinct:
             self.distinct_features.add(f)
-        if self.features[f].kind == "summon" and lo is not None and lo > 1:
+        if self.features[f].kind == "summon" and lo is not None and lo > 1 and \
+                self.summons is not None and lo > self.summons:
             raise self.error(path, f"only one Normal Summon is allowed per turn; "
                                    f"\"{self.features[f].name} >= {lo}\" can never hold.")
         return make_atom(f, lo, hi, distinct)
@@ -432,19 +458,33 @@ class _Resolver:
         return self._atom(f, b[0], b[1], distinct, path)
 
 
-def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = None,
-                    source: str = "profile", *, extra: int = 0,
+def compile_profile(pf: ProfileFile, cards: list[Card] | Deck, pool: CardPool | None = None,
+                    source: str = "profile", *, extra: int | None = None,
                     rules: TurnRules = DEFAULT_RULES, strict: bool = True,
                     refine: dict[str, int] | None = None) -> CompiledProfile:
-    """Compile a profile against a deck's Main Deck cards (one Card per copy); `extra` is the
-    Extra Deck's size. With `strict` (the default) a card or archetype the profile names that
-    is not in the deck is an error; without, a note.
+    """Compile a profile against a deck: a `Deck` (its Main Deck dealt with `pool`, the Extra
+    Deck's real size as `extra` unless given), or its Main Deck cards (one Card per copy)
+    with `extra` the Extra Deck's size (not given: 0, and a card whose cost needs the Extra
+    Deck gets a note saying so). With `strict` (the default) a card or archetype the
+    profile names that is not in the deck is an error; without, a note.
 
     `refine` (card name -> class of another profile of the same deck) splits the classes
     further and orders them by card name, so that two profiles compiled against each other
     have the very same classes and deal the very same Monte Carlo hands (common random
     numbers for A/B comparisons)."""
+    extra_given = extra is not None
+    if isinstance(cards, Deck):
+        from deckcheck.sim.state import deal_cards
+
+        if pool is None:
+            raise ProfileError(f"{source}: compiling a profile against a Deck needs the card "
+                               f"pool to deal it; pass pool.")
+        cards, extra_cards = deal_cards(cards, pool)
+        extra_given = True
+        extra = len(extra_cards) if extra is None else extra
+    extra = extra or 0
     r = _Resolver(pf, cards, pool, source, strict)
+    r.summons = rules.normal_summons
     for role in pf.roles:  # every role is a feature (reported), even if no condition uses it
         r.role(role)
     named: dict[str, Node] = {}
@@ -467,29 +507,107 @@ def compile_profile(pf: ProfileFile, cards: list[Card], pool: CardPool | None = 
     if pf.success is None and not named and len(seat_nodes) < 2:
         raise ProfileError(f"{source}: give success (or both success_first and "
                            f"success_second).")
+    derived, hidden_nodes = _derived_rows(pf, r, cards)
     behaviours = _behaviours(pf, r)
     by_name = any(b.small_world for b, _, _ in behaviours.values())
     classes, class_of_name = _classes(cards, r, behaviours, refine, monsters_apart=by_name)
     bmap = {class_of_name[n]: b for n, (b, _, _) in behaviours.items()}
     tmap = {class_of_name[n]: t for n, (_, t, _) in behaviours.items() if t is not None}
     cmap = {class_of_name[n]: c for n, (_, _, c) in behaviours.items() if c is not None}
-    one = _OneSummon(r.features, classes, pf.options.overlap)
+    one = _OneSummon(r.features, classes, pf.options.overlap,
+                     active=rules.normal_summons is not None)
     conditions = {n: one(dnf(nnf(node), source)) for n, node in named.items()}
     success = one(dnf(nnf(success_node), source))
     seat_success = {s: one(dnf(nnf(node), source)) for s, node in seat_nodes.items()}
+    hidden = {n: one(dnf(nnf(node), source)) for n, node in hidden_nodes.items()}
     everything = [*success, *(t for ts in conditions.values() for t in ts),
-                  *(t for ts in seat_success.values() for t in ts)]
+                  *(t for ts in seat_success.values() for t in ts),
+                  *(t for ts in hidden.values() for t in ts)]
     for term in all_terms(everything):
         if len(term.lows) > MAX_LOWER_FEATURES:
             raise ProfileError(f"{source}: one case of the conditions needs more than "
                                f"{MAX_LOWER_FEATURES} different roles at once; simplify it.")
+    r.notes.extend(never_played(bmap, cmap, classes, r.features, extra, len(cards), rules,
+                                extra_given))
     return CompiledProfile(source=source, overlap=pf.options.overlap, features=r.features,
                            classes=classes, conditions=conditions, success=success,
                            behaviours=bmap, targets=tmap, costs=cmap, notes=r.notes,
                            deck_size=len(cards), class_of_name=class_of_name,
                            extra_size=extra, rules=rules, seat_success=seat_success,
                            small_world=_small_world(r.cards, classes, class_of_name)
-                           if by_name else [])
+                           if by_name else [], derived=derived, hidden=hidden)
+
+
+#: The most copies an expected count counts up to (a hand holds no more by turn 10).
+MAX_COUNT = 16
+
+
+def _derived_rows(pf: ProfileFile, r: _Resolver, cards: list[Card]
+                  ) -> tuple[list[Derived], dict[str, Node]]:
+    """The `[rows]` of a profile: each a conditional probability {row, given} or an
+    expected count {count}, with the hidden goals it is computed from."""
+    derived: list[Derived] = []
+    nodes: dict[str, Node] = {}
+    copies: dict[str, int] = {}
+    for c in cards:
+        copies[c.name] = copies.get(c.name, 0) + 1
+    for name, spec in pf.rows.items():
+        path = f"rows.{_key(name)}"
+        if name in pf.conditions or name == "success":
+            raise r.error(path, "a row has the name of a condition; give it another name.")
+        if set(spec) == {"count"} and isinstance(spec["count"], str):
+            f = r.name(spec["count"], f"{path}.count")
+            if r.features[f].kind == "summon":
+                raise r.error(f"{path}.count", "counts cards, not Normal Summons; name a role, "
+                                               "a card or a property.")
+            most = min(MAX_COUNT, sum(copies.get(n, 0) for n in r.features[f].members))
+            names = tuple(f"{HIDDEN}{name}{HIDDEN}{j}" for j in range(1, most + 1))
+            for j, hn in enumerate(names, 1):
+                nodes[hn] = make_atom(f, j, None)
+            derived.append(Derived(name, "count", names))
+        elif set(spec) == {"row", "given"}:
+            row = r.parse(spec["row"], f"{path}.row", pf.conditions)
+            given = r.parse(spec["given"], f"{path}.given", pf.conditions)
+            both, alone = f"{HIDDEN}{name}{HIDDEN}and", f"{HIDDEN}{name}{HIDDEN}given"
+            nodes[both] = Op("all", (row, given))
+            nodes[alone] = given
+            derived.append(Derived(name, "given", (both, alone)))
+        else:
+            raise r.error(path, "a row is { row = CONDITION, given = CONDITION } (a "
+                                "conditional probability) or { count = NAME } (the expected "
+                                "number of cards); fix it.")
+    return derived, nodes
+
+
+def never_played(behaviours: dict[int, Behaviour], costs: dict[int, int],
+                 classes: list[ClassInfo], features: list[Feature], extra: int,
+                 deck_size: int, rules: TurnRules, extra_given: bool = True) -> list[str]:
+    """A note for each draw card that can never be played in this deck: its cost needs an
+    Extra Deck of 3+ or a card the deck lacks, or the Deck is too small for what it takes
+    (its roles still count; with the card removed the rest of the odds are the same)."""
+    out = []
+    left = deck_size - rules.cards_by(1, False)
+    for c, b in sorted(behaviours.items()):
+        if b.searches:
+            continue
+        name = classes[c].label
+        if b.extra_deck_cost and extra < 3:
+            how = ("the Extra Deck size was not given (pass extra= or the Deck)"
+                   if not extra_given else f"the Extra Deck holds {extra}")
+            out.append(f"{name} can never be played here: its cost banishes 3 or 6 face-down "
+                       f"cards from the Extra Deck, and {how}.")
+            continue
+        if c in costs:
+            members = [i for i, ci in enumerate(classes) if costs[c] in ci.features]
+            if sum(classes[i].size for i in members if i != c) == 0:
+                out.append(f"{name} can never be played here: its cost discards "
+                           f"{features[costs[c]].name}, and the deck has no such card.")
+                continue
+        need = b.banish_top + b.draw + b.excavate
+        if need > left:
+            out.append(f"{name} can never be played here: it takes {need} cards from the "
+                       f"Deck, which holds {left} after the opening hand.")
+    return out
 
 
 def _behaviours(pf: ProfileFile, r: _Resolver
@@ -570,10 +688,13 @@ class _OneSummon:
     without it (one card fills one requirement)."""
 
     def __init__(self, features: list[Feature], classes: list[ClassInfo],
-                 overlap: bool) -> None:
+                 overlap: bool, active: bool = True) -> None:
         self.features, self.classes, self.overlap = features, classes, overlap
+        self.active = active  # (Rush Duel: no limit on Normal Summons)
 
     def __call__(self, terms: list[Term]) -> list[Term]:
+        if not self.active:
+            return terms
         out = []
         for t in terms:
             t.nots = [self(sub) for sub in t.nots]

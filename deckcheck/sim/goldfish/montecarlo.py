@@ -53,12 +53,13 @@ class MCResult:
     chunk (a whole number of bytes per chunk), one column per turn (with `per_hand`)."""
 
     __slots__ = ("hands", "seed", "going_second", "turns", "by_turn", "failing",
-                 "deck_outs", "per_hand")
+                 "deck_outs", "per_hand", "played")
 
     def __init__(self, hands: int, seed: int, going_second: bool, turns: int,
                  by_turn: dict[str, list[int]],
                  failing: list[tuple[tuple[int, ...], int]] | None = None,
-                 deck_outs: int = 0, per_hand: Array = None) -> None:
+                 deck_outs: int = 0, per_hand: Array = None,
+                 played: dict[int, int] | None = None) -> None:
         self.hands = hands
         self.seed = seed
         self.going_second = going_second
@@ -67,6 +68,8 @@ class MCResult:
         self.failing = [] if failing is None else failing
         self.deck_outs = deck_outs
         self.per_hand = per_hand
+        #: Draw card class -> hands that played it (one game per hand).
+        self.played = {} if played is None else played
 
     def rate(self, goal: str = "success", turn: int = 1) -> float:
         return self.by_turn[goal][turn - 1] / self.hands
@@ -117,12 +120,16 @@ def _sample_keys(rng: Array, pos_key: Array, n: int, size: int) -> Array:
 def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool = False,
              turns: int = 1, goals: dict[str, list[Term]] | None = None,
              K: tuple[int, ...] | None = None, failing: int = 0,
-             per_hand: bool = False) -> MCResult:
+             per_hand: bool = False, one_game: bool = True) -> MCResult:
     """Deal `hands` random hands and play `turns` turns of goldfishing for each goal.
 
     Two runs with the same seed, hand count and class layout (a profile and its +-1 copy
     variants; two profiles compiled with `refine`) deal the same hands: common random
-    numbers, so `paired_difference` of their `per_hand` results is tight."""
+    numbers, so `paired_difference` of their `per_hand` results is tight.
+
+    `one_game` (the default): each hand's draw cards are played once, for the first goal,
+    and every goal is measured on the hand that play left; without, each goal is played
+    for on its own."""
     if hands < 1:
         raise SimError(f"The number of hands must be at least 1, not {hands}.")
     sizes = np.array(K if K is not None else cp.K, dtype=np.int64)
@@ -131,8 +138,9 @@ def simulate(cp: CompiledProfile, hands: int, *, seed: int, going_second: bool =
     goals = goals if goals is not None else cp.goals(going_second)
     if turns == 1 and not cp.has_draws and not cp.zones:
         return _opening(cp, sizes, hands, seed, going_second, goals, failing, K is None,
-                        per_hand)
-    return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing, per_hand)
+                        per_hand, one_game)
+    return _turns(cp, sizes, hands, seed, going_second, turns, goals, failing, per_hand,
+                  one_game)
 
 
 def simulate_paired(cp: CompiledProfile, Ks: list[tuple[int, ...]], hands: int, *, seed: int,
@@ -190,7 +198,7 @@ def _position_classes(cp: CompiledProfile, K: Array, by_card: bool) -> Array:
 
 def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
              goals: dict[str, list[Term]], failing: int, by_card: bool = False,
-             per_hand: bool = False) -> MCResult:
+             per_hand: bool = False, one_game: bool = True) -> MCResult:
     rng = np.random.default_rng(seed)
     n = cp.rules.cards_by(1, going_second)
     caps = np.minimum(K, n) + 1
@@ -235,8 +243,13 @@ def _opening(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second:
     rest = K[None, :] - rows
     by_turn: dict[str, list[int]] = {}
     fail_rows: list[tuple[tuple[int, ...], int]] = []
+    lead = NpEvaluator(cp, next(iter(goals.values())))
+    # one game: the searches made for the first goal, every goal measured on the hands
+    # they leave; else each goal with its own searches
+    final = lead.final(rows, rest) if one_game and (lead.searchers or lead.worlds) else None
     for i, (name, terms) in enumerate(goals.items()):
-        ok = NpEvaluator(cp, terms).succeeds(rows, rest)
+        ev = lead if i == 0 else NpEvaluator(cp, terms)
+        ok = ev.succeeds(rows, rest) if final is None else ev.ok(final)
         by_turn[name] = [int(counts[ok].sum())]
         if i == 0 and failing:
             bad = np.nonzero(~ok)[0]
@@ -273,7 +286,8 @@ class _KeyCache:
 # -- the turn loop -------------------------------------------------------------------------
 def _turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
            turns: int, goals: dict[str, list[Term]], failing: int,
-           per_hand: bool = False) -> MCResult:
-    by_turn, fails, outs, won = play_turns(cp, K, hands, seed, going_second, turns, goals,
-                                           failing, per_hand)
-    return MCResult(hands, seed, going_second, turns, by_turn, fails, outs, per_hand=won)
+           per_hand: bool = False, one_game: bool = True) -> MCResult:
+    by_turn, fails, outs, won, played = play_turns(cp, K, hands, seed, going_second, turns,
+                                                   goals, failing, per_hand, one_game)
+    return MCResult(hands, seed, going_second, turns, by_turn, fails, outs, per_hand=won,
+                    played=played)

@@ -41,6 +41,8 @@ class NpEvaluator:
     def __init__(self, cp: CompiledProfile, terms: list[Term] | tuple[Any, ...],
                  checks: tuple[Any, ...] | None = None) -> None:
         self.cp = cp
+        #: The goal's terms (None when built from checks): choices by intent read them.
+        self.goal_terms: list[Term] | None = list(terms) if checks is None else None
         cols: list[tuple[int, ...]] = []
         self.terms: list[tuple[Array, Array, Array, Array, list[Any], list[NpEvaluator]]] = []
         for highs, lows, distinct, nots in (checks if checks is not None
@@ -163,6 +165,97 @@ class NpEvaluator:
                 R2[np.arange(len(rows)), bridge] -= 1
                 ok[rows] |= self.succeeds(H2, R2, used | {s})
         return ok
+
+
+    def final(self, H: Array, R: Array | Callable[[Array], Array],
+              used: frozenset[int] = frozenset(), HT: Array = None) -> Array:
+        """The hands once the searches that make them succeed are made, the first way
+        `succeeds` finds (as `exact.Evaluator.final`: searchers in class order, each
+        target in order, then Small World); a hand that succeeds without one, or that no
+        search makes succeed, stays as it is. A new array (H is not changed)."""
+        if not self.searchers and not self.worlds:
+            return H.copy()
+        # only hands holding a searcher can search: the others stay as they are
+        held = np.zeros(len(H), dtype=bool)
+        for s in (*self.searchers, *self.worlds):
+            held |= H[:, s] > 0
+        if held.all():
+            return self._final(H, R, used, HT)
+        out = H.copy()
+        at = np.nonzero(held)[0]
+        if len(at):
+            out[at] = self._final(take_rows(H, at), R(at) if callable(R) else take_rows(R, at),
+                                  used)
+        return out
+
+    def _final(self, H: Array, R: Array | Callable[[Array], Array], used: frozenset[int],
+               HT: Array = None) -> Array:
+        out = H.copy()
+        ok = self.ok(H, HT)
+        for s in self.searchers:
+            if s in used:
+                continue
+            spent = self.cp.behaviours[s].is_spent
+            can = np.nonzero(~ok & (H[:, s] > 0))[0]
+            if not len(can):
+                continue
+            Rc = R(can) if callable(R) else take_rows(R, can)
+            found = [(np.nonzero(Rc[:, t] > 0)[0], t) for t in self.targets[s]]
+            at_can = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.intp)
+            if not len(at_can):
+                continue
+            rows = can[at_can]
+            ts = np.repeat([t for _, t in found], [len(r) for r, _ in found])
+            H2 = take_rows(H, rows)
+            at = np.arange(len(rows)) * H2.shape[1] + ts
+            H2.reshape(-1)[at] += 1
+            if spent:
+                H2[:, s] -= 1
+                if self.zones:
+                    H2[:, self.C + s] += 1
+            R2 = take_rows(Rc, at_can)
+            if R2.shape[1] != H2.shape[1]:
+                at = np.arange(len(rows)) * R2.shape[1] + ts
+            R2.reshape(-1)[at] -= 1
+            good = np.nonzero(self.succeeds(H2, R2, used | {s}))[0]
+            # per hand the first target (pairs are in target order) that makes it succeed
+            hands, first = np.unique(rows[good], return_index=True)
+            pick = good[first]
+            out[hands] = self.final(take_rows(H2, pick), take_rows(R2, pick), used | {s})
+            ok[hands] = True
+        for s in self.worlds:
+            if s in used:
+                continue
+            if callable(R):
+                R = R(None)
+            for a, t, bridges in self.cp.small_world:
+                cand = ~ok & (H[:, s] > 0) & (H[:, a] > (1 if a == s else 0)) & (R[:, t] > 0)
+                if not cand.any():
+                    continue
+                rows = np.nonzero(cand)[0]
+                bridge = np.full(len(rows), -1, dtype=np.intp)
+                for b in reversed(bridges):
+                    bridge[R[rows, b] > (1 if b == t else 0)] = b
+                rows, bridge = rows[bridge >= 0], bridge[bridge >= 0]
+                if not len(rows):
+                    continue
+                H2 = take_rows(H, rows)
+                H2[:, s] -= 1
+                H2[:, a] -= 1
+                H2[:, t] += 1
+                if self.zones:
+                    C = self.C
+                    H2[:, C + s] += 1
+                    H2[:, 2 * C + a] += 1
+                    H2[np.arange(len(rows)), 2 * C + bridge] += 1
+                R2 = take_rows(R, rows)
+                R2[:, t] -= 1
+                R2[np.arange(len(rows)), bridge] -= 1
+                good = self.succeeds(H2, R2, used | {s})
+                if good.any():
+                    out[rows[good]] = self.final(H2[good], R2[good], used | {s})
+                    ok[rows[good]] = True
+        return out
 
 
 def _add_rows(HT: Array, idx: list[int]) -> Array:

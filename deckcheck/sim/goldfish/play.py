@@ -14,9 +14,11 @@ repeats until the hand succeeds or nothing is playable. A card is playable when 
 - the Deck holds enough cards for the cost and the effect; a discard cost has a card to pay
   it (another card of the cost's role in hand).
 
-Choices the player makes: the discard cost / Allure's banish takes a card whose loss keeps the
-goal within reach (`remove_choice`); an excavation adds the card that makes the hand succeed,
-else the one with the most features (`preference`); the rest of an excavation goes to the
+Choices the player makes, by intent, never by the order of labels: the discard cost / Allure's
+banish takes a card whose loss keeps the goal within reach, the least needed first (blanks,
+then other roles, then the roles the goal names: `least_needed`, `remove_choice`); an
+excavation adds the card that makes the hand succeed, else the most needed one
+(`preference`); the rest of an excavation goes to the
 bottom of the Deck (not drawn while other cards are left; still found by searches) or is
 shuffled back. At the End Phase the hand is discarded down to the limit in `discard_order`.
 """
@@ -110,9 +112,35 @@ def after_play(cp: CompiledProfile, d: int, st: TurnState) -> TurnState:
                      extra=st.extra - max(paid, 0))
 
 
-def preference(cp: CompiledProfile) -> list[int]:
-    """Classes by how many features they carry (most first): the excavation choice order."""
-    return sorted(range(len(cp.classes)), key=lambda c: (-len(cp.classes[c].features), c))
+def need_order(cp: CompiledProfile, terms: list[Term] | None = None) -> dict[int, tuple[int, int]]:
+    """How much the profile needs each class, for choices by intent: (rank, weight) — rank 2
+    for a card of a feature the goal `terms` asks for ("at least" or "different" bounds),
+    1 for a card of any other role / named card / property, 0 for a blank; weight: how many
+    of the goal's wanted features the card carries. Never the order of the labels."""
+    wanted: set[int] = set()
+    for t in all_terms(terms or []):
+        wanted.update(t.lows)
+        wanted.update(f for f, (lo, _) in t.distinct.items() if lo is not None)
+    out = {}
+    for c, ci in enumerate(cp.classes):
+        w = len(ci.features & wanted)
+        out[c] = (2 if w else 1 if ci.features else 0, w)
+    return out
+
+
+def least_needed(members: list[int], needs: dict[int, tuple[int, int]]) -> list[int]:
+    """`members` with the least needed first (blanks, then other roles, then what the goal
+    asks for, the fewer wanted features first): what a discard or banish gives up."""
+    return sorted(members, key=lambda c: (needs[c], c))
+
+
+def preference(cp: CompiledProfile, terms: list[Term] | None = None) -> list[int]:
+    """Classes in the order an excavation adds them when none makes the hand succeed: the
+    most needed first (`need_order`: what the goal asks for, then other roles, then
+    blanks), then the most features."""
+    needs = need_order(cp, terms)
+    return sorted(range(len(cp.classes)),
+                  key=lambda c: (-needs[c][0], -needs[c][1], -len(cp.classes[c].features), c))
 
 
 def discard_order(cp: CompiledProfile, goals: dict[str, list[Term]]) -> list[int]:

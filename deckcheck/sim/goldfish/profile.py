@@ -151,6 +151,11 @@ class ProfileFile:
     roles: dict[str, list[str] | RoleSpec] = field(default_factory=dict)
     conditions: dict[str, Any] = field(default_factory=dict)
     cards: dict[str, CardEntry] = field(default_factory=dict)
+    #: Derived rows: name -> {row = COND, given = COND} (a conditional probability) or
+    #: {count = NAME} (the expected number of cards of NAME in the hand).
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Side plan: seat ("first" / "second") -> {in = [cards], out = [cards]} (`side`).
+    side: dict[str, Any] = field(default_factory=dict)
 
 
 # What a plainly well-formed value of each field is: pydantic takes it as it is.
@@ -192,7 +197,7 @@ def _plain_profile(data: object) -> ProfileFile | None:
         return None
     assert isinstance(data, dict)
     if not set(data) <= {"success", "success_first", "success_second", "options", "roles",
-                         "conditions", "cards"}:
+                         "conditions", "cards", "rows", "side"}:
         return None
     options = Options()
     if "options" in data:
@@ -223,9 +228,16 @@ def _plain_profile(data: object) -> ProfileFile | None:
                                                for k, v in entry.items()):
                 return None
             cards[name] = CardEntry.of(entry)
+    rows = data.get("rows", {})
+    if not _str_dict(rows) or not all(_str_dict(v) for v in rows.values()):
+        return None
+    side = data.get("side", {})
+    if not _str_dict(side):
+        return None
     return ProfileFile(success=data.get("success"), success_first=data.get("success_first"),
                        success_second=data.get("success_second"), options=options,
-                       roles=roles, conditions=dict(data.get("conditions", {})), cards=cards)
+                       roles=roles, conditions=dict(data.get("conditions", {})), cards=cards,
+                       rows={k: dict(v) for k, v in rows.items()}, side=dict(side))
 
 
 def _from_model(m: Any) -> ProfileFile:
@@ -237,7 +249,8 @@ def _from_model(m: Any) -> ProfileFile:
                RoleSpec(cards=list(v.cards), archetypes=list(v.archetypes))
                for k, v in m.roles.items()},
         conditions=dict(m.conditions),
-        cards={k: CardEntry.of(e.model_dump(exclude_unset=True)) for k, e in m.cards.items()})
+        cards={k: CardEntry.of(e.model_dump(exclude_unset=True)) for k, e in m.cards.items()},
+        rows={k: dict(v) for k, v in m.rows.items()}, side=dict(m.side))
 
 
 def behaviour(base: dict[str, Any] | None, entry: CardEntry | None,

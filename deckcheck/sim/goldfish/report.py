@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from deckcheck.errors import ExactTooLarge, SimError
 from deckcheck.plain import Plain
-from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile
+from deckcheck.sim.goldfish.derived import DerivedResult, derived_result, render_derived
 from deckcheck.sim.goldfish.exact import (
     DEFAULT_BUDGET,
     NeedsMonteCarlo,
@@ -26,6 +27,9 @@ from deckcheck.sim.goldfish.exact import (
 
 if TYPE_CHECKING:
     from fractions import Fraction
+
+    from deckcheck.sim.goldfish.copies import CopiesResult
+    from deckcheck.sim.goldfish.side import SidedResult
 
 Mode = Literal["auto", "exact", "mc"]
 MAX_TURNS = 10
@@ -37,7 +41,8 @@ SENSITIVITY_HANDS = 200_000
 AUTO_DRAW_WORK = 20_000
 #: Opening hand vectors above which auto mode goes straight to Monte Carlo for draw cards.
 AUTO_DRAW_VECTORS = 600
-EXACT_DRAW_WORK = 3_000_000
+#: ... and with --exact (past it, --exact fails in about a second, saying why).
+EXACT_DRAW_WORK = 120_000
 COPY_LIMIT = 3
 
 
@@ -77,15 +82,39 @@ class FailingHand(Plain):
         self.probability = probability
 
 
+class PlayedCard(Plain):
+    """How often a draw card was played in the games of one seat: by turn `turn` (Monte
+    Carlo: of `hands` hands)."""
+
+    __slots__ = ("card", "turn", "probability", "method", "hands")
+
+    def __init__(self, card: str, turn: int, probability: float,
+                 method: Literal["exact", "monte-carlo"], hands: int | None = None) -> None:
+        self.card = card
+        self.turn = turn
+        self.probability = probability
+        self.method = method
+        self.hands = hands
+
+
 class GoingResult(Plain):
-    __slots__ = ("going", "goals", "failing", "deck_outs")
+    __slots__ = ("going", "goals", "rows", "failing", "deck_outs", "played", "notes")
 
     def __init__(self, going: Literal["first", "second"], goals: list[GoalResult],
-                 failing: list[FailingHand] | None = None, deck_outs: int = 0) -> None:
+                 failing: list[FailingHand] | None = None, deck_outs: int = 0,
+                 played: list[PlayedCard] | None = None,
+                 notes: list[str] | None = None,
+                 rows: list[DerivedResult] | None = None) -> None:
         self.going = going
         self.goals = goals
+        #: Derived rows (`[rows]`): conditional probabilities and expected counts.
+        self.rows = [] if rows is None else rows
         self.failing = [] if failing is None else failing
         self.deck_outs = deck_outs
+        #: The draw cards played in this seat's games, and how often.
+        self.played = [] if played is None else played
+        #: Why an engine was chosen here (e.g. exact given up past its work limit).
+        self.notes = [] if notes is None else notes
 
     def goal(self, name: str = "success") -> GoalResult:
         return next(g for g in self.goals if g.name == name)
@@ -162,12 +191,13 @@ class Comparison(Plain):
 
 class OddsReport(Plain):
     __slots__ = ("deck", "profile", "deck_size", "engine", "seed", "policy", "notes",
-                 "classes", "results", "sensitivity", "compare")
+                 "classes", "results", "sensitivity", "compare", "copies", "sided")
 
     def __init__(self, deck: str | None, profile: str, deck_size: int, engine: str,
                  seed: int | None, policy: str, notes: list[str], classes: list[ClassSummary],
                  results: list[GoingResult], sensitivity: list[CardDelta] | None = None,
-                 compare: Comparison | None = None) -> None:
+                 compare: Comparison | None = None, copies: CopiesResult | None = None,
+                 sided: list[SidedResult] | None = None) -> None:
         self.deck = deck
         self.profile = profile
         self.deck_size = deck_size
@@ -179,6 +209,10 @@ class OddsReport(Plain):
         self.results = results
         self.sensitivity = [] if sensitivity is None else sensitivity
         self.compare = compare
+        #: `--copies CARD`: success with 0..3 copies and the smallest count for a target.
+        self.copies = copies
+        #: Games 2 and 3 after the profile's side plan, per seat it names.
+        self.sided = [] if sided is None else sided
 
 
 def as_json(report: OddsReport) -> dict[str, Any]:
@@ -232,8 +266,10 @@ def _exact_possible(cp: CompiledProfile, hand_size: int,
 
 
 def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: int,
-                 hands: int | None, seed: int, failing: int = 5) -> GoingResult:
-    """Every goal by turn 1..`turns` for one seat."""
+                 hands: int | None, seed: int, failing: int = 5,
+                 one_game: bool = True) -> GoingResult:
+    """Every goal by turn 1..`turns` for one seat. `one_game`: one game per hand, played
+    for success, every goal measured on it (else each goal played for on its own)."""
     goal_terms = cp.goals(going_second)
     goals = list(goal_terms)
     exact_turns = []
@@ -259,14 +295,24 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
                             f"vectors; drop --exact (Monte Carlo) or tag fewer cards.")
     rates: dict[str, list[Rate]] = {g: [] for g in goals}
     fails: list[FailingHand] = []
+    played: list[PlayedCard] = []
+    notes: list[str] = []
+    seat = "going second" if going_second else "going first"
     for t in list(exact_turns):
         n = rules.cards_by(t, going_second)
         try:
             res = exact_odds(cp, n, goals=goal_terms, failing=failing if t == 1 else 0,
-                             budget=DEFAULT_BUDGET, draw_work=_draw_work(mode))
-        except (NeedsMonteCarlo, ExactTooLarge):
+                             budget=DEFAULT_BUDGET, draw_work=_draw_work(mode),
+                             one_game=one_game)
+        except (NeedsMonteCarlo, ExactTooLarge) as exc:
             if mode == "exact":
+                if isinstance(exc, ExactTooLarge) and cp.has_draws:
+                    raise ExactTooLarge(f"{exc} {seat}; drop --exact (or give --hands N) "
+                                        f"for Monte Carlo.") from None
                 raise
+            why = str(exc).split(";")[0].rstrip(".")
+            notes.append(f"{why} {seat}, so these odds are Monte Carlo." if isinstance(
+                exc, ExactTooLarge) else f"{why}: {seat} is Monte Carlo.")
             exact_turns = []
             rates = {g: [] for g in goals}
             break
@@ -275,6 +321,8 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
         if t == 1:
             fails = [FailingHand(cards=_label(cp, k), probability=float(p))
                      for k, p in res.failing]
+            played = [PlayedCard(card=cp.classes[d].label, turn=1, probability=float(p),
+                                 method="exact") for d, p in res.played.items()]
     deck_outs = 0
     if len(exact_turns) < turns:
         from deckcheck.sim.goldfish.montecarlo import simulate
@@ -282,17 +330,24 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
         n_hands = hands or (DEFAULT_HANDS_OPENING if turns == 1 and not cp.has_draws
                             else DEFAULT_HANDS_TURNS)
         mc = simulate(cp, n_hands, seed=seed, going_second=going_second, turns=turns,
-                      goals=goal_terms, failing=failing if not exact_turns else 0)
+                      goals=goal_terms, failing=failing if not exact_turns else 0,
+                      one_game=one_game)
         for g in goals:
             for t in range(len(exact_turns) + 1, turns + 1):
                 rates[g].append(_mc_rate(t, mc.by_turn[g][t - 1], n_hands))
         if not exact_turns:
             fails = [FailingHand(cards=_label(cp, k), probability=c / n_hands)
                      for k, c in mc.failing]
+        if mc.played:
+            played = [PlayedCard(card=cp.classes[d].label, turn=turns,
+                                 probability=c / n_hands, method="monte-carlo",
+                                 hands=n_hands) for d, c in mc.played.items()]
         deck_outs = mc.deck_outs
     return GoingResult(going="second" if going_second else "first",
-                       goals=[GoalResult(name=g, by_turn=rates[g]) for g in goals],
-                       failing=fails, deck_outs=deck_outs)
+                       goals=[GoalResult(name=g, by_turn=rates[g]) for g in goals
+                              if not g.startswith(HIDDEN)],
+                       rows=[derived_result(dv, rates) for dv in cp.derived],
+                       failing=fails, deck_outs=deck_outs, played=played, notes=notes)
 
 
 class _At:
@@ -444,23 +499,40 @@ def require_deck_size(cp: CompiledProfile, deck: str | None,
 def odds(cp: CompiledProfile, *, deck: str | None = None, mode: Mode = "auto",
          hands: int | None = None, seed: int = 0, turns: int = 1,
          seats: tuple[bool, ...] = (False, True), with_sensitivity: bool = True,
-         failing: int = 5) -> OddsReport:
-    """The full goldfishing report for one compiled profile."""
+         failing: int = 5, one_game: bool = True) -> OddsReport:
+    """The full goldfishing report for one compiled profile. `one_game` (the default): draw
+    cards are played once per hand, for success, and every row is measured on the hand
+    that play left (rows are a breakdown of the same games); False: each row is played
+    for on its own."""
     if not 1 <= turns <= MAX_TURNS:
         raise SimError(f"--turns must be between 1 and {MAX_TURNS}, not {turns}.")
     if hands is not None and hands < 1:
         raise SimError(f"--hands must be at least 1, not {hands}.")
     require_deck_size(cp, deck, seats)
     results = [going_result(cp, s, mode=mode, turns=turns, hands=hands, seed=seed,
-                            failing=failing) for s in seats]
+                            failing=failing, one_game=one_game) for s in seats]
     methods = {r.method for res in results for g in res.goals for r in g.by_turn}
     engine = " + ".join(sorted(methods))
     sens = sensitivity(cp, seats[0], mode, hands, seed) if with_sensitivity else []
     return OddsReport(deck=deck, profile=cp.source, deck_size=cp.deck_size, engine=engine,
                       seed=seed if "monte-carlo" in methods or any(
                           d.method == "monte-carlo" for d in sens) else None,
-                      policy=cp.policy(), notes=list(dict.fromkeys(cp.notes)),
+                      policy=cp.policy() + _rows_policy(cp, one_game),
+                      notes=list(dict.fromkeys([*cp.notes, *(n for r in results
+                                                             for n in r.notes)])),
                       classes=_classes(cp), results=results, sensitivity=sens)
+
+
+def _rows_policy(cp: CompiledProfile, one_game: bool) -> str:
+    if not cp.behaviours:
+        return ""
+    if one_game:
+        return (" Rows: one game per hand, its draw cards and searches played for success; "
+                "every row is measured on the hand that game left (the rows are a breakdown "
+                "of the same games).")
+    return (" Rows: each row played for on its own (its own draw cards and searches, "
+            "played for that row): the rows are not a breakdown of the same games, and a "
+            "row and its NOT need not add up to 100%.")
 
 
 def compare(a: CompiledProfile, b: CompiledProfile, label_a: str, label_b: str, *,
@@ -548,13 +620,20 @@ def render_text(rep: OddsReport) -> str:
     lines.append("")
     seats = [r.going for r in rep.results]
     goals = rep.results[0].goals
-    width = max([len(goals[0].name), *(len(g.name) + 2 for g in goals[1:])]) + 2
+    width = max([len(goals[0].name), *(len(g.name) + 2 for g in goals[1:]),
+                 *(len(r.name) + 2 + 17 * (r.kind == "count") for r in rep.results[0].rows)]
+                ) + 2
     header = "".join(f"{'going ' + s:>22}" for s in seats)
     lines.append(f"{'':{width}}{header}")
     for gi, goal in enumerate(rep.results[0].goals):
         name = goal.name if gi == 0 else "  " + goal.name
         cells = "".join(f"{_pct(res.goals[gi].by_turn[0]):>22}" for res in rep.results)
         lines.append(f"{name:{width}}{cells}")
+    for ri, dr in enumerate(rep.results[0].rows):
+        label = f"  {dr.name}" + (" (expected cards)" if dr.kind == "count" else "")
+        cells = "".join(f"{render_derived(res.rows[ri].by_turn[0], dr.kind):>22}"
+                        for res in rep.results)
+        lines.append(f"{label:{width}}{cells}")
     turns = len(rep.results[0].goal().by_turn)
     if turns > 1:
         lines.append("")
@@ -564,6 +643,13 @@ def render_text(rep: OddsReport) -> str:
         for res in rep.results:
             cells = "".join(f"{_pct(r):>18}" for r in res.goal().by_turn)
             lines.append(f"{'going ' + res.going:{width}}{cells}")
+    for res in rep.results:
+        if res.played:
+            p0 = res.played[0]
+            when = "turn 1" if p0.turn == 1 else f"by turn {p0.turn}"
+            cards = ", ".join(f"{p.card} {p.probability * 100:.2f}%" for p in res.played)
+            lines.append(f"Draw cards played (going {res.going}, {when}, share of hands): "
+                         f"{cards}")
     for res in rep.results:
         if res.deck_outs:
             lines.append(f"Deck-outs going {res.going}: {res.deck_outs} hands.")
@@ -587,6 +673,17 @@ def render_text(rep: OddsReport) -> str:
             minus = _delta(d.base, d.minus_one, d.minus_low, d.minus_high)
             lines.append(f"  {d.card + ' x' + str(d.copies):{cw}} +1: {plus} pp   "
                          f"-1: {minus} pp")
+    if rep.sided:
+        from deckcheck.sim.goldfish.side import render_sided
+
+        lines.append("")
+        lines.extend(render_sided(rep.sided, {res.going: res.goal().by_turn[0]
+                                              for res in rep.results}))
+    if rep.copies:
+        from deckcheck.sim.goldfish.copies import render_copies
+
+        lines.append("")
+        lines.extend(render_copies(rep.copies))
     if rep.compare:
         c = rep.compare
         lines.append("")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from deckcheck.sim.goldfish import play
-from deckcheck.sim.goldfish.compiled import CompiledProfile
+from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
 from deckcheck.sim.goldfish.npeval import Array, NpEvaluator, put_rows, take_rows
 
@@ -171,25 +171,42 @@ def _row_sums_wide(A: Array) -> Array:
     return A.sum(axis=1, dtype=np.int64)
 
 
+Played = dict[int, int]
+
+
 def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_second: bool,
                turns: int, goals: dict[str, list[Term]], failing: int,
-               per_hand: bool = False) -> tuple[dict[str, list[int]],
-                                                list[tuple[tuple[int, ...], int]], int, Array]:
-    """Deal `hands` hands in chunks and play `turns` turns for each goal: (hands that met
-    each goal by each turn, the most common failing opening hands, deck-outs, and with
-    `per_hand` whether each hand met the first goal by each turn)."""
+               per_hand: bool = False, one_game: bool = True
+               ) -> tuple[dict[str, list[int]], list[tuple[tuple[int, ...], int]], int, Array,
+                          Played]:
+    """Deal `hands` hands in chunks and play `turns` turns: (hands that met each goal by
+    each turn, the most common failing opening hands, deck-outs, with `per_hand` whether
+    each hand met the first goal by each turn, and the hands that played each draw card
+    class).
+
+    `one_game` (the default): each hand plays one game, for the first goal; every goal is
+    measured on the hand that game left at each turn, so the goals are a breakdown of the
+    same games. Without it each goal is played for on its own (the same hands dealt)."""
     if per_hand:
-        return play_paired(cp, [K], hands, seed, going_second, turns, goals, failing)[0]
+        by, fails, outs, won = play_paired(cp, [K], hands, seed, going_second, turns, goals,
+                                           failing)[0]
+        return by, fails, outs, won, {}
     by_turn = {name: [0] * turns for name in goals}
     fail_counts: dict[tuple[int, ...], int] = {}
     deck_outs = 0
-    order = play.discard_order(cp, goals)
+    # (the End Phase keeps what the goals need: derived rows' hidden goals ask nothing)
+    order = play.discard_order(cp, {n: t for n, t in goals.items()
+                                    if not n.startswith(HIDDEN)})
+    names = list(goals)
+    played: Played = {}
     # every goal plays the same hands: the opening hands (and the generator's state after
     # dealing them) of the first goal are kept for the others when they fit in memory
-    keep = len(goals) > 1 and hands * len(K) <= 64_000_000
+    keep = not one_game and len(goals) > 1 and hands * len(K) <= 64_000_000
     openings: list[tuple[Array, Any, Array, Array]] = []
-    for gi, (name, terms) in enumerate(goals.items()):
-        ev = NpEvaluator(cp, terms)
+    players = [names[0]] if one_game else names
+    measure = [NpEvaluator(cp, goals[n]) for n in names[1:]] if one_game else None
+    for gi, name in enumerate(players):
+        ev = NpEvaluator(cp, goals[name])
         rng = np.random.default_rng(seed)  # the same hands for every goal
         done = 0
         chunk = 0
@@ -202,13 +219,19 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
                 batch.HT1 = dealt[3]
             chunk += 1
             first, hits, outs = batch.run(turns, order,
-                                          drawn=None if dealt is None else dealt[2])
+                                          drawn=None if dealt is None else dealt[2],
+                                          measure=measure)
             if gi == 0 and keep and batch.after_draws is not None:
                 openings.append(batch.after_draws)  # turn 1's hands, draws included
             for t in range(turns):
                 by_turn[name][t] += int(hits[t])
+            for j, other in enumerate(names[1:] if measure else []):
+                for t in range(turns):
+                    by_turn[other][t] += batch.measured[j][t]
             if gi == 0:
                 deck_outs += outs
+                for j, d in enumerate(batch.order):
+                    played[d] = played.get(d, 0) + int(batch.played[:, j].sum())
                 if failing:
                     X, ok1 = first
                     HT = None if batch.after_draws is None else batch.after_draws[3]
@@ -218,7 +241,7 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
                         _count_rows(X[~ok1], fail_counts)
             done += size
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
-    return by_turn, fails, deck_outs, None
+    return by_turn, fails, deck_outs, None, played
 
 
 #: Hands per batch of paired runs (a multiple of 8: each batch packs to whole bytes, and of
@@ -561,6 +584,8 @@ class _Batch:
         self.G: Array = np.zeros_like(self.H) if cp.zones else None
         self.X: Array = np.zeros_like(self.H) if cp.zones else None
         self.order = play.play_order(cp)
+        #: How much the goal needs each class: discard / banish choices by intent.
+        self.needs = play.need_order(cp, ev.goal_terms)
         self.extra: Array = np.full(size, cp.extra_size,
                                     dtype=np.int16 if cp.extra_size < 2**15 else np.int64)
         self.won_by_turn: Array = None
@@ -648,27 +673,30 @@ class _Batch:
         only for the hands an evaluation asks for (a search's)."""
         return lambda idx: self.deck(rows if idx is None else rows[idx])
 
-    def run(self, turns: int, order: list[int], drawn: Array = None
+    def run(self, turns: int, order: list[int], drawn: Array = None,
+            measure: list[NpEvaluator] | None = None
             ) -> tuple[tuple[Array, Array], list[int], int]:
         """Play `turns` turns. `drawn`: the hands already hold turn 1's draws (the hands
         that could not draw: True), as `after_draws` of a batch dealt the same hands left
         them (the turn-1 hands returned are then not kept). Without `drawn`, the turn-1
         hands, the generator's state then and the hands transposed are kept in
-        `after_draws`."""
+        `after_draws`.
+
+        `measure`: goals measured on every hand at the end of each turn's play (one game
+        per hand: the hand the play for this batch's goal left), counted in `measured`
+        (per goal, hands by turn); `played` counts the hands that played each draw card
+        class of `order` (by the last turn)."""
         rules, size = self.cp.rules, self.size
+        self.measured: list[list[int]] = [[] for _ in measure or []]
+        self.played = np.zeros((size, len(self.order)), dtype=bool)
         self.won_by_turn = np.zeros((size, turns), dtype=bool)
         won = np.zeros(size, dtype=bool)
         lost = np.zeros(size, dtype=bool) if drawn is None else drawn.copy()
         hits: list[int] = []
         first: tuple[Array, Array] = (self.H, won)  # (set on turn 1)
         for turn in range(1, turns + 1):
-            for _ in range(rules.draws_in(turn, self.going_second)
-                           if turn > 1 or drawn is None else 0):
-                rows = np.nonzero(~won & ~lost)[0]
-                cls = self.draw(rows)
-                lost[rows[cls < 0]] = True  # had to draw from an empty Deck
-                got = cls >= 0
-                _add_at(self.H, rows[got], cls[got], 1)
+            if turn > 1 or drawn is None:
+                self.draw_phase(turn, won, lost)
             active = ~won & ~lost
             # turn 1's hands, kept for the failing hands and for other goals (a batch dealt
             # another goal's hands needs neither)
@@ -690,9 +718,13 @@ class _Batch:
             won |= ok
             self.won_by_turn[:, turn - 1] = won
             hits.append(int(won.sum()))
+            if measure:
+                self.measure(measure)
             if turn == turns:  # the End Phase of the last turn changes no result
                 break
             # End Phase: discard down to the hand size limit, in the player's order
+            if rules.hand_limit is None:  # (Rush Duel: no hand size limit)
+                continue
             over = self.row_sums(self.H) - rules.hand_limit
             rows = np.nonzero(~won & ~lost & (over > 0))[0]
             if len(rows):
@@ -704,6 +736,30 @@ class _Batch:
                     excess -= take
         self.lost = lost
         return first, hits, int(lost.sum())
+
+    def draw_phase(self, turn: int, won: Array, lost: Array) -> None:
+        """The Draw Phase of `turn` for the hands still playing: the rules' one card (none
+        on turn 1 going first), or, drawing to a hand size (Rush Duel), each hand until it
+        holds that many, at least 1."""
+        rules = self.cp.rules
+        if rules.draw_to:
+            need = np.maximum(1, rules.draw_to - self.row_sums(self.H).astype(np.int64))
+        else:
+            need = np.full(self.size, rules.draws_in(turn, self.going_second), np.int64)
+        for i in range(int(need.max(initial=0))):
+            rows = np.nonzero(~won & ~lost & (need > i))[0]
+            cls = self.draw(rows)
+            lost[rows[cls < 0]] = True  # had to draw from an empty Deck
+            got = cls >= 0
+            _add_at(self.H, rows[got], cls[got], 1)
+
+    def measure(self, goals: list[NpEvaluator]) -> None:
+        """Count the hands that meet each goal now (`measured`), each on the hand its game
+        left: the searches this batch's goal makes included."""
+        H = self.ev.final(self.full(self.H), self.deck())
+        HT = np.ascontiguousarray(H.T)
+        for j, ev in enumerate(goals):
+            self.measured[j].append(int(ev.ok(H, HT).sum()))
 
     def play_draw_cards(self, rows: Array, ok: Array) -> None:
         """Play draw cards in the hands `rows` (which do not yet succeed): on a compact copy
@@ -721,6 +777,7 @@ class _Batch:
         sub = _Batch.__new__(_Batch)
         sub.cp, sub.ev, sub.rng, sub.size = self.cp, self.ev, self.rng, len(rows)
         sub.going_second, sub.order, sub.bottom = self.going_second, self.order, self.bottom
+        sub.needs = self.needs
         sub.row_sums = self.row_sums
         sub.rng_used = False
         sub.H, sub.R, sub.extra = take_rows(self.H, rows), take_rows(self.R, rows), \
@@ -732,6 +789,8 @@ class _Batch:
         sub.ptr = None if self.ptr is None else self.ptr[rows]
         sub_ok = np.zeros(len(rows), dtype=bool)
         sub.main_phase(np.ones(len(rows), dtype=bool), sub_ok)
+        if getattr(self, "played", None) is not None and sub.used_now is not None:
+            self.played[rows] |= sub.used_now
         put_rows(self.H, rows, sub.H)
         put_rows(self.R, rows, sub.R)
         if sub.bottom:
@@ -753,9 +812,11 @@ class _Batch:
         """Play draw cards (the `play` policy) in every hand that does not yet succeed."""
         cp, size = self.cp, self.size
         nd = len(self.order)
+        self.used_now: Array = None
         if not nd:
             return
         used = np.zeros((size, nd), dtype=bool)
+        self.used_now = used  # (the draw cards each hand played this turn)
         played = np.zeros(size, dtype=bool)
         drew = np.zeros(size, dtype=bool)
         locked = np.zeros(size, dtype=bool)
@@ -833,7 +894,7 @@ class _Batch:
             H[rows, d] -= 1
             self.to_zone(self.G, rows, d)
         if d in cp.costs:
-            self.remove_one(rows, cp.class_members(cp.costs[d]))
+            self.remove_one(rows, play.least_needed(cp.class_members(cp.costs[d]), self.needs))
         half = np.asarray(paid) == 3
         if b.redraw_hand:
             n = self.row_sums(take_rows(H, rows))
@@ -862,7 +923,8 @@ class _Batch:
                     cls = self.draw(sub)
                     H[sub, cls] += 1  # (-1: the Deck was empty)
             if b.then_banish is not None:
-                done = self.remove_one(rows, cp.class_members(cp.targets[d]), banish=True)
+                done = self.remove_one(rows, play.least_needed(
+                    cp.class_members(cp.targets[d]), self.needs), banish=True)
                 if self.G is not None:
                     self.G[rows[~done]] += H[rows[~done]]
                 H[rows[~done]] = 0  # no card to banish: the whole hand is discarded
@@ -885,7 +947,7 @@ class _Batch:
                 cls = self.draw_top(rows[live])
                 _add_at(E, live, cls, 1)
             ET = np.ascontiguousarray(E.T)
-        pref = np.array(play.preference(cp), dtype=np.intp)
+        pref = np.array(play.preference(cp, self.ev.goal_terms), dtype=np.intp)
         # every (hand, excavated class) pair is tried in one evaluation, pairs in the order
         # of preference: each hand adds the first class that makes it succeed
         seen = ET[pref] > 0  # (place in the preference order, hand)
