@@ -22,9 +22,12 @@ list's than their name says.
 
 EDOPro card databases (`.cdb`) among the sources give pre-errata and other EDOPro-only ids
 (`504700178` "Sangan (GOAT)") the official passcode they stand for (`datas.alias`): lists
-name the official card. A list's `format` must be a format id (a folder name: lowercase
-letters, digits, dashes; anything else refuses the whole import), and lists of a format
-without a format file are skipped, saying so. Nothing is written unless every file was read.
+name the official card; without a database among the sources, the ids map as the shipped
+lists' did (`edopro_ids`: `banlists/EDOPRO-IDS.toml`, written when regenerating). A list's
+`format` must be a format id (a folder name: lowercase letters, digits, dashes; anything
+else refuses the whole import), and lists of a format without a format file are skipped,
+saying so. A list that would make the list in force on its day worse is kept out, saying
+why (`keep`; `force` takes it). Nothing is written unless every file was read.
 """
 
 from __future__ import annotations
@@ -41,7 +44,15 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload, FormatError, UnknownFormat
-from deckcheck.formats import conflicts, konami, lflist, native, ygoprodeck_banlist
+from deckcheck.formats import (
+    conflicts,
+    edopro_ids,
+    keep,
+    konami,
+    lflist,
+    native,
+    ygoprodeck_banlist,
+)
 from deckcheck.formats.listnames import classify
 from deckcheck.formats.loader import all_formats, clear_cache, user_dir
 from deckcheck.formats.model import Banlist, Format
@@ -97,6 +108,8 @@ class ImportReport:
     #: cards on which a replaced list disagreed with the one that won (see CONFLICTS.md)
     conflicts: int = 0
     skipped: list[str] = field(default_factory=list)
+    #: lists in force kept instead of a worse import, one sentence each (`keep`)
+    kept: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -109,6 +122,8 @@ class _Found:
     skipped: dict[str, list[str]] = field(default_factory=dict)
     #: EDOPro-only id -> the official passcode it stands for (from .cdb `datas.alias`)
     aliases: dict[int, int] = field(default_factory=dict)
+    #: the aliases some list used: id -> (official passcode, the name the list gave it)
+    used: dict[int, tuple[int, str | None]] = field(default_factory=dict)
 
     def add(self, rank: tuple[int, str], bl: Banlist) -> None:
         self.lists.append((rank, bl))
@@ -262,7 +277,7 @@ def _lflist_lists(files: list[Path], index: Mapping[str, str],
             if day is None:
                 found.skip(path.name, f"{raw.name!r}: no date in its name or in _index.json")
                 continue
-            _apply_aliases(raw, found.aliases)
+            _apply_aliases(raw, found.aliases, found.used)
             bl = lflist.to_banlist(raw, format=ln.format, effective=day,
                                    source=f"EDOPro LFLists, {path.name}", pool=pool,
                                    group_headers=groups.get(ln.format),
@@ -271,8 +286,10 @@ def _lflist_lists(files: list[Path], index: Mapping[str, str],
             found.add((0, committed or "9999"), bl)
 
 
-def _apply_aliases(raw: lflist.RawList, aliases: Mapping[int, int]) -> None:
-    """EDOPro-only ids of a parsed list -> the official passcodes they stand for (in place)."""
+def _apply_aliases(raw: lflist.RawList, aliases: Mapping[int, int],
+                   used: dict[int, tuple[int, str | None]]) -> None:
+    """EDOPro-only ids of a parsed list -> the official passcodes they stand for (in place;
+    each id mapped is recorded in `used`)."""
     if not aliases:
         return
     out: dict[int, lflist.RawEntry] = {}
@@ -281,6 +298,7 @@ def _apply_aliases(raw: lflist.RawList, aliases: Mapping[int, int]) -> None:
         if official is None:
             out.setdefault(code, e)
             continue
+        used.setdefault(code, (official, e.name))
         mapped = lflist.RawEntry(official, e.count, e.name, e.section)
         old = out.get(official)
         # the strictest of the official card's lines wins (a limit; points: the highest)
@@ -350,7 +368,8 @@ def collect(src: Sources, *, pool: CardPool | None = None, date: dt.date | None 
 
 def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
              formats: tuple[Format, ...] | None
-             ) -> tuple[list[Banlist], dict[str, list[str]], dict[int, int]]:
+             ) -> tuple[list[Banlist], dict[str, list[str]],
+                        dict[int, tuple[int, str | None]]]:
     formats = formats if formats is not None else all_formats()
     found = _Found()
     files: list[Path] = []
@@ -383,6 +402,10 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
         for p in files:
             if p.name.endswith(".cardinfo.json"):
                 _ygoprodeck_lists(p, date or dt.date.today(), formats, found)
+    if not cdbs:  # no card database given: EDOPro's ids map as the shipped lists' did
+        from deckcheck.formats.loader import shipped_dir
+
+        found.aliases.update(edopro_ids.read(shipped_dir()))
     _read_aliases(cdbs, found)
     _konami_lists(kon, pool, formats, found)
     _lflist_lists(lfl, index, official, pool, formats, found)
@@ -391,7 +414,7 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
         check_format_id(bl.format, str(p))
         found.add((2, str(p)), bl)
     ordered = [bl for _, bl in sorted(found.lists, key=lambda t: t[0])]
-    return ordered, found.skipped, found.aliases
+    return ordered, found.skipped, found.used
 
 
 def _write(path: Path, text: str) -> None:
@@ -401,19 +424,22 @@ def _write(path: Path, text: str) -> None:
 
 
 def import_lists(src: Sources, *, pool: CardPool | None = None, dest: str | Path | None = None,
-                 date: dt.date | None = None, clean: bool = False) -> ImportReport:
+                 date: dt.date | None = None, clean: bool = False,
+                 force: bool = False) -> ImportReport:
     """Import every list under `src` (one or several folders or files) into `dest` (default:
     the user's banlist directory). `clean`: list files of the imported formats that this
-    import did not write are removed (regenerating the shipped `banlists/`)."""
+    import did not write are removed (regenerating the shipped `banlists/`). A list that
+    would make the list in force on its day worse is not written (`keep.worse`; the report's
+    `kept` says why) unless `force`."""
     target = Path(dest) if dest is not None else user_dir()
     srcs = _paths(src)
-    lists, skipped, _ = _collect(srcs, pool=pool, date=date, formats=None)
+    lists, skipped, used = _collect(srcs, pool=pool, date=date, formats=None)
     if not lists and not skipped:
         shown = ", ".join(str(p) for p in srcs)
         raise FormatError(f"{shown} holds no list deckcheck can import (.lflist.conf, .toml, "
                           "Konami-id .json or YGOPRODeck cardinfo); nothing was changed.")
-    return _store(lists, skipped, target, clean=clean,
-                  sources=[str(p) for p in srcs])
+    return _store(lists, skipped, target, clean=clean, force=force,
+                  sources=[str(p) for p in srcs], used=used)
 
 
 def _known(lists: Iterable[Banlist], skipped: dict[str, list[str]],
@@ -456,6 +482,30 @@ def _below_shipped_official(chosen: dict[tuple[str, dt.date], Banlist],
     return out
 
 
+def _keep_in_force(chosen: dict[tuple[str, dt.date], Banlist], target: Path, *,
+                   allow_smaller: bool = False
+                   ) -> tuple[dict[tuple[str, dt.date], Banlist], list[str]]:
+    """The imported lists that make no list in force worse, and a sentence for each one
+    left out (the list in force on its day is kept)."""
+    from deckcheck.formats.loader import load_format
+
+    out: dict[tuple[str, dt.date], Banlist] = {}
+    kept: list[str] = []
+    for key, bl in chosen.items():
+        try:
+            old = load_format(bl.format).banlist_at(bl.effective)
+        except (UnknownFormat, FormatError):
+            old = None
+        why = keep.worse(bl, old, None if allow_smaller else shrinks) if old is not None \
+            else None
+        if old is None or why is None:
+            out[key] = bl
+            continue
+        shipped = not (target / old.format / f"{old.effective.isoformat()}.toml").is_file()
+        kept.append(keep.Kept(bl.format, bl.effective, old, bl, why, shipped).sentence())
+    return out, kept
+
+
 def _inside(target: Path, fid: str, day: dt.date) -> Path:
     path = target / fid / f"{day.isoformat()}.toml"
     root = target.resolve()
@@ -465,7 +515,9 @@ def _inside(target: Path, fid: str, day: dt.date) -> Path:
 
 
 def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path, *,
-           clean: bool = False, sources: list[str] | None = None) -> ImportReport:
+           clean: bool = False, force: bool = False, allow_smaller: bool = False,
+           sources: list[str] | None = None,
+           used: Mapping[int, tuple[int, str | None]] | None = None) -> ImportReport:
     report = ImportReport(dest=target)
     skips = {k: list(v) for k, v in skipped.items()}
     lists = _known(lists, skips, all_formats())
@@ -478,6 +530,8 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path,
         groups.setdefault((bl.format, bl.effective), []).append(bl)
     if not clean:  # regenerating a whole banlists/ folder compares nothing with the old one
         chosen = _below_shipped_official(chosen, skips)
+        if not force:
+            chosen, report.kept = _keep_in_force(chosen, target, allow_smaller=allow_smaller)
     paths = {key: _inside(target, *key) for key in chosen}
     try:
         for key, bl in sorted(chosen.items()):
@@ -492,6 +546,8 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path,
         found = conflicts.find(groups.values(), lists)
         report.conflicts = len(found.cards)
         _write(target / conflicts.FILE, conflicts.render(found, sources or []))
+        if clean and used:  # regenerating banlists/: the EDOPro ids mapped, for imports
+            _write(target / edopro_ids.FILE, edopro_ids.render(used))
     except OSError as exc:
         raise FormatError(f"{target}: the lists cannot be written there ({exc.strerror}); "
                           "set DECKCHECK_BANLISTS to a folder you may write.") from None
@@ -605,14 +661,15 @@ def _current(fid: str, day: dt.date) -> Banlist | None:
 def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None,
           dest: str | Path | None = None, http: Any = None,
           date: dt.date | None = None, allow_smaller: bool = False,
-          probe: bool = True) -> ImportReport:
+          probe: bool = True, force: bool = False) -> ImportReport:
     """Download lists (file name -> URL, default `URLS`), verify them, and import them.
 
     Offline (no host answers within seconds) `FailedDownload` says so at once. A URL that
     fails is reported as skipped; when every one fails, `FailedDownload`. A download that is
     not a whole list (empty, an HTML page, bad JSON, a line cut off) or is much smaller than
     the list in force it would follow (`shrinks`; `allow_smaller` accepts it) refuses the
-    whole update: nothing is changed."""
+    whole update: nothing is changed. A list that would make the list in force worse is
+    kept out as by `import_lists` unless `force` (which also allows a smaller list)."""
     from deckcheck.sources.http import Http
 
     urls = dict(urls or URLS)
@@ -662,7 +719,7 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None
                 raise FormatError(f"{url}: {why}; no list was changed.")
             for bl in mine:
                 check_format_id(bl.format, url)
-                old = None if allow_smaller else _current(bl.format, bl.effective)
+                old = None if allow_smaller or force else _current(bl.format, bl.effective)
                 small = shrinks(bl, old) if old is not None else None
                 if small:
                     raise FormatError(f"{url}: {small}, so the download looks cut off; no "
@@ -672,7 +729,8 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None
             for k, v in skips.items():
                 skipped.setdefault(k, []).extend(v)
         target = Path(dest) if dest is not None else user_dir()
-        report = _store(lists, skipped, target, sources=list(urls.values()))
+        report = _store(lists, skipped, target, force=force, allow_smaller=allow_smaller,
+                        sources=list(urls.values()))
     report.skipped += failed
     return report
 

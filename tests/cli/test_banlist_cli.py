@@ -149,7 +149,8 @@ def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
     calls: list[tuple[dict[str, str], dt.date | None]] = []
 
     def fake_fetch(urls: dict[str, str], *, pool: object = None, date: dt.date | None = None,
-                   dest: object = None, allow_smaller: bool = False) -> upd.ImportReport:
+                   dest: object = None, allow_smaller: bool = False,
+                   force: bool = False) -> upd.ImportReport:
         calls.append((dict(urls), date))
         return upd.ImportReport(dest=home / "user", written={"tcg": len(urls)})
 

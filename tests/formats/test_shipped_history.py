@@ -83,6 +83,9 @@ def test_shipped_lists_are_the_importers_output(real_pool: Any, shared_data: Pat
         new = native.parse_list((out / rel).read_text(encoding="utf-8"), rel)
         old = native.parse_list((SHIPPED / rel).read_text(encoding="utf-8"), rel)
         assert _canonical(new, real_pool) == _canonical(old, real_pool), rel
+    # the EDOPro ids the lists mapped, for imports without EDOPro's card databases
+    ids = "EDOPRO-IDS.toml"
+    assert (out / ids).read_text(encoding="utf-8") == (SHIPPED / ids).read_text(encoding="utf-8")
     heads = re.findall(r"^## .*\((\d+)\)$", (SHIPPED / "CONFLICTS.md").read_text(), re.M)
     again = re.findall(r"^## .*\((\d+)\)$", (out / "CONFLICTS.md").read_text(), re.M)
     assert heads == again and int(heads[2]) == report.conflicts > 0
