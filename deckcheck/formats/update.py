@@ -46,6 +46,7 @@ from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload, FormatError, UnknownFormat
 from deckcheck.formats import (
     conflicts,
+    days,
     edopro_ids,
     keep,
     konami,
@@ -124,6 +125,8 @@ class _Found:
     aliases: dict[int, int] = field(default_factory=dict)
     #: the aliases some list used: id -> (official passcode, the name the list gave it)
     used: dict[int, tuple[int, str | None]] = field(default_factory=dict)
+    #: Konami lists given another day than Konami's (`days`), for CONFLICTS.md
+    moved: list[conflicts.Moved] = field(default_factory=list)
 
     def add(self, rank: tuple[int, str], bl: Banlist) -> None:
         self.lists.append((rank, bl))
@@ -178,9 +181,9 @@ def _known_dates(official: dict[str, list[dt.date]], formats: tuple[Format, ...]
 
 
 def _konami_list(path: Path, folder: str, fmt: Format | None, name: str, day: dt.date,
-                 pool: CardPool) -> Banlist | None:
+                 pool: CardPool, note: str | None = None) -> Banlist | None:
     """One Konami-id file as a list of `fmt` (None: a folder no format claims); None when
-    it holds no cards."""
+    it holds no cards. `note` ends its `source` line (where its day comes from, `days`)."""
     fid = fmt.id if fmt else folder
     source = f"Konami-id list {folder}/{path.name}"
     try:
@@ -205,11 +208,96 @@ def _konami_list(path: Path, folder: str, fmt: Format | None, name: str, day: dt
                      source=f"{source}, Forbidden counted as Limited",
                      entries=[e.model_copy(update={"limit": 1}) if e.limit == 0 else e
                               for e in bl.entries])
+    if note is not None and bl.source is not None:
+        bl = bl.model_copy(update={"source": bl.source + note})
     return bl
 
 
+#: Why a Konami list is left out for another of its files (`days.also_note`).
+WRONG_YEAR = "under the wrong year"
+SAME_LIST = "the same list, on a day YGOJSON's history does not date"
+
+
+def _fixed_days(folder: str, paths: Mapping[dt.date, Path], pool: CardPool | None,
+                formats: tuple[Format, ...], hist: days.History | None,
+                found: _Found) -> tuple[dict[dt.date, dt.date | None], dict[dt.date, str]]:
+    """Konami's day -> the day a list of `folder` is in force from (None: left out), where
+    they differ: YGOJSON's day of the same changes, a year later for a list naming cards not
+    yet released (`days`); without YGOJSON among the sources, the days the shipped lists
+    took from it. Also what the `source` line of the list of each Konami day adds (`days`).
+    """
+    from deckcheck.formats.loader import shipped_dir
+
+    own = next((f for f in formats if f.imports.konami == folder), None)
+    if hist is None or pool is None:
+        shipped = shipped_dir()
+        heads = [native.read_header(p) for p in sorted((shipped / own.id).glob("*.toml"))
+                 if p.name != "format.toml"] if shipped is not None and own else []
+        known = {k: d for (f, k), d in days.shipped_moves(heads).items()
+                 if f == folder and k in paths}
+        told: dict[dt.date, str] = {}
+        for head in heads:  # each list's source line, after the file it names, as shipped
+            for k, path in paths.items():
+                named = f"Konami-id list {folder}/{path.name}"
+                source = str(head.get("source") or "")
+                if source.startswith(named) and len(source) > len(named):
+                    told[k] = source[len(named):]
+        return known, told
+    lists: list[Banlist] = []
+    for day, path in sorted(paths.items()):
+        try:
+            bl = _konami_list(path, folder, own, "", day, pool)
+        except konami.UnmappedCards:
+            continue
+        if bl is not None:
+            lists.append(bl)
+
+    def main(pc: int) -> int:
+        card = pool.get(pc)
+        return card.passcode if card is not None else pc
+
+    fixed: dict[dt.date, dt.date | None] = {}
+    notes: dict[dt.date, str] = {}
+    for m in days.moves(folder, lists, hist, main):
+        why = (f"YGOJSON's {days.DATED[folder]} history ({hist.source}): {m.matched} of the "
+               f"list's {m.changed} changes are dated {m.day.isoformat()} ({m.listed} "
+               "changes that day)")
+        if m.day in paths:  # Konami filed the same list on that day too: that one is kept
+            fixed[m.konami_day] = None
+            notes[m.day] = days.also_note(folder, paths[m.konami_day].name, SAME_LIST)
+            why += ", where Konami's list of that day is the same list"
+        else:
+            fixed[m.konami_day] = m.day
+            notes[m.konami_day] = days.note(m.day, f"{days.DATED[folder]} history")
+        found.moved.append(conflicts.Moved(folder, m.konami_day, fixed[m.konami_day], why))
+    for bl in lists if folder in days.RELEASE_CHECKED else ():
+        early = days.too_early(bl, hist.first, main)
+        if not early:
+            continue
+        later = days.next_year(bl.effective)
+        shown = ", ".join(f"{name or code} ({when.isoformat()})" for code, name, when
+                          in early[:3])
+        why = (f"names {len(early)} card(s) first released after it, by YGOJSON's sets "
+               f"({hist.source}): {shown}")
+        if later in paths or days.too_early(bl.model_copy(update={"effective": later}),
+                                            hist.first, main):
+            fixed[bl.effective] = None
+            if later in paths:
+                notes[later] = days.also_note(folder, paths[bl.effective].name, WRONG_YEAR)
+            found.skip(f"konami-id/{folder}", f"{bl.effective.isoformat()}: {why}; left out "
+                       f"(the list of {later.isoformat()} under the wrong year)")
+        else:
+            fixed[bl.effective] = later
+            notes[bl.effective] = days.note(later, "first releases")
+        found.moved.append(conflicts.Moved(folder, bl.effective, fixed[bl.effective], why))
+    return fixed, notes
+
+
 def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Format, ...],
-                  found: _Found) -> None:
+                  found: _Found, hist: days.History | None = None
+                  ) -> dict[str, dict[dt.date, dt.date | None]]:
+    """Konami's lists (by Konami id or name) as lists of the formats that take them; returns
+    the days moved per folder (`_fixed_days`)."""
     by_folder: dict[str, dict[dt.date, Path]] = {}
     for path in sorted(files):
         m = _DATE_STEM.match(path.name)
@@ -220,21 +308,30 @@ def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Forma
         # a .vector.json (by Konami id) is preferred to a .name.json of the same day
         if day not in slot or m[2] == "vector":
             slot[day] = path
-    for folder, days in sorted(by_folder.items()):
-        if pool is None:
-            found.skip(f"konami-id/{folder}", f"{len(days)} list(s): no card pool to map "
+    moved: dict[str, dict[dt.date, dt.date | None]] = {}
+    for folder, paths in sorted(by_folder.items()):
+        fixed, notes = _fixed_days(folder, paths, pool, formats, hist, found)
+        moved[folder] = fixed
+        if pool is None:  # (the days still date EDOPro's month names)
+            found.skip(f"konami-id/{folder}", f"{len(paths)} list(s): no card pool to map "
                                               "Konami ids and names to passcodes")
             continue
+        used = sorted(d for d in (fixed.get(k, k) for k in paths) if d is not None)
         targets: list[Format | None] = [f for f in formats if folder in (
             f.imports.konami, f.imports.derived_from)] or [None]
         for fmt in targets:
             label = fmt.imports.names[0] if fmt and fmt.imports.names else folder.upper()
-            for day, path in sorted(days.items()):
+            for konami_day, path in sorted(paths.items()):
+                moved_to = fixed.get(konami_day, konami_day)
+                if moved_to is None:
+                    continue
+                day = moved_to
                 # "2026.05 TCG" as EDOPro names it; "2024.12.09 TCG" when a month has two
-                twins = sum(1 for d in days if (d.year, d.month) == (day.year, day.month))
+                twins = sum(1 for d in used if (d.year, d.month) == (day.year, day.month))
                 name = f"{day:%Y.%m.%d} {label}" if twins > 1 else f"{day:%Y.%m} {label}"
                 try:
-                    bl = _konami_list(path, folder, fmt, name, day, pool)
+                    bl = _konami_list(path, folder, fmt, name, day, pool,
+                                      notes.get(konami_day))
                 except konami.UnmappedCards as exc:
                     found.skip(f"konami-id/{folder}", f"{path.name}: {len(exc.missing)} "
                                f"card(s) not in the card pool ({exc.missing[0]}…)")
@@ -243,6 +340,7 @@ def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Forma
                     found.skip(f"konami-id/{folder}", f"{path.name}: holds no cards")
                     continue
                 found.add((1, day.isoformat()), bl)
+    return moved
 
 
 def _lflist_lists(files: list[Path], index: Mapping[str, str],
@@ -368,8 +466,7 @@ def collect(src: Sources, *, pool: CardPool | None = None, date: dt.date | None 
 
 def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
              formats: tuple[Format, ...] | None
-             ) -> tuple[list[Banlist], dict[str, list[str]],
-                        dict[int, tuple[int, str | None]]]:
+             ) -> tuple[list[Banlist], dict[str, list[str]], _Found]:
     formats = formats if formats is not None else all_formats()
     found = _Found()
     files: list[Path] = []
@@ -388,8 +485,10 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
     _known_dates(official, formats)
     if single is not None and not (lfl or toml or cdbs or _DATE_STEM.match(single.name)):
         text_head = single.read_bytes()[:4096]
-        if single.suffix in (".json", ".zip") and (b'"data"' in text_head or
-                                                   zipfile.is_zipfile(single)):
+        if days.is_ygojson(single):
+            pass  # list days only: nothing to import by itself
+        elif single.suffix in (".json", ".zip") and (b'"data"' in text_head or
+                                                     zipfile.is_zipfile(single)):
             _ygoprodeck_lists(single, date or dt.date.today(), formats, found)
         elif lflist.looks_like_lflist(text_head.decode("utf-8", "replace")):
             lfl = [single]
@@ -407,14 +506,19 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
 
         found.aliases.update(edopro_ids.read(shipped_dir()))
     _read_aliases(cdbs, found)
-    _konami_lists(kon, pool, formats, found)
+    ygo = [p for p in files if days.is_ygojson(p)]
+    hist = days.read(ygo[0]) if ygo else None
+    for folder, fixed in _konami_lists(kon, pool, formats, found, hist).items():
+        if folder in official and fixed:  # EDOPro's month names: the days the lists took
+            official[folder] = sorted(d for d in (fixed.get(k, k) for k in official[folder])
+                                      if d is not None)
     _lflist_lists(lfl, index, official, pool, formats, found)
     for p in toml:
         bl = native.parse_list(p.read_text(encoding="utf-8"), p)
         check_format_id(bl.format, str(p))
         found.add((2, str(p)), bl)
     ordered = [bl for _, bl in sorted(found.lists, key=lambda t: t[0])]
-    return ordered, found.skipped, found.used
+    return ordered, found.skipped, found
 
 
 def _write(path: Path, text: str) -> None:
@@ -433,13 +537,13 @@ def import_lists(src: Sources, *, pool: CardPool | None = None, dest: str | Path
     `kept` says why) unless `force`."""
     target = Path(dest) if dest is not None else user_dir()
     srcs = _paths(src)
-    lists, skipped, used = _collect(srcs, pool=pool, date=date, formats=None)
+    lists, skipped, found = _collect(srcs, pool=pool, date=date, formats=None)
     if not lists and not skipped:
         shown = ", ".join(str(p) for p in srcs)
         raise FormatError(f"{shown} holds no list deckcheck can import (.lflist.conf, .toml, "
                           "Konami-id .json or YGOPRODeck cardinfo); nothing was changed.")
     return _store(lists, skipped, target, clean=clean, force=force,
-                  sources=[str(p) for p in srcs], used=used)
+                  sources=[str(p) for p in srcs], used=found.used, moved=found.moved)
 
 
 def _known(lists: Iterable[Banlist], skipped: dict[str, list[str]],
@@ -517,7 +621,8 @@ def _inside(target: Path, fid: str, day: dt.date) -> Path:
 def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path, *,
            clean: bool = False, force: bool = False, allow_smaller: bool = False,
            sources: list[str] | None = None,
-           used: Mapping[int, tuple[int, str | None]] | None = None) -> ImportReport:
+           used: Mapping[int, tuple[int, str | None]] | None = None,
+           moved: Iterable[conflicts.Moved] = ()) -> ImportReport:
     report = ImportReport(dest=target)
     skips = {k: list(v) for k, v in skipped.items()}
     lists = _known(lists, skips, all_formats())
@@ -545,7 +650,7 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path,
                         old.unlink()
         found = conflicts.find(groups.values(), lists)
         report.conflicts = len(found.cards)
-        _write(target / conflicts.FILE, conflicts.render(found, sources or []))
+        _write(target / conflicts.FILE, conflicts.render(found, sources or [], moved))
         if clean and used:  # regenerating banlists/: the EDOPro ids mapped, for imports
             _write(target / edopro_ids.FILE, edopro_ids.render(used))
     except OSError as exc:

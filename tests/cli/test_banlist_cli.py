@@ -111,7 +111,7 @@ def test_list_formats(home: Path) -> None:
     code, out, _ = run("banlist", "list")
     assert code == 0
     lines = out.splitlines()
-    assert lines[-3] == "tcg          TCG Advanced: 73 lists, current 2026.05 TCG (2026-05-18)"
+    assert lines[-3] == "tcg          TCG Advanced: 72 lists, current 2026.05 TCG (2026-05-18)"
     assert [ln.split()[0] for ln in lines] == ["edison", "genesys", "goat", "master-duel",
                                                 "ocg", "rush", "speed", "tcg", "traditional",
                                                 "worlds"]

@@ -55,9 +55,13 @@ def test_import_folder(tmp_path: Path, pool, banlists_home: Path) -> None:
         "konami-id/tcg: 2019-01-01.vector.json: 1 card(s) not in the card pool "
         "(Konami id 77777…)"]
     fmt = load_format("tcg")
-    march = fmt.banlist_at(dt.date(2021, 3, 1))
+    # Konami's file of 2021-03-01 is in force from 2021-03-15, as the shipped list of that
+    # file says (dated by YGOJSON's history when the shipped lists were made)
+    march = fmt.banlist_at(dt.date(2021, 3, 15))
     assert (march.name, march.limits()) == ("2021.03 TCG", {55144522: 1})
-    assert march.source == "Konami-id list tcg/2021-03-01.vector.json"
+    assert march.source == "Konami-id list tcg/2021-03-01.vector.json, dated 2021-03-15 by " \
+        "YGOJSON's tcg history"
+    assert fmt.banlist_at(dt.date(2021, 3, 14)).name == "2020.12 TCG"
     assert fmt.banlist_at(dt.date(2021, 1, 1)).name == "2020.12 TCG"
     assert fmt.banlist_at(dt.date(2021, 1, 1)).limits() == {55144522: 2, 14558127: 1}
     trad = load_format("traditional")
@@ -128,7 +132,7 @@ def test_without_a_pool_konami_lists_are_skipped(tmp_path: Path, banlists_home: 
     # EDOPro's 2021.03 lists yield to Konami's shipped lists of that day
     assert report.written == {"edison": 1}
     assert "EDOPro LFLists, 2021.03_TCG.lflist.conf: '2021.03 TCG': Konami's own list of " \
-           "2021-03-01 (shipped) wins" in report.skipped
+           "2021-03-15 (shipped) wins" in report.skipped
 
 
 def test_single_files(tmp_path: Path, banlists_home: Path) -> None:
