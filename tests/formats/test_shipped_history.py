@@ -161,6 +161,28 @@ def test_every_tcg_list_is_in_force_from_the_day_its_source_names(
     assert tcg.banlist_at(dt.date(2026, 5, 18)).effective == dt.date(2026, 5, 18)
 
 
+def test_every_konami_list_is_in_force_from_the_day_its_source_names(
+        shared_data: Path) -> None:
+    """Every shipped list from a Konami file (all formats): the file's day, or the day its
+    `source` line names with the source of that day."""
+    named = re.compile(r"^Konami-id list ([a-z0-9-]+)/(\d{4}-\d{2}-\d{2})\.(?:vector|name|raw)"
+                       r"\.json(?: \(without \d+ name\(s\) that match no card: [^)]*\))?"
+                       r"(?:, Forbidden counted as Limited)?"
+                       r"(?:, dated (\d{4}-\d{2}-\d{2}) by YGOJSON's tcg history|, also filed"
+                       r" as \1/\d{4}-\d{2}-\d{2}\.vector\.json \([^)]*\))?$")
+    seen = 0
+    for path in sorted(SHIPPED.glob("*/????-??-??.toml")):
+        head = native.read_header(path)
+        if not str(head.get("source", "")).startswith("Konami-id list"):
+            continue
+        m = named.match(head["source"])
+        assert m, (path, head["source"])
+        assert list((shared_data / "banlists" / "konami-id" / m[1]).glob(f"{m[2]}.*.json"))
+        assert head["effective"].isoformat() == (m[3] or m[2]) == path.stem, path
+        seen += 1
+    assert seen == 72 + 72 + 87 + 64 + 1  # tcg, traditional, ocg, master-duel, genesys
+
+
 @pytest.mark.parametrize(("day", "passcode", "limit"), [
     (dt.date(2020, 1, 10), 7394770, 1),   # Brilliant Fusion: Limited until 2020-01-20
     (dt.date(2020, 1, 20), 7394770, 0),   # then Forbidden
