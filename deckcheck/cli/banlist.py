@@ -156,7 +156,8 @@ def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
               metavar="DIR_OR_FILE",
               help="Import from a folder (EDOPro .lflist.conf files with _index.json, "
                    "Konami-id lists, deckcheck .toml lists, EDOPro .cdb card databases for "
-                   "pre-errata ids) or a file instead of going online (repeatable).")
+                   "pre-errata ids, YGOJSON's ygojson-v1.zip for the days of Konami's lists) "
+                   "or a file instead of going online (repeatable).")
 @click.option("--url", "urls", multiple=True, metavar="URL",
               help="Download this .lflist.conf or .toml list instead of EDOPro's (repeatable).")
 @click.option("--ygoprodeck", is_flag=True,
