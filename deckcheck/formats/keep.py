@@ -26,10 +26,11 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.formats.model import Banlist
 
 #: Ids above this are EDOPro's own (anime, pre-errata, GOAT entries), never printed passcodes.
-OFFICIAL_MAX = 99_999_999
+OFFICIAL_MAX = UNOFFICIAL_IDS - 1
 
 
 def _official(bl: Banlist) -> int:

@@ -86,8 +86,6 @@ _DATE_STEM = re.compile(r"^(\d{4}-\d{2}-\d{2})\.(vector|name|raw)\.json$")
 _NAME_TYPOS = 3
 #: A format id: the name of its folder under banlists/.
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-#: Ids above this are EDOPro's own (anime, pre-errata, GOAT entries), never printed passcodes.
-_OFFICIAL_MAX = 99_999_999
 
 
 def check_format_id(fid: str, where: str) -> None:
@@ -414,7 +412,7 @@ def _read_aliases(files: Iterable[Path], found: _Found) -> None:
                               "file as EDOPro publishes it, or remove it.")
         for rec in edopro_cdb.parse(path):
             alias = rec.get("alias")
-            if isinstance(alias, int) and 0 < alias <= _OFFICIAL_MAX < rec["passcode"]:
+            if isinstance(alias, int) and 0 < alias <= keep.OFFICIAL_MAX < rec["passcode"]:
                 found.aliases[rec["passcode"]] = alias
 
 
