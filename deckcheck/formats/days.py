@@ -6,8 +6,9 @@ YGOJSON (`ygojson-v1.zip`, given to `banlist update --from` among the sources) k
 card's TCG history with its dates. A list's changes (the cards whose status differs from the
 list before it) are matched with the day YGOJSON shows the same changes (`moves`); when the
 match is clear (at least half of each side) and the day differs, the list takes YGOJSON's
-day. Its `source` line says so ("…, dated 2020-01-20 by YGOJSON's tcg history"), so an import
-without YGOJSON takes the same day from the shipped list (`shipped_moves`).
+day (`from_history`). Its `source` line says so ("…, dated 2020-01-20 by YGOJSON's tcg
+history"), so an import without YGOJSON takes the same day from the shipped list
+(`from_shipped`).
 
 A list that names cards first released (anywhere) after its day cannot be in force that day
 (`too_early`): Konami's Master Duel list filed as 2025-01-08 names cards first printed in
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckcheck.errors import FormatError
+from deckcheck.formats.conflicts import Moved
 from deckcheck.formats.model import Banlist
 
 #: Konami-id folders whose days YGOJSON's history corrects (folder -> YGOJSON's format key).
@@ -117,7 +119,7 @@ def _card_history(card: object, hist: History) -> None:
 
 
 @dataclass(frozen=True)
-class Move:
+class Match:
     """A Konami list's day corrected: `day` is YGOJSON's day of the same changes (`matched`
     of the list's `changed`, of YGOJSON's `listed` that day)."""
 
@@ -141,7 +143,7 @@ def _changes(lists: list[Banlist]) -> dict[dt.date, set[tuple[int, int]]]:
 
 
 def moves(folder: str, lists: list[Banlist], hist: History,
-          main: Callable[[int], int]) -> list[Move]:
+          main: Callable[[int], int]) -> list[Match]:
     """The lists of `folder` (Konami's days) whose changes YGOJSON dates to another day.
     `main` maps a passcode to the one the lists name the card by."""
     key = DATED.get(folder)
@@ -152,7 +154,7 @@ def moves(folder: str, lists: list[Banlist], hist: History,
               for d, items in by_day.items()}
     taken = {bl.effective for bl in lists}
     ours = _changes(lists)
-    out: list[Move] = []
+    out: list[Match] = []
     for day, changed in sorted(ours.items()):
         if not changed:
             continue
@@ -168,7 +170,7 @@ def moves(folder: str, lists: list[Banlist], hist: History,
             continue
         if d in taken and ours.get(d):
             continue  # another list of Konami's is that day's, with changes of its own
-        out.append(Move(folder, day, d, matched, len(changed), len(theirs[d])))
+        out.append(Match(folder, day, d, matched, len(changed), len(theirs[d])))
     return out
 
 
@@ -203,4 +205,78 @@ def shipped_moves(headers: Iterable[Mapping[str, object]]
         m = _ALSO.match(source)
         if m:
             out[(m[1], dt.date.fromisoformat(m[2]))] = None
+    return out
+
+
+#: Why a Konami list is left out for another of its files (`also_note`).
+WRONG_YEAR = "under the wrong year"
+SAME_LIST = "the same list, on a day YGOJSON's history does not date"
+
+
+@dataclass
+class Fixed:
+    """The days of one Konami-id folder's lists: Konami's day -> the day used (None: left
+    out) where they differ; what each list's `source` line adds (by Konami's day); and, for
+    CONFLICTS.md and the import's report, each change and each list left out."""
+
+    days: dict[dt.date, dt.date | None] = field(default_factory=dict)
+    notes: dict[dt.date, str] = field(default_factory=dict)
+    moved: list[Moved] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def from_history(folder: str, files: Mapping[dt.date, str], lists: list[Banlist],
+                 hist: History, main: Callable[[int], int]) -> Fixed:
+    """The days YGOJSON gives the lists of `folder` (Konami's `files` by day, read as `lists`):
+    the day of the same changes (`moves`); a list naming cards not yet released (`too_early`,
+    Master Duel) is next year's, left out when Konami has that list too."""
+    out = Fixed()
+    for m in moves(folder, lists, hist, main):
+        why = (f"YGOJSON's {DATED[folder]} history ({hist.source}): {m.matched} of the "
+               f"list's {m.changed} changes are dated {m.day.isoformat()} ({m.listed} "
+               "changes that day)")
+        if m.day in files:  # Konami filed the same list on that day too: that one is kept
+            out.days[m.konami_day] = None
+            out.notes[m.day] = also_note(folder, files[m.konami_day], SAME_LIST)
+            why += ", where Konami's list of that day is the same list"
+        else:
+            out.days[m.konami_day] = m.day
+            out.notes[m.konami_day] = note(m.day, f"{DATED[folder]} history")
+        out.moved.append(Moved(folder, m.konami_day, out.days[m.konami_day], why))
+    for bl in lists if folder in RELEASE_CHECKED else ():
+        early = too_early(bl, hist.first, main)
+        if not early:
+            continue
+        later = next_year(bl.effective)
+        shown = ", ".join(f"{name or code} ({when.isoformat()})" for code, name, when
+                          in early[:3])
+        why = (f"names {len(early)} card(s) first released after it, by YGOJSON's sets "
+               f"({hist.source}): {shown}")
+        if later in files or too_early(bl.model_copy(update={"effective": later}),
+                                       hist.first, main):
+            out.days[bl.effective] = None
+            if later in files:
+                out.notes[later] = also_note(folder, files[bl.effective], WRONG_YEAR)
+            out.skipped.append(f"{bl.effective.isoformat()}: {why}; left out (the list of "
+                               f"{later.isoformat()} {WRONG_YEAR})")
+        else:
+            out.days[bl.effective] = later
+            out.notes[bl.effective] = note(later, "first releases")
+        out.moved.append(Moved(folder, bl.effective, out.days[bl.effective], why))
+    return out
+
+
+def from_shipped(folder: str, files: Mapping[dt.date, str],
+                 heads: Iterable[Mapping[str, object]]) -> Fixed:
+    """The days the shipped lists (their `heads`) give the lists of `folder` (Konami's
+    `files` by day), and their `source` lines' endings, as shipped."""
+    heads = list(heads)
+    out = Fixed(days={k: d for (f, k), d in shipped_moves(heads).items()
+                      if f == folder and k in files})
+    for head in heads:  # each list's source line, after the file it names
+        source = str(head.get("source") or "")
+        for k, file in files.items():
+            named = f"Konami-id list {folder}/{file}"
+            if source.startswith(named) and len(source) > len(named):
+                out.notes[k] = source[len(named):]
     return out

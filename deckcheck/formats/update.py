@@ -211,36 +211,21 @@ def _konami_list(path: Path, folder: str, fmt: Format | None, name: str, day: dt
     return bl
 
 
-#: Why a Konami list is left out for another of its files (`days.also_note`).
-WRONG_YEAR = "under the wrong year"
-SAME_LIST = "the same list, on a day YGOJSON's history does not date"
-
-
 def _fixed_days(folder: str, paths: Mapping[dt.date, Path], pool: CardPool | None,
                 formats: tuple[Format, ...], hist: days.History | None,
-                found: _Found) -> tuple[dict[dt.date, dt.date | None], dict[dt.date, str]]:
-    """Konami's day -> the day a list of `folder` is in force from (None: left out), where
-    they differ: YGOJSON's day of the same changes, a year later for a list naming cards not
-    yet released (`days`); without YGOJSON among the sources, the days the shipped lists
-    took from it. Also what the `source` line of the list of each Konami day adds (`days`).
-    """
+                found: _Found) -> days.Fixed:
+    """The days the lists of `folder` are in force from where they are not Konami's
+    (`days.from_history`), or without YGOJSON among the sources, as the shipped lists say
+    (`days.from_shipped`)."""
     from deckcheck.formats.loader import shipped_dir
 
     own = next((f for f in formats if f.imports.konami == folder), None)
+    files = {day: path.name for day, path in paths.items()}
     if hist is None or pool is None:
         shipped = shipped_dir()
         heads = [native.read_header(p) for p in sorted((shipped / own.id).glob("*.toml"))
                  if p.name != "format.toml"] if shipped is not None and own else []
-        known = {k: d for (f, k), d in days.shipped_moves(heads).items()
-                 if f == folder and k in paths}
-        told: dict[dt.date, str] = {}
-        for head in heads:  # each list's source line, after the file it names, as shipped
-            for k, path in paths.items():
-                named = f"Konami-id list {folder}/{path.name}"
-                source = str(head.get("source") or "")
-                if source.startswith(named) and len(source) > len(named):
-                    told[k] = source[len(named):]
-        return known, told
+        return days.from_shipped(folder, files, heads)
     lists: list[Banlist] = []
     for day, path in sorted(paths.items()):
         try:
@@ -254,41 +239,11 @@ def _fixed_days(folder: str, paths: Mapping[dt.date, Path], pool: CardPool | Non
         card = pool.get(pc)
         return card.passcode if card is not None else pc
 
-    fixed: dict[dt.date, dt.date | None] = {}
-    notes: dict[dt.date, str] = {}
-    for m in days.moves(folder, lists, hist, main):
-        why = (f"YGOJSON's {days.DATED[folder]} history ({hist.source}): {m.matched} of the "
-               f"list's {m.changed} changes are dated {m.day.isoformat()} ({m.listed} "
-               "changes that day)")
-        if m.day in paths:  # Konami filed the same list on that day too: that one is kept
-            fixed[m.konami_day] = None
-            notes[m.day] = days.also_note(folder, paths[m.konami_day].name, SAME_LIST)
-            why += ", where Konami's list of that day is the same list"
-        else:
-            fixed[m.konami_day] = m.day
-            notes[m.konami_day] = days.note(m.day, f"{days.DATED[folder]} history")
-        found.moved.append(conflicts.Moved(folder, m.konami_day, fixed[m.konami_day], why))
-    for bl in lists if folder in days.RELEASE_CHECKED else ():
-        early = days.too_early(bl, hist.first, main)
-        if not early:
-            continue
-        later = days.next_year(bl.effective)
-        shown = ", ".join(f"{name or code} ({when.isoformat()})" for code, name, when
-                          in early[:3])
-        why = (f"names {len(early)} card(s) first released after it, by YGOJSON's sets "
-               f"({hist.source}): {shown}")
-        if later in paths or days.too_early(bl.model_copy(update={"effective": later}),
-                                            hist.first, main):
-            fixed[bl.effective] = None
-            if later in paths:
-                notes[later] = days.also_note(folder, paths[bl.effective].name, WRONG_YEAR)
-            found.skip(f"konami-id/{folder}", f"{bl.effective.isoformat()}: {why}; left out "
-                       f"(the list of {later.isoformat()} under the wrong year)")
-        else:
-            fixed[bl.effective] = later
-            notes[bl.effective] = days.note(later, "first releases")
-        found.moved.append(conflicts.Moved(folder, bl.effective, fixed[bl.effective], why))
-    return fixed, notes
+    fixed = days.from_history(folder, files, lists, hist, main)
+    found.moved += fixed.moved
+    for why in fixed.skipped:
+        found.skip(f"konami-id/{folder}", why)
+    return fixed
 
 
 def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Format, ...],
@@ -308,7 +263,8 @@ def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Forma
             slot[day] = path
     moved: dict[str, dict[dt.date, dt.date | None]] = {}
     for folder, paths in sorted(by_folder.items()):
-        fixed, notes = _fixed_days(folder, paths, pool, formats, hist, found)
+        got = _fixed_days(folder, paths, pool, formats, hist, found)
+        fixed, notes = got.days, got.notes
         moved[folder] = fixed
         if pool is None:  # (the days still date EDOPro's month names)
             found.skip(f"konami-id/{folder}", f"{len(paths)} list(s): no card pool to map "
