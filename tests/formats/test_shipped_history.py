@@ -187,7 +187,8 @@ def test_every_konami_list_is_in_force_from_the_day_its_source_names(
     (dt.date(2020, 1, 10), 7394770, 1),   # Brilliant Fusion: Limited until 2020-01-20
     (dt.date(2020, 1, 20), 7394770, 0),   # then Forbidden
     (dt.date(2024, 4, 18), 84815190, 0),  # Baronne de Fleur: Forbidden from 2024-04-15
-    (dt.date(2019, 7, 10), 98338152, 3),  # Widow Anchor: unlimited until 2019-07-15
+    (dt.date(2019, 7, 10), 52687916, 1),  # Trishula: Limited until 2019-07-15
+    (dt.date(2019, 7, 15), 52687916, 3),
 ])
 def test_a_list_governs_from_its_official_day(fresh_install: Path, day: dt.date, passcode: int,
                                                limit: int) -> None:
