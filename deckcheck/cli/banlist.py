@@ -156,7 +156,8 @@ def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
               metavar="DIR_OR_FILE",
               help="Import from a folder (EDOPro .lflist.conf files with _index.json, "
                    "Konami-id lists, deckcheck .toml lists, EDOPro .cdb card databases for "
-                   "pre-errata ids) or a file instead of going online (repeatable).")
+                   "pre-errata ids, YGOJSON's ygojson-v1.zip for the days of Konami's lists) "
+                   "or a file instead of going online (repeatable).")
 @click.option("--url", "urls", multiple=True, metavar="URL",
               help="Download this .lflist.conf or .toml list instead of EDOPro's (repeatable).")
 @click.option("--ygoprodeck", is_flag=True,
@@ -167,12 +168,17 @@ def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
 @click.option("--allow-smaller", is_flag=True,
               help="Accept a downloaded list much smaller than the one in force (refused "
                    "otherwise, as a cut-off download).")
+@click.option("--force", is_flag=True,
+              help="Take every imported list, even one that would make the list in force "
+                   "worse (fewer official passcodes, lost groups or whitelist entries, much "
+                   "smaller; kept otherwise, saying why). Implies --allow-smaller.")
 @_date_option("The day YGOPRODeck's lists take effect (default today).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
 @handle_errors
 def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck: bool,
-           into: str | None, allow_smaller: bool, date: str | None, as_json: bool) -> None:
+           into: str | None, allow_smaller: bool, force: bool, date: str | None,
+           as_json: bool) -> None:
     """Import current and historical lists into your data directory, so that
     `--date` finds the list in force on any day.
 
@@ -188,7 +194,7 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     pool = obj.pool(quiet=True)
     if sources:
         report = upd.import_lists(list(sources), pool=pool, date=_date(date), dest=into,
-                                  clean=into is not None)
+                                  clean=into is not None, force=force)
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
         if not chosen:
@@ -197,17 +203,19 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
         if ygoprodeck:
             chosen |= upd.YGOPRODECK_URLS
         report = upd.fetch(chosen, pool=pool, date=_date(date), dest=into,
-                           allow_smaller=allow_smaller)
+                           allow_smaller=allow_smaller, force=force)
     if as_json:
         echo_json({"dest": str(report.dest), "written": report.written, "total": report.total,
                    "replaced": report.replaced, "conflicts": report.conflicts,
-                   "skipped": report.skipped})
+                   "skipped": report.skipped, "kept": report.kept})
         return
     for fid, n in sorted(report.written.items()):
         click.echo(f"{fid}: {n} list{'s' if n != 1 else ''}")
     click.echo(f"Imported {report.total} lists into {report.dest}"
                + (f" ({report.replaced} duplicates of a format and day replaced)."
                   if report.replaced else "."))
+    for line in report.kept:
+        click.echo(f"kept: {line}")
     for line in report.skipped:
         click.echo(f"skipped: {line}", err=True)
 

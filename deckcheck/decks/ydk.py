@@ -9,6 +9,9 @@ What real files hold, and what the reader does with it:
 - MDPro3's extra sections (`#pickup`, `#case`, `#protector`, `#field`, `#grave`, `#stand`,
   `#mate`, `#spare`, `#representative`, `##…`/`###…` lines) and `$12345678$` lines are
   skipped: their ids are not deck cards;
+- MDPro3 writes a bare small id (`301322`, no card) as the last line of the Side Deck, directly
+  before `#pickup`: in a `#created by MDPro3` file that one line is not a card; it is left out
+  and noted in `meta["ignored"]` (line and id), not counted;
 - sections are kept as written (an Extra Deck monster under `#main` is the validator's to
   report), and unknown, anime or alternate-artwork passcodes stay entries as written.
 
@@ -33,6 +36,8 @@ from deckcheck.errors import DeckReadError
 MDPRO3_SECTIONS = frozenset({"pickup", "case", "protector", "field", "grave", "stand", "mate",
                              "spare", "representative"})
 MAX_PASSCODE = 2**32 - 1
+#: MDPro3's trailing item before `#pickup` is below this (`301322`); see the module docstring.
+MDPRO3_MARKER_MAX = 999_999
 #: At most this many unreadable lines are reported one by one.
 MAX_LINE_PROBLEMS = 20
 #: The fields `read_ydk` sets on each entry and location it builds (see the test that holds
@@ -128,6 +133,8 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
             elif word.startswith("created by"):
                 meta.setdefault("created_by", line[1:].strip()[len("created by"):].strip())
             elif low.startswith("##") or word in MDPRO3_SECTIONS:
+                if word == "pickup" and section == "side" and active and last is not None:
+                    _drop_mdpro3_marker(current, last, lines, number, meta)
                 active, last, prev = False, None, None
             continue
         if first == "!":
@@ -166,6 +173,20 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
             entry.passcode, entry.written, entry.count, entry.location = pc, digits, count, loc
             out.append(entry)
     return deck
+
+
+def _drop_mdpro3_marker(rows: list[list[Any]], last: list[Any], lines: list[str],
+                        number: int, meta: dict[str, str]) -> None:
+    """`#pickup` on line `number` of an MDPro3 file: the Side Deck's last line, when it is a
+    single bare small id directly above (blank lines aside), is MDPro3's marker, not a card."""
+    pc, count, line, written = last
+    if meta.get("created_by") != "MDPro3" or count != 1 or pc > MDPRO3_MARKER_MAX \
+            or rows[-1] is not last or lines[line - 1].strip() != written \
+            or any(lines[i].strip() for i in range(line, number - 1)):
+        return
+    rows.pop()
+    meta["ignored"] = (f"line {line}: {written}, MDPro3's item before #pickup (no card), "
+                       "was not counted")
 
 
 def _bad_line(line: str, number: int, source: str, section: Section, why: str) -> ReadProblem:

@@ -49,6 +49,17 @@ class Misnamed:
     distance: int  # differences to the official list it matches best
 
 
+@dataclass(frozen=True)
+class Moved:
+    """A Konami list in force from another day than Konami's data gives (`days`): `day`, or
+    left out (None), and the source that says so."""
+
+    folder: str
+    konami_day: dt.date
+    day: dt.date | None
+    why: str
+
+
 @dataclass
 class Found:
     cards: list[CardConflict] = field(default_factory=list)
@@ -117,12 +128,13 @@ def find(groups: Iterable[list[Banlist]], lists: Iterable[Banlist]) -> Found:
         candidates = official.get(bl.format)
         if not _edopro(bl) or not candidates:
             continue
-        scored = sorted((distance(bl, o), o.effective, o) for o in candidates
-                        if o.whitelist == bl.whitelist)
+        # (two official lists of one day, the same content: the first read is named)
+        scored = sorted(((distance(bl, o), o.effective, i, o) for i, o in enumerate(candidates)
+                         if o.whitelist == bl.whitelist), key=lambda t: t[:3])
         if not scored:
             continue
-        best_d, _, best = scored[0]
-        own = next((d for d, day, _ in scored if day == bl.effective), None)
+        best_d, _, _, best = scored[0]
+        own = next((d for d, day, _, _ in scored if day == bl.effective), None)
         # "is another list": the same but for a few alternate artworks or late corrections
         same = best_d <= max(2, len(best.entries) // 50)
         if same and best.effective != bl.effective and (own is None or best_d < own):
@@ -135,8 +147,9 @@ def _cell(s: str) -> str:
     return s.replace("|", "\\|")
 
 
-def render(found: Found, sources: Iterable[str]) -> str:
-    """`CONFLICTS.md`: the precedence, then every resolved conflict."""
+def render(found: Found, sources: Iterable[str], moved: Iterable[Moved] = ()) -> str:
+    """`CONFLICTS.md`: the precedence, then every resolved conflict, then the Konami lists
+    given another day (`moved`)."""
     from pathlib import PurePath
 
     srcs = ", ".join(f"`{PurePath(s).name}`" for s in sources) or "the sources given"
@@ -183,6 +196,18 @@ def render(found: Found, sources: Iterable[str]) -> str:
             out.append(f"| {c.format} | {c.effective.isoformat()} | {_cell(c.card)} | "
                        f"{c.passcode} | {c.kept} ({_cell(c.kept_from)}) | {c.lost} "
                        f"({_cell(c.lost_from)}) |")
+    else:
+        out.append("None.")
+    days = sorted(moved, key=lambda m: (m.folder, m.konami_day))
+    out += ["", f"## Konami lists in force from another day than Konami's data gives "
+                f"({len(days)})", ""]
+    if days:
+        out += ["| Konami-id list | Konami's day | day used | source of the day |",
+                "|---|---|---|---|"]
+        for mv in days:
+            used = mv.day.isoformat() if mv.day is not None else "left out"
+            out.append(f"| {mv.folder}/{mv.konami_day.isoformat()} | "
+                       f"{mv.konami_day.isoformat()} | {used} | {_cell(mv.why)} |")
     else:
         out.append("None.")
     return "\n".join(out) + "\n"

@@ -22,9 +22,12 @@ list's than their name says.
 
 EDOPro card databases (`.cdb`) among the sources give pre-errata and other EDOPro-only ids
 (`504700178` "Sangan (GOAT)") the official passcode they stand for (`datas.alias`): lists
-name the official card. A list's `format` must be a format id (a folder name: lowercase
-letters, digits, dashes; anything else refuses the whole import), and lists of a format
-without a format file are skipped, saying so. Nothing is written unless every file was read.
+name the official card; without a database among the sources, the ids map as the shipped
+lists' did (`edopro_ids`: `banlists/EDOPRO-IDS.toml`, written when regenerating). A list's
+`format` must be a format id (a folder name: lowercase letters, digits, dashes; anything
+else refuses the whole import), and lists of a format without a format file are skipped,
+saying so. A list that would make the list in force on its day worse is kept out, saying
+why (`keep`; `force` takes it). Nothing is written unless every file was read.
 """
 
 from __future__ import annotations
@@ -41,7 +44,16 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload, FormatError, UnknownFormat
-from deckcheck.formats import conflicts, konami, lflist, native, ygoprodeck_banlist
+from deckcheck.formats import (
+    conflicts,
+    days,
+    edopro_ids,
+    keep,
+    konami,
+    lflist,
+    native,
+    ygoprodeck_banlist,
+)
 from deckcheck.formats.listnames import classify
 from deckcheck.formats.loader import all_formats, clear_cache, user_dir
 from deckcheck.formats.model import Banlist, Format
@@ -74,8 +86,6 @@ _DATE_STEM = re.compile(r"^(\d{4}-\d{2}-\d{2})\.(vector|name|raw)\.json$")
 _NAME_TYPOS = 3
 #: A format id: the name of its folder under banlists/.
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-#: Ids above this are EDOPro's own (anime, pre-errata, GOAT entries), never printed passcodes.
-_OFFICIAL_MAX = 99_999_999
 
 
 def check_format_id(fid: str, where: str) -> None:
@@ -97,6 +107,8 @@ class ImportReport:
     #: cards on which a replaced list disagreed with the one that won (see CONFLICTS.md)
     conflicts: int = 0
     skipped: list[str] = field(default_factory=list)
+    #: lists in force kept instead of a worse import, one sentence each (`keep`)
+    kept: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -109,6 +121,10 @@ class _Found:
     skipped: dict[str, list[str]] = field(default_factory=dict)
     #: EDOPro-only id -> the official passcode it stands for (from .cdb `datas.alias`)
     aliases: dict[int, int] = field(default_factory=dict)
+    #: the aliases some list used: id -> (official passcode, the name the list gave it)
+    used: dict[int, tuple[int, str | None]] = field(default_factory=dict)
+    #: Konami lists given another day than Konami's (`days`), for CONFLICTS.md
+    moved: list[conflicts.Moved] = field(default_factory=list)
 
     def add(self, rank: tuple[int, str], bl: Banlist) -> None:
         self.lists.append((rank, bl))
@@ -163,9 +179,9 @@ def _known_dates(official: dict[str, list[dt.date]], formats: tuple[Format, ...]
 
 
 def _konami_list(path: Path, folder: str, fmt: Format | None, name: str, day: dt.date,
-                 pool: CardPool) -> Banlist | None:
+                 pool: CardPool, note: str | None = None) -> Banlist | None:
     """One Konami-id file as a list of `fmt` (None: a folder no format claims); None when
-    it holds no cards."""
+    it holds no cards. `note` ends its `source` line (where its day comes from, `days`)."""
     fid = fmt.id if fmt else folder
     source = f"Konami-id list {folder}/{path.name}"
     try:
@@ -190,11 +206,51 @@ def _konami_list(path: Path, folder: str, fmt: Format | None, name: str, day: dt
                      source=f"{source}, Forbidden counted as Limited",
                      entries=[e.model_copy(update={"limit": 1}) if e.limit == 0 else e
                               for e in bl.entries])
+    if note is not None and bl.source is not None:
+        bl = bl.model_copy(update={"source": bl.source + note})
     return bl
 
 
+def _fixed_days(folder: str, paths: Mapping[dt.date, Path], pool: CardPool | None,
+                formats: tuple[Format, ...], hist: days.History | None,
+                found: _Found) -> days.Fixed:
+    """The days the lists of `folder` are in force from where they are not Konami's
+    (`days.from_history`), or without YGOJSON among the sources, as the shipped lists say
+    (`days.from_shipped`)."""
+    from deckcheck.formats.loader import shipped_dir
+
+    own = next((f for f in formats if f.imports.konami == folder), None)
+    files = {day: path.name for day, path in paths.items()}
+    if hist is None or pool is None:
+        shipped = shipped_dir()
+        heads = [native.read_header(p) for p in sorted((shipped / own.id).glob("*.toml"))
+                 if p.name != "format.toml"] if shipped is not None and own else []
+        return days.from_shipped(folder, files, heads)
+    lists: list[Banlist] = []
+    for day, path in sorted(paths.items()):
+        try:
+            bl = _konami_list(path, folder, own, "", day, pool)
+        except konami.UnmappedCards:
+            continue
+        if bl is not None:
+            lists.append(bl)
+
+    def main(pc: int) -> int:
+        card = pool.get(pc)
+        return card.passcode if card is not None else pc
+
+    fixed = days.from_history(folder, files, lists, hist, main)
+    found.moved += fixed.moved
+    for why in fixed.skipped:
+        found.skip(f"konami-id/{folder}", why)
+    return fixed
+
+
 def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Format, ...],
-                  found: _Found) -> None:
+                  found: _Found, hist: days.History | None = None
+                  ) -> dict[str, dict[dt.date, dt.date | None]]:
+    """Konami's lists (by Konami id or name) as lists of the formats that take them; returns
+    the days moved per folder (`_fixed_days`)."""
     by_folder: dict[str, dict[dt.date, Path]] = {}
     for path in sorted(files):
         m = _DATE_STEM.match(path.name)
@@ -205,21 +261,31 @@ def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Forma
         # a .vector.json (by Konami id) is preferred to a .name.json of the same day
         if day not in slot or m[2] == "vector":
             slot[day] = path
-    for folder, days in sorted(by_folder.items()):
-        if pool is None:
-            found.skip(f"konami-id/{folder}", f"{len(days)} list(s): no card pool to map "
+    moved: dict[str, dict[dt.date, dt.date | None]] = {}
+    for folder, paths in sorted(by_folder.items()):
+        got = _fixed_days(folder, paths, pool, formats, hist, found)
+        fixed, notes = got.days, got.notes
+        moved[folder] = fixed
+        if pool is None:  # (the days still date EDOPro's month names)
+            found.skip(f"konami-id/{folder}", f"{len(paths)} list(s): no card pool to map "
                                               "Konami ids and names to passcodes")
             continue
+        used = sorted(d for d in (fixed.get(k, k) for k in paths) if d is not None)
         targets: list[Format | None] = [f for f in formats if folder in (
             f.imports.konami, f.imports.derived_from)] or [None]
         for fmt in targets:
             label = fmt.imports.names[0] if fmt and fmt.imports.names else folder.upper()
-            for day, path in sorted(days.items()):
+            for konami_day, path in sorted(paths.items()):
+                moved_to = fixed.get(konami_day, konami_day)
+                if moved_to is None:
+                    continue
+                day = moved_to
                 # "2026.05 TCG" as EDOPro names it; "2024.12.09 TCG" when a month has two
-                twins = sum(1 for d in days if (d.year, d.month) == (day.year, day.month))
+                twins = sum(1 for d in used if (d.year, d.month) == (day.year, day.month))
                 name = f"{day:%Y.%m.%d} {label}" if twins > 1 else f"{day:%Y.%m} {label}"
                 try:
-                    bl = _konami_list(path, folder, fmt, name, day, pool)
+                    bl = _konami_list(path, folder, fmt, name, day, pool,
+                                      notes.get(konami_day))
                 except konami.UnmappedCards as exc:
                     found.skip(f"konami-id/{folder}", f"{path.name}: {len(exc.missing)} "
                                f"card(s) not in the card pool ({exc.missing[0]}…)")
@@ -228,6 +294,7 @@ def _konami_lists(files: list[Path], pool: CardPool | None, formats: tuple[Forma
                     found.skip(f"konami-id/{folder}", f"{path.name}: holds no cards")
                     continue
                 found.add((1, day.isoformat()), bl)
+    return moved
 
 
 def _lflist_lists(files: list[Path], index: Mapping[str, str],
@@ -262,7 +329,7 @@ def _lflist_lists(files: list[Path], index: Mapping[str, str],
             if day is None:
                 found.skip(path.name, f"{raw.name!r}: no date in its name or in _index.json")
                 continue
-            _apply_aliases(raw, found.aliases)
+            _apply_aliases(raw, found.aliases, found.used)
             bl = lflist.to_banlist(raw, format=ln.format, effective=day,
                                    source=f"EDOPro LFLists, {path.name}", pool=pool,
                                    group_headers=groups.get(ln.format),
@@ -271,8 +338,10 @@ def _lflist_lists(files: list[Path], index: Mapping[str, str],
             found.add((0, committed or "9999"), bl)
 
 
-def _apply_aliases(raw: lflist.RawList, aliases: Mapping[int, int]) -> None:
-    """EDOPro-only ids of a parsed list -> the official passcodes they stand for (in place)."""
+def _apply_aliases(raw: lflist.RawList, aliases: Mapping[int, int],
+                   used: dict[int, tuple[int, str | None]]) -> None:
+    """EDOPro-only ids of a parsed list -> the official passcodes they stand for (in place;
+    each id mapped is recorded in `used`)."""
     if not aliases:
         return
     out: dict[int, lflist.RawEntry] = {}
@@ -281,6 +350,7 @@ def _apply_aliases(raw: lflist.RawList, aliases: Mapping[int, int]) -> None:
         if official is None:
             out.setdefault(code, e)
             continue
+        used.setdefault(code, (official, e.name))
         mapped = lflist.RawEntry(official, e.count, e.name, e.section)
         old = out.get(official)
         # the strictest of the official card's lines wins (a limit; points: the highest)
@@ -298,7 +368,7 @@ def _read_aliases(files: Iterable[Path], found: _Found) -> None:
                               "file as EDOPro publishes it, or remove it.")
         for rec in edopro_cdb.parse(path):
             alias = rec.get("alias")
-            if isinstance(alias, int) and 0 < alias <= _OFFICIAL_MAX < rec["passcode"]:
+            if isinstance(alias, int) and 0 < alias <= keep.OFFICIAL_MAX < rec["passcode"]:
                 found.aliases[rec["passcode"]] = alias
 
 
@@ -350,7 +420,7 @@ def collect(src: Sources, *, pool: CardPool | None = None, date: dt.date | None 
 
 def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
              formats: tuple[Format, ...] | None
-             ) -> tuple[list[Banlist], dict[str, list[str]], dict[int, int]]:
+             ) -> tuple[list[Banlist], dict[str, list[str]], _Found]:
     formats = formats if formats is not None else all_formats()
     found = _Found()
     files: list[Path] = []
@@ -369,8 +439,10 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
     _known_dates(official, formats)
     if single is not None and not (lfl or toml or cdbs or _DATE_STEM.match(single.name)):
         text_head = single.read_bytes()[:4096]
-        if single.suffix in (".json", ".zip") and (b'"data"' in text_head or
-                                                   zipfile.is_zipfile(single)):
+        if days.is_ygojson(single):
+            pass  # list days only: nothing to import by itself
+        elif single.suffix in (".json", ".zip") and (b'"data"' in text_head or
+                                                     zipfile.is_zipfile(single)):
             _ygoprodeck_lists(single, date or dt.date.today(), formats, found)
         elif lflist.looks_like_lflist(text_head.decode("utf-8", "replace")):
             lfl = [single]
@@ -383,15 +455,24 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
         for p in files:
             if p.name.endswith(".cardinfo.json"):
                 _ygoprodeck_lists(p, date or dt.date.today(), formats, found)
+    if not cdbs:  # no card database given: EDOPro's ids map as the shipped lists' did
+        from deckcheck.formats.loader import shipped_dir
+
+        found.aliases.update(edopro_ids.read(shipped_dir()))
     _read_aliases(cdbs, found)
-    _konami_lists(kon, pool, formats, found)
+    ygo = [p for p in files if days.is_ygojson(p)]
+    hist = days.read(ygo[0]) if ygo else None
+    for folder, fixed in _konami_lists(kon, pool, formats, found, hist).items():
+        if folder in official and fixed:  # EDOPro's month names: the days the lists took
+            official[folder] = sorted(d for d in (fixed.get(k, k) for k in official[folder])
+                                      if d is not None)
     _lflist_lists(lfl, index, official, pool, formats, found)
     for p in toml:
         bl = native.parse_list(p.read_text(encoding="utf-8"), p)
         check_format_id(bl.format, str(p))
         found.add((2, str(p)), bl)
     ordered = [bl for _, bl in sorted(found.lists, key=lambda t: t[0])]
-    return ordered, found.skipped, found.aliases
+    return ordered, found.skipped, found
 
 
 def _write(path: Path, text: str) -> None:
@@ -401,19 +482,22 @@ def _write(path: Path, text: str) -> None:
 
 
 def import_lists(src: Sources, *, pool: CardPool | None = None, dest: str | Path | None = None,
-                 date: dt.date | None = None, clean: bool = False) -> ImportReport:
+                 date: dt.date | None = None, clean: bool = False,
+                 force: bool = False) -> ImportReport:
     """Import every list under `src` (one or several folders or files) into `dest` (default:
     the user's banlist directory). `clean`: list files of the imported formats that this
-    import did not write are removed (regenerating the shipped `banlists/`)."""
+    import did not write are removed (regenerating the shipped `banlists/`). A list that
+    would make the list in force on its day worse is not written (`keep.worse`; the report's
+    `kept` says why) unless `force`."""
     target = Path(dest) if dest is not None else user_dir()
     srcs = _paths(src)
-    lists, skipped, _ = _collect(srcs, pool=pool, date=date, formats=None)
+    lists, skipped, found = _collect(srcs, pool=pool, date=date, formats=None)
     if not lists and not skipped:
         shown = ", ".join(str(p) for p in srcs)
         raise FormatError(f"{shown} holds no list deckcheck can import (.lflist.conf, .toml, "
                           "Konami-id .json or YGOPRODeck cardinfo); nothing was changed.")
-    return _store(lists, skipped, target, clean=clean,
-                  sources=[str(p) for p in srcs])
+    return _store(lists, skipped, target, clean=clean, force=force,
+                  sources=[str(p) for p in srcs], used=found.used, moved=found.moved)
 
 
 def _known(lists: Iterable[Banlist], skipped: dict[str, list[str]],
@@ -456,6 +540,30 @@ def _below_shipped_official(chosen: dict[tuple[str, dt.date], Banlist],
     return out
 
 
+def _keep_in_force(chosen: dict[tuple[str, dt.date], Banlist], target: Path, *,
+                   allow_smaller: bool = False
+                   ) -> tuple[dict[tuple[str, dt.date], Banlist], list[str]]:
+    """The imported lists that make no list in force worse, and a sentence for each one
+    left out (the list in force on its day is kept)."""
+    from deckcheck.formats.loader import load_format
+
+    out: dict[tuple[str, dt.date], Banlist] = {}
+    kept: list[str] = []
+    for key, bl in chosen.items():
+        try:
+            old = load_format(bl.format).banlist_at(bl.effective)
+        except (UnknownFormat, FormatError):
+            old = None
+        why = keep.worse(bl, old, None if allow_smaller else shrinks) if old is not None \
+            else None
+        if old is None or why is None:
+            out[key] = bl
+            continue
+        shipped = not (target / old.format / f"{old.effective.isoformat()}.toml").is_file()
+        kept.append(keep.Kept(bl.format, bl.effective, old, bl, why, shipped).sentence())
+    return out, kept
+
+
 def _inside(target: Path, fid: str, day: dt.date) -> Path:
     path = target / fid / f"{day.isoformat()}.toml"
     root = target.resolve()
@@ -465,7 +573,10 @@ def _inside(target: Path, fid: str, day: dt.date) -> Path:
 
 
 def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path, *,
-           clean: bool = False, sources: list[str] | None = None) -> ImportReport:
+           clean: bool = False, force: bool = False, allow_smaller: bool = False,
+           sources: list[str] | None = None,
+           used: Mapping[int, tuple[int, str | None]] | None = None,
+           moved: Iterable[conflicts.Moved] = ()) -> ImportReport:
     report = ImportReport(dest=target)
     skips = {k: list(v) for k, v in skipped.items()}
     lists = _known(lists, skips, all_formats())
@@ -478,6 +589,8 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path,
         groups.setdefault((bl.format, bl.effective), []).append(bl)
     if not clean:  # regenerating a whole banlists/ folder compares nothing with the old one
         chosen = _below_shipped_official(chosen, skips)
+        if not force:
+            chosen, report.kept = _keep_in_force(chosen, target, allow_smaller=allow_smaller)
     paths = {key: _inside(target, *key) for key in chosen}
     try:
         for key, bl in sorted(chosen.items()):
@@ -491,7 +604,9 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path,
                         old.unlink()
         found = conflicts.find(groups.values(), lists)
         report.conflicts = len(found.cards)
-        _write(target / conflicts.FILE, conflicts.render(found, sources or []))
+        _write(target / conflicts.FILE, conflicts.render(found, sources or [], moved))
+        if clean and used:  # regenerating banlists/: the EDOPro ids mapped, for imports
+            _write(target / edopro_ids.FILE, edopro_ids.render(used))
     except OSError as exc:
         raise FormatError(f"{target}: the lists cannot be written there ({exc.strerror}); "
                           "set DECKCHECK_BANLISTS to a folder you may write.") from None
@@ -605,14 +720,15 @@ def _current(fid: str, day: dt.date) -> Banlist | None:
 def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None,
           dest: str | Path | None = None, http: Any = None,
           date: dt.date | None = None, allow_smaller: bool = False,
-          probe: bool = True) -> ImportReport:
+          probe: bool = True, force: bool = False) -> ImportReport:
     """Download lists (file name -> URL, default `URLS`), verify them, and import them.
 
     Offline (no host answers within seconds) `FailedDownload` says so at once. A URL that
     fails is reported as skipped; when every one fails, `FailedDownload`. A download that is
     not a whole list (empty, an HTML page, bad JSON, a line cut off) or is much smaller than
     the list in force it would follow (`shrinks`; `allow_smaller` accepts it) refuses the
-    whole update: nothing is changed."""
+    whole update: nothing is changed. A list that would make the list in force worse is
+    kept out as by `import_lists` unless `force` (which also allows a smaller list)."""
     from deckcheck.sources.http import Http
 
     urls = dict(urls or URLS)
@@ -662,7 +778,7 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None
                 raise FormatError(f"{url}: {why}; no list was changed.")
             for bl in mine:
                 check_format_id(bl.format, url)
-                old = None if allow_smaller else _current(bl.format, bl.effective)
+                old = None if allow_smaller or force else _current(bl.format, bl.effective)
                 small = shrinks(bl, old) if old is not None else None
                 if small:
                     raise FormatError(f"{url}: {small}, so the download looks cut off; no "
@@ -672,7 +788,8 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None
             for k, v in skips.items():
                 skipped.setdefault(k, []).extend(v)
         target = Path(dest) if dest is not None else user_dir()
-        report = _store(lists, skipped, target, sources=list(urls.values()))
+        report = _store(lists, skipped, target, force=force, allow_smaller=allow_smaller,
+                        sources=list(urls.values()))
     report.skipped += failed
     return report
 

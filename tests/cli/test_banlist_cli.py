@@ -111,7 +111,7 @@ def test_list_formats(home: Path) -> None:
     code, out, _ = run("banlist", "list")
     assert code == 0
     lines = out.splitlines()
-    assert lines[-3] == "tcg          TCG Advanced: 73 lists, current 2026.05 TCG (2026-05-18)"
+    assert lines[-3] == "tcg          TCG Advanced: 72 lists, current 2026.05 TCG (2026-05-18)"
     assert [ln.split()[0] for ln in lines] == ["edison", "genesys", "goat", "master-duel",
                                                 "ocg", "rush", "speed", "tcg", "traditional",
                                                 "worlds"]
@@ -149,7 +149,8 @@ def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
     calls: list[tuple[dict[str, str], dt.date | None]] = []
 
     def fake_fetch(urls: dict[str, str], *, pool: object = None, date: dt.date | None = None,
-                   dest: object = None, allow_smaller: bool = False) -> upd.ImportReport:
+                   dest: object = None, allow_smaller: bool = False,
+                   force: bool = False) -> upd.ImportReport:
         calls.append((dict(urls), date))
         return upd.ImportReport(dest=home / "user", written={"tcg": len(urls)})
 

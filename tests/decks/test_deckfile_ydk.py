@@ -115,3 +115,25 @@ def test_writer_round_trip(fixtures: Path) -> None:
     again = read_ydk(text, "x.ydk")
     for s in ("main", "extra", "side"):
         assert again.passcodes(s) == deck.passcodes(s)
+
+
+def test_mdpro3_marker_before_pickup_is_not_a_side_card(fixtures: Path) -> None:
+    # MDPro3 ends the Side Deck with a bare `301322` (no card) directly before #pickup
+    deck = read(fixtures, "mdpro3_pickup_marker.ydk")
+    assert flat(deck, "side") == [27204311]
+    assert flat(deck, "main") == [14558127, 14558127] and flat(deck, "extra") == [86066372]
+    assert deck.problems == []
+    assert deck.meta["ignored"].startswith("line 9: 301322,")
+
+
+@pytest.mark.parametrize(("text", "side"), [
+    # not MDPro3's file: the line is the player's, kept for the validator to judge
+    ("#created by Hand\n#main\n!side\n27204311\n301322\n#pickup\n", [27204311, 301322]),
+    # a passcode-sized id, or one not directly before #pickup, is a card
+    ("#created by MDPro3\n#main\n!side\n27204311\n#pickup\n", [27204311]),
+    ("#created by MDPro3\n#main\n!side\n301322\n27204311\n#pickup\n", [301322, 27204311]),
+    ("#created by MDPro3\n#main\n!side\n301322\n301322\n#pickup\n", [301322, 301322]),
+])
+def test_only_that_one_mdpro3_line_is_dropped(text: str, side: list[int]) -> None:
+    deck = read_ydk(text, "d.ydk")
+    assert deck.passcodes("side") == side and "ignored" not in deck.meta

@@ -45,4 +45,4 @@ def test_the_report_names_both_values_and_the_winner() -> None:
 
 def test_no_conflict_says_none() -> None:
     text = conflicts.render(conflicts.find([[KONAMI_JULY]], [KONAMI_JULY]), [])
-    assert text.count("None.") == 3
+    assert text.count("None.") == 4

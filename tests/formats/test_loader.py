@@ -71,9 +71,11 @@ def test_imported_history_merges_and_date_picks_the_list(banlists_home: Path) ->
     fmt = load_format("tcg")
     days = fmt.list_dates()
     assert days == sorted(days) and dt.date(2021, 3, 2) in days and dt.date(2021, 7, 2) in days
-    assert fmt.banlist_at(dt.date(2021, 3, 1)).name == "2021.03 TCG"  # shipped
+    assert fmt.banlist_at(dt.date(2021, 3, 1)).name == "2020.12 TCG"  # shipped
     assert fmt.banlist_at(dt.date(2021, 3, 2)).name == "Mine A"
-    assert fmt.banlist_at(dt.date(2021, 6, 30)).name == "Mine A"
+    assert fmt.banlist_at(dt.date(2021, 3, 14)).name == "Mine A"
+    assert fmt.banlist_at(dt.date(2021, 3, 15)).name == "2021.03 TCG"  # shipped
+    assert fmt.banlist_at(dt.date(2021, 6, 30)).name == "2021.03 TCG"
     assert fmt.banlist_at(dt.date(2021, 7, 1)).name == "2021.07 TCG"  # shipped
     assert fmt.banlist_at(dt.date(2021, 7, 2)).name == "Mine B"
     assert fmt.banlist_at(dt.date(2026, 11, 1)).name == "2026.05 TCG"  # the shipped one

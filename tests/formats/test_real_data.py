@@ -44,9 +44,13 @@ def test_import_every_real_list(shared_data: Path, yaml_yugi_pool: MemoryPool,
     src = shared_data / "banlists"
     report = import_lists(src, pool=yaml_yugi_pool)
     assert report.written == {
-        "tcg": 73, "ocg": 87, "master-duel": 65, "worlds": 38, "traditional": 73,
-        "genesys": 3, "goat": 1, "edison": 1, "speed": 1, "rush": 1}
-    assert report.total == 343
+        "tcg": 72, "ocg": 87, "master-duel": 64, "worlds": 38, "traditional": 72,
+        "genesys": 3, "goat": 1, "edison": 1, "speed": 1}
+    assert report.total == 339
+    # this pool has no Rush cards: EDOPro's Rush list read with it has no Legend groups, so
+    # the shipped one is kept (banlists/README.md, "Imports keep the shipped lists")
+    assert [k.split(",")[0] for k in report.kept] == [
+        "rush 2026-07-01: kept the shipped list '2026.07.01 Rush Duel'"]
     # lists that repeat a format and day (one list under two names, EDOPro and Konami)
     assert report.replaced == 82
     # lists of formats deckcheck has no format file for are left out, and say so
@@ -63,7 +67,7 @@ def test_import_every_real_list(shared_data: Path, yaml_yugi_pool: MemoryPool,
     assert len(blocks) == 143  # 135 earlier EDOPro lists + 8 current ones
     # every list has a date, and its file says it
     files = sorted(tmp_path.glob("*/*.toml"))
-    assert len(files) == 343
+    assert len(files) == 339
     for path in files:
         head = native.read_header(path)
         assert isinstance(head["effective"], dt.date)
@@ -74,15 +78,23 @@ def test_import_every_real_list(shared_data: Path, yaml_yugi_pool: MemoryPool,
         "2023.05_TCG.lflist.conf"]
     clear_cache()
     tcg = load_format("tcg")
-    # TCG's history is Konami's: one list per official day, from 1999-08-01
-    official = sorted(dt.date.fromisoformat(p.name[:10])
-                      for p in (src / "konami-id" / "tcg").glob("????-??-??.vector.json"))
-    assert tcg.list_dates() == official
-    assert tcg.banlist_at(dt.date(2021, 3, 1)).name == "2021.03 TCG"
+    # TCG's history is Konami's: one list per official day, from 1999-08-01; without YGOJSON
+    # among the sources, the days Konami dates to the 1st are the shipped lists' (YGOJSON's)
+    clear_cache()
+    monkeypatch.setenv("DECKCHECK_BANLISTS", str(tmp_path / "none"))
+    shipped = load_format("tcg").list_dates()
+    monkeypatch.setenv("DECKCHECK_BANLISTS", str(tmp_path))
+    clear_cache()
+    tcg = load_format("tcg")
+    assert tcg.list_dates() == shipped
+    assert [p.stem for p in sorted((tmp_path / "tcg").glob("*.toml"))] == \
+        [d.isoformat() for d in shipped]
+    assert tcg.banlist_at(dt.date(2021, 3, 14)).name == "2020.12 TCG"
+    assert tcg.banlist_at(dt.date(2021, 3, 15)).name == "2021.03 TCG"
     assert tcg.banlist_at(dt.date(2026, 5, 18)).name == "2026.05 TCG"
     assert tcg.banlist_at(dt.date(2026, 5, 17)).name == "2026.02 TCG"
     assert tcg.banlist_at(dt.date(2004, 1, 1)).name == "2003.09 TCG"
-    assert tcg.banlist_at(dt.date(2024, 12, 7)).name == "2024.12.06 TCG"
+    assert tcg.banlist_at(dt.date(2024, 12, 7)).name == "2024.09 TCG"  # 12-06: Konami's copy
     # Traditional: the same lists, Forbidden counted as Limited
     trad = load_format("traditional").banlist_at(dt.date(2021, 7, 1))
     assert trad.limits() == {c: max(v, 1) for c, v in

@@ -20,8 +20,9 @@ SHIPPED = Path(__file__).resolve().parents[2] / "banlists"
 #: The card data the shipped lists were generated with (banlists/README.md says how).
 CARD_FILES = ("cards/ygoprodeck-cardinfo.zip", "cards/yaml-yugi-cards.zip",
               "cards/edopro/goat-entries.cdb", "cards/edopro/cards-rush.cdb")
-#: The list sources (banlists/README.md).
-LIST_SOURCES = ("banlists", "cards/edopro/goat-entries.cdb", "cards/edopro/cards-unofficial.cdb")
+#: The list sources (banlists/README.md): YGOJSON dates the lists Konami dates to the 1st.
+LIST_SOURCES = ("banlists", "cards/edopro/goat-entries.cdb", "cards/edopro/cards-unofficial.cdb",
+                "cards/ygojson-v1.zip")
 
 
 @pytest.fixture(scope="module")
@@ -83,36 +84,121 @@ def test_shipped_lists_are_the_importers_output(real_pool: Any, shared_data: Pat
         new = native.parse_list((out / rel).read_text(encoding="utf-8"), rel)
         old = native.parse_list((SHIPPED / rel).read_text(encoding="utf-8"), rel)
         assert _canonical(new, real_pool) == _canonical(old, real_pool), rel
+    # the EDOPro ids the lists mapped, for imports without EDOPro's card databases
+    ids = "EDOPRO-IDS.toml"
+    assert (out / ids).read_text(encoding="utf-8") == (SHIPPED / ids).read_text(encoding="utf-8")
     heads = re.findall(r"^## .*\((\d+)\)$", (SHIPPED / "CONFLICTS.md").read_text(), re.M)
     again = re.findall(r"^## .*\((\d+)\)$", (out / "CONFLICTS.md").read_text(), re.M)
     assert heads == again and int(heads[2]) == report.conflicts > 0
     assert report.written == {
-        "edison": 1, "genesys": 3, "goat": 1, "master-duel": 65, "ocg": 87, "rush": 1,
-        "speed": 1, "tcg": 73, "traditional": 73, "worlds": 38}
+        "edison": 1, "genesys": 3, "goat": 1, "master-duel": 64, "ocg": 87, "rush": 1,
+        "speed": 1, "tcg": 72, "traditional": 72, "worlds": 38}
 
 
-def test_every_tcg_list_since_2020_is_dated_as_konami_dates_it(shared_data: Path,
-                                                              fresh_install: Path) -> None:
+_LEGALITY = {"forbidden": 0, "limited": 1, "semilimited": 2, "unlimited": 3}
+
+
+def _ygojson_tcg_history(path: Path) -> dict[dt.date, dict[int, int]]:
+    """YGOJSON's TCG history: day -> passcode (each of a card's) -> its status from that day."""
+    import zipfile
+
+    out: dict[dt.date, dict[int, int]] = {}
+    with zipfile.ZipFile(path) as zf:
+        for name in zf.namelist():
+            if not (name.startswith("cards/") and name.endswith(".json")):
+                continue
+            raw = zf.read(name)
+            if b'"history"' not in raw:
+                continue
+            card = json.loads(raw)
+            tcg = (card.get("legality") or {}).get("tcg") or {}
+            for h in tcg.get("history") or ():
+                for pc in card.get("passwords") or ():
+                    out.setdefault(dt.date.fromisoformat(h["date"]), {})[int(pc)] = \
+                        _LEGALITY[h["legality"]]
+    return out
+
+
+def test_every_tcg_list_is_in_force_from_the_day_its_source_names(
+        shared_data: Path, fresh_install: Path) -> None:
+    """Each TCG list's day is pinned to its source: the day inside Konami's file, or where the
+    `source` line says so, the day YGOJSON's per-card TCG history shows the list's changes."""
+    history = _ygojson_tcg_history(shared_data / "cards" / "ygojson-v1.zip")
     folder = shared_data / "banlists" / "konami-id" / "tcg"
-    official = sorted(dt.date.fromisoformat(json.loads(p.read_text())["date"][:10])
-                      for p in folder.glob("????-??-??.vector.json"))
-    since = dt.date(2020, 1, 1)
-    shipped = [d for d in load_format("tcg").list_dates() if d >= since]
-    assert shipped == [d for d in official if d >= since]
-    assert len(shipped) >= 20
+    pattern = re.compile(r"^Konami-id list tcg/(\d{4}-\d{2}-\d{2})\.vector\.json"
+                         r"(?:, dated (\d{4}-\d{2}-\d{2}) by YGOJSON's tcg history|"
+                         r", also filed as tcg/(\d{4}-\d{2}-\d{2})\.vector\.json \(.*\))?$")
     tcg = load_format("tcg")
-    for day in shipped:  # each file says the day its name says, and comes from Konami
-        bl = tcg.banlist_at(day)
-        assert bl.effective == day and bl.source == f"Konami-id list tcg/{day}.vector.json"
+    moved = 0
+    for bl in tcg.lists():
+        m = pattern.match(bl.source or "")
+        assert m, bl.source
+        konami = json.loads((folder / f"{m[1]}.vector.json").read_text())["date"][:10]
+        assert m[1] == konami
+        if m[2] is None:
+            assert bl.effective.isoformat() == konami, bl.name
+            continue
+        moved += 1
+        day = dt.date.fromisoformat(m[2])
+        assert bl.effective == day and day in history, bl.name
+        # every card YGOJSON changes that day has that status on the list
+        limits = {e.passcode: e.limit for e in bl.entries}
+        changed = history[day]
+        agree = sum(1 for pc, lim in changed.items() if limits.get(pc, 3) == lim)
+        assert agree * 2 >= len(changed), (bl.name, agree, len(changed))
+        # and Konami's own day is not one YGOJSON knows a change on
+        assert dt.date.fromisoformat(konami) not in history, bl.name
+    # the issue's 28 list changes on another day (2024-12-06 is Konami's copy of 2024-12-09)
+    assert moved == 27
+    december = tcg.banlist_at(dt.date(2024, 12, 9))
+    assert pattern.match(december.source)[3] == "2024-12-06"  # Konami's copy, 3 days early
+    assert dt.date(2024, 12, 6) not in tcg.list_dates()
+    # CONFLICTS.md names each moved day and its source
+    conflicts = (SHIPPED / "CONFLICTS.md").read_text()
+    assert conflicts.count("| YGOJSON's tcg history (ygojson-v1.zip): ") == 28
     # the day EDOPro's month name would have given is wrong for these
     assert tcg.banlist_at(dt.date(2026, 5, 17)).effective == dt.date(2026, 2, 2)
     assert tcg.banlist_at(dt.date(2026, 5, 18)).effective == dt.date(2026, 5, 18)
 
 
+def test_every_konami_list_is_in_force_from_the_day_its_source_names(
+        shared_data: Path) -> None:
+    """Every shipped list from a Konami file (all formats): the file's day, or the day its
+    `source` line names with the source of that day."""
+    named = re.compile(r"^Konami-id list ([a-z0-9-]+)/(\d{4}-\d{2}-\d{2})\.(?:vector|name|raw)"
+                       r"\.json(?: \(without \d+ name\(s\) that match no card: [^)]*\))?"
+                       r"(?:, Forbidden counted as Limited)?"
+                       r"(?:, dated (\d{4}-\d{2}-\d{2}) by YGOJSON's tcg history|, also filed"
+                       r" as \1/\d{4}-\d{2}-\d{2}\.vector\.json \([^)]*\))?$")
+    seen = 0
+    for path in sorted(SHIPPED.glob("*/????-??-??.toml")):
+        head = native.read_header(path)
+        if not str(head.get("source", "")).startswith("Konami-id list"):
+            continue
+        m = named.match(head["source"])
+        assert m, (path, head["source"])
+        assert list((shared_data / "banlists" / "konami-id" / m[1]).glob(f"{m[2]}.*.json"))
+        assert head["effective"].isoformat() == (m[3] or m[2]) == path.stem, path
+        seen += 1
+    assert seen == 72 + 72 + 87 + 64 + 1  # tcg, traditional, ocg, master-duel, genesys
+
+
+@pytest.mark.parametrize(("day", "passcode", "limit"), [
+    (dt.date(2020, 1, 10), 7394770, 1),   # Brilliant Fusion: Limited until 2020-01-20
+    (dt.date(2020, 1, 20), 7394770, 0),   # then Forbidden
+    (dt.date(2024, 4, 18), 84815190, 0),  # Baronne de Fleur: Forbidden from 2024-04-15
+    (dt.date(2019, 7, 10), 52687916, 1),  # Trishula: Limited until 2019-07-15
+    (dt.date(2019, 7, 15), 52687916, 3),
+])
+def test_a_list_governs_from_its_official_day(fresh_install: Path, day: dt.date, passcode: int,
+                                               limit: int) -> None:
+    assert load_format("tcg").banlist_at(day).limits().get(passcode, 3) == limit
+
+
 #: (day, the list in force, 3 copies legal that day but not under the next list, 3 copies
 #: legal that day but not under the one before). Facts of Konami's lists.
 DAYS = [
-    (dt.date(2019, 7, 15), dt.date(2019, 7, 1), 98338152, 52687916),  # Widow Anchor, Trishula
+    (dt.date(2019, 7, 20), dt.date(2019, 7, 15), 98338152, 52687916),  # Widow Anchor, Trishula
     (dt.date(2023, 1, 1), dt.date(2022, 12, 1), 74078255, 18326736),  # Merrli, Ptolemaeus
     (dt.date(2026, 5, 10), dt.date(2026, 2, 2), 99243014, 29302858),  # Synchro Overtake, Razen
 ]
@@ -228,7 +314,15 @@ def test_master_duel_lists_are_konamis_every_one(shared_data: Path, fresh_instal
     folder = shared_data / "banlists" / "konami-id" / "master-duel"
     official = sorted({dt.date.fromisoformat(p.name[:10])
                        for p in folder.glob("????-??-??.*.json")})
-    assert md.list_dates() == official
+    # Konami's file of 2025-01-08 is the list of 2026-01-08 under the wrong year: it names
+    # cards first printed in 2025-03 and 2025-07 (YGOJSON's sets), so it is left out
+    wrong = dt.date(2025, 1, 8)
+    assert md.list_dates() == [d for d in official if d != wrong]
+    assert md.banlist_at(dt.date(2026, 1, 8)).source == (
+        "Konami-id list master-duel/2026-01-08.vector.json, also filed as "
+        "master-duel/2025-01-08.vector.json (under the wrong year)")
+    # the day it was filed under is the list of 2024-12-06's, till 2025-01-09's
+    assert md.banlist_at(wrong).effective == dt.date(2024, 12, 6)
     for bl in md.lists():
         assert not bl.whitelist and bl.source.startswith("Konami-id list master-duel/")
     # a date after the old frozen whitelist (2025-05-09) is judged by the list of its day

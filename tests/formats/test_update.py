@@ -43,7 +43,9 @@ def make_source(root: Path) -> Path:
 
 def test_import_folder(tmp_path: Path, pool, banlists_home: Path) -> None:
     src = make_source(tmp_path / "src")
-    report = upd.import_lists(src, pool=pool)
+    # toy lists far smaller than the shipped ones of their days: taken with force=True (the
+    # lists in force are kept from worse imports otherwise: tests/formats/test_keep.py)
+    report = upd.import_lists(src, pool=pool, force=True)
     assert report.dest == banlists_home
     # Konami's TCG lists count for TCG and, Forbidden as Limited, for Traditional
     assert report.written == {"edison": 1, "tcg": 2, "traditional": 2}
@@ -53,9 +55,13 @@ def test_import_folder(tmp_path: Path, pool, banlists_home: Path) -> None:
         "konami-id/tcg: 2019-01-01.vector.json: 1 card(s) not in the card pool "
         "(Konami id 77777…)"]
     fmt = load_format("tcg")
-    march = fmt.banlist_at(dt.date(2021, 3, 1))
+    # Konami's file of 2021-03-01 is in force from 2021-03-15, as the shipped list of that
+    # file says (dated by YGOJSON's history when the shipped lists were made)
+    march = fmt.banlist_at(dt.date(2021, 3, 15))
     assert (march.name, march.limits()) == ("2021.03 TCG", {55144522: 1})
-    assert march.source == "Konami-id list tcg/2021-03-01.vector.json"
+    assert march.source == "Konami-id list tcg/2021-03-01.vector.json, dated 2021-03-15 by " \
+        "YGOJSON's tcg history"
+    assert fmt.banlist_at(dt.date(2021, 3, 14)).name == "2020.12 TCG"
     assert fmt.banlist_at(dt.date(2021, 1, 1)).name == "2020.12 TCG"
     assert fmt.banlist_at(dt.date(2021, 1, 1)).limits() == {55144522: 2, 14558127: 1}
     trad = load_format("traditional")
@@ -120,13 +126,13 @@ def test_undated_list_takes_the_index_day(tmp_path: Path, banlists_home: Path) -
 
 
 def test_without_a_pool_konami_lists_are_skipped(tmp_path: Path, banlists_home: Path) -> None:
-    report = upd.import_lists(make_source(tmp_path / "src"))
+    report = upd.import_lists(make_source(tmp_path / "src"), force=True)  # toy lists
     assert "konami-id/tcg: 3 list(s): no card pool to map Konami ids and names to passcodes" \
         in report.skipped
     # EDOPro's 2021.03 lists yield to Konami's shipped lists of that day
     assert report.written == {"edison": 1}
     assert "EDOPro LFLists, 2021.03_TCG.lflist.conf: '2021.03 TCG': Konami's own list of " \
-           "2021-03-01 (shipped) wins" in report.skipped
+           "2021-03-15 (shipped) wins" in report.skipped
 
 
 def test_single_files(tmp_path: Path, banlists_home: Path) -> None:
