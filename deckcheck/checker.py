@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.cards.model import EXTRA_FRAMES, Kind
-from deckcheck.decks.files import EXTENSIONS
+from deckcheck.decks.files import DECK_SUFFIXES
 from deckcheck.decks.model import Deck
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
@@ -39,10 +39,8 @@ if TYPE_CHECKING:
     from deckcheck.decks.model import Entry, Section
     from deckcheck.formats.model import Banlist, Format
 
-#: Among many inputs, files with these suffixes are read as decks; any other file (a README
-#: beside the decks, a profile) is skipped with the reason. One input is always read: a
-#: Markdown file named alone is read as a text list, but among decks it is their README.
-DECK_SUFFIXES = frozenset(EXTENSIONS) - {".md"}
+#: Among many inputs, files with `DECK_SUFFIXES` are read as decks; any other file (a README
+#: beside the decks, a profile) is skipped with the reason. One input is always read.
 #: At most this many sample hands per deck (each is a shuffle; more tells nothing new).
 MAX_HANDS = 1000
 

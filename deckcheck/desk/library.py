@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.decks.files import DECK_SUFFIXES
 from deckcheck.decks.model import SECTIONS
 from deckcheck.errors import DeckcheckError
 
@@ -40,7 +41,7 @@ def max_upload_bytes() -> int:
 
 
 #: Extensions of deck files a player may upload, and of registration files staff may import.
-DECK_EXTENSIONS = (".ydk", ".ydke", ".omega", ".txt", ".text", ".csv", ".tsv", ".xlsx", ".xlsm")
+DECK_EXTENSIONS = DECK_SUFFIXES
 
 
 @dataclass(frozen=True)

@@ -406,7 +406,8 @@ def test_event_check_on_a_folder_without_decks(here: Path) -> None:
     result = run("event", "check", "regs")
     assert result.exit_code == 2
     assert last_err(result) == ("deckcheck: regs: no deck file found (looked for .csv, .omega, "
-                                ".txt, .xlsm, .xlsx, .ydk, .ydke); check the folder.")
+                                ".text, .tsv, .txt, .xlsm, .xlsx, .ydk, .ydke); check the "
+                                "folder.")
     assert result.stdout == ""
     result = run("event", "sheet", "regs", "-o", "sheets")
     assert result.exit_code == 2

@@ -69,8 +69,8 @@ to 3 bytes, not a multiple of 4 (one passcode is 4 bytes); copy the whole URL ag
   #12 Jack (0303333333): registrations.csv:6 is empty: the row has no decklist.
 Skipped (2 inputs not a registration):
   event/.hidden.ydk is a hidden file; it was not read.
-  event/notes.md is not a deck file (deck files end in .csv, .omega, .txt, .xlsm, .xlsx, .ydk, \
-.ydke).
+  event/notes.md is not a deck file (deck files end in .csv, .omega, .text, .tsv, .txt, .xlsm, \
+.xlsx, .ydk, .ydke).
 """
 
 
