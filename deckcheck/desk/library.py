@@ -327,9 +327,3 @@ def formula_safe(text: str) -> str:
 
     value = escape(text)
     return value if isinstance(value, str) else text
-
-
-def parse_date(text: str) -> dt.date:
-    from deckcheck.checker import parse_date as parse
-
-    return parse(text)

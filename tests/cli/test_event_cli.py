@@ -144,7 +144,8 @@ def test_bad_output_suffix_and_bad_date(sources: list[str]) -> None:
     assert result.exit_code == 2
     assert result.stderr == "deckcheck: report.pdf: the report must end in .xlsx, .csv or .json.\n"
     result = run("event", "check", "event", "--date", "5/12/2026")
-    assert result.exit_code == 2 and result.stderr.startswith("deckcheck: \"5/12/2026\" is not")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("deckcheck: --date \"5/12/2026\" is not")
 
 
 def test_event_sheet_one_deck(sources: list[str]) -> None:
