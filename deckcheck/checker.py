@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from deckcheck import clock
 from deckcheck.cards.model import EXTRA_FRAMES, Kind
 from deckcheck.decks.files import DECK_SUFFIXES
 from deckcheck.decks.model import Deck
@@ -180,7 +181,7 @@ def resolve_format(format: Format | str | None) -> Format:
 
 def parse_date(date: dt.date | str | None) -> dt.date:
     if date is None:
-        return dt.date.today()
+        return clock.today()
     if isinstance(date, dt.date):
         return date
     try:

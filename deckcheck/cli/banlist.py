@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
+from deckcheck import clock
 from deckcheck.cli.common import Ctx, echo_json, handle_errors
 from deckcheck.cli.params import DATE
 
@@ -49,7 +50,7 @@ def list_(format_id: str | None, as_json: bool) -> None:
         for i in chosen:
             click.echo(f"{i.effective.isoformat()}  {i.name}  ({i.origin})")
         return
-    today = dt.date.today()
+    today = clock.today()
     rows: list[dict[str, Any]] = []
     formats = {f.id: f for f in all_formats()}
     for fid in sorted(set(formats) | {i.format for i in infos}):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import deckcheck
+from deckcheck import clock
 from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
 from deckcheck.formats import native
 from deckcheck.formats.model import Banlist, Format
@@ -274,7 +275,7 @@ def find_banlist(name: str, date: dt.date | None = None, pool: CardPool | None =
     path = Path(name)
     if path.is_file():
         lists = load_banlist_file(path, pool)
-        day = date or dt.date.today()
+        day = date or clock.today()
         current = [b for b in lists if b.effective <= day]
         return max(current or lists, key=lambda b: b.effective)
     if name in list_formats() or any(label_key(f.name) == label_key(name) or
@@ -283,7 +284,7 @@ def find_banlist(name: str, date: dt.date | None = None, pool: CardPool | None =
         fmt = load_format(name)
         bl = fmt.banlist_at(date)
         if bl is None:
-            when = (date or dt.date.today()).isoformat()
+            when = (date or clock.today()).isoformat()
             raise UnknownBanlist(f"Format {fmt.id!r} has no list in force on {when}; import "
                                  "its history with `deckcheck banlist update`.")
         return bl

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck import clock
 from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload, FormatError, UnknownFormat
 from deckcheck.formats import conflicts, konami, lflist, native, ygoprodeck_banlist
@@ -371,7 +372,7 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
         text_head = single.read_bytes()[:4096]
         if single.suffix in (".json", ".zip") and (b'"data"' in text_head or
                                                    zipfile.is_zipfile(single)):
-            _ygoprodeck_lists(single, date or dt.date.today(), formats, found)
+            _ygoprodeck_lists(single, date or clock.today(), formats, found)
         elif lflist.looks_like_lflist(text_head.decode("utf-8", "replace")):
             lfl = [single]
         elif native.looks_native(text_head.decode("utf-8", "replace")):
@@ -382,7 +383,7 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
     if single is None:
         for p in files:
             if p.name.endswith(".cardinfo.json"):
-                _ygoprodeck_lists(p, date or dt.date.today(), formats, found)
+                _ygoprodeck_lists(p, date or clock.today(), formats, found)
     _read_aliases(cdbs, found)
     _konami_lists(kon, pool, formats, found)
     _lflist_lists(lfl, index, official, pool, formats, found)
