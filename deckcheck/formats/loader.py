@@ -149,7 +149,9 @@ def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
 
 
 def load_format(name: str) -> Format:
-    """The format `name` ("tcg", "Master Duel", …) with its whole list history."""
+    """The format `name` ("tcg", "Master Duel", …) with its whole list history. A common
+    short name, the initials of one format's name ("md": Master Duel, "sd": Speed Duel), is
+    taken too when it names only that format."""
     dirs = search_dirs()
     ids = _format_ids(dirs)
     if name in ids:  # the usual case: no name matching (listnames) needed
@@ -160,6 +162,10 @@ def load_format(name: str) -> Format:
     if fid is None:
         fid = next((f.id for f in _all_formats(dirs) if label_key(f.name) == label_key(name)),
                    None)
+    if fid is None and name.isalpha() and len(name) <= 4:
+        short = [f.id for f in _all_formats(dirs) if len(f.name.split()) > 1
+                 and "".join(w[0] for w in f.name.lower().split()) == name.lower()]
+        fid = short[0] if len(short) == 1 else None
     if fid is None:
         raise UnknownFormat(f"No format {name!r}; known formats: {', '.join(ids) or 'none'}.")
     return _load_format(fid, dirs)
