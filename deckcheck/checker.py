@@ -91,17 +91,10 @@ _CACHE_SIZE = 8
 _CHECKERS: OrderedDict[tuple[object, ...], Checker] = OrderedDict()
 #: What decides which list files and which card database `check()` finds when given names.
 _ENV = ("DECKCHECK_BANLISTS", "DECKCHECK_DB", "XDG_DATA_HOME", "HOME")
-#: The same names as CPython's `os.environ` keys them in its dict (bytes on POSIX).
-_ENV_KEYS: tuple[object, ...] = tuple(map(getattr(os.environ, "encodekey", str), _ENV))
 
 
-def _env() -> tuple[object, ...]:
-    """The `_ENV` variables' values (as the environment holds them). `os.environ.get` of a
-    variable that is not set raises and catches a KeyError inside (a microsecond each, per
-    `check()` call), so CPython's own dict behind `os.environ` is read when it is there."""
-    data = getattr(os.environ, "_data", None)
-    if isinstance(data, dict) and _ENV_KEYS:
-        return tuple(map(data.get, _ENV_KEYS))
+def _env() -> tuple[str | None, ...]:
+    """The `_ENV` variables' values."""
     return tuple(map(os.environ.get, _ENV))
 
 
