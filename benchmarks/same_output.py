@@ -2,9 +2,10 @@
 
 Runs `deckcheck check` in this process (click's runner) over every real `.ydk` in
 `../shared/data/decks`, against a card store imported from the real YGOPRODeck dump, for
-several formats and dates and each output (text, json, parsable), and writes one line per run:
-format, date, output, exit code, and the SHA-256 of stdout and of stderr. Run it on the code
-before and after, then compare the two files (`diff`, or `--compare OLD`).
+several formats and dates and each output (text, json, parsable), and `deckcheck event check`
+over the same folder (its JSON and CSV reports), and writes one line per run: what ran, the
+exit code, and the SHA-256 of stdout, stderr and each report. Run it on the code before and
+after, then compare the two files (`diff`, or `--compare OLD`).
 
     python benchmarks/same_output.py --out before.txt
     python benchmarks/same_output.py --out after.txt --compare before.txt
@@ -20,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _realdata import need_data, store_path, ydk_files  # noqa: E402
+from _realdata import DECKS, need_data, store_path, ydk_files  # noqa: E402
 
 FORMATS = ("tcg", "ocg", "genesys", "goat", "master-duel")
 DATES = ("2026-06-01", "2024-01-01")
@@ -47,6 +48,31 @@ def runs(files: list[str]) -> list[str]:
     return lines
 
 
+def event_runs(folder: str) -> list[str]:
+    import tempfile
+
+    from click.testing import CliRunner
+
+    from deckcheck.cli.main import cli
+
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for suffix in (".json", ".csv"):
+            report = Path(tmp) / f"report{suffix}"
+            result = CliRunner().invoke(cli, ["event", "check", folder, "-f", "tcg", "--date",
+                                              DATES[0], "--jobs", "1", "-o", str(report)])
+            written = sorted(Path(tmp).glob("report*"))
+            digests = " ".join(f"{p.name}={hashlib.sha256(p.read_bytes()).hexdigest()[:16]}"
+                               for p in written)
+            out = hashlib.sha256(result.stdout_bytes.replace(tmp.encode(), b"TMP"))
+            lines.append(f"event tcg {DATES[0]} {suffix} exit={result.exit_code} "
+                         f"stdout={out.hexdigest()[:16]} {digests}")
+            print(lines[-1], flush=True)
+            for p in written:
+                p.unlink()
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
@@ -57,7 +83,7 @@ def main() -> int:
     files = [str(p) for p in ydk_files()]
     print(f"{len(files)} .ydk files; {len(FORMATS)} formats x {len(DATES)} dates x "
           f"{len(OUTPUTS)} outputs", flush=True)
-    lines = runs(files)
+    lines = runs(files) + event_runs(str(DECKS))
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     if args.compare:
         old = args.compare.read_text(encoding="utf-8").splitlines()
