@@ -10,7 +10,8 @@ What an example block may hold (the docstrings' own notation):
   prose, and its rule must be on `PROSE`;
 - `-> DCxxx name: …` lines: what the example yields.
 The cards are facts from `rulekit` (plus the few more the examples name); the block's heading
-picks the format: "(… TCG)", "(Genesys)", "(cap N)", "(GOAT)", "(Speed Duel)", "as of DATE".
+picks the format: "(… TCG)", "(Genesys)", "(cap N)", "(GOAT)", "(Speed Duel)" (with "a group":
+`test_limit_group`'s), "as of DATE".
 Only the documented rule runs (`select=[CODE]`), so sizes and other rules stay out of it.
 """
 
@@ -36,6 +37,7 @@ from rulekit import (
     speed,
     tcg,
 )
+from test_limit_group import fmt as speed_with_group
 from test_not_in_card_pool import goat
 from test_points_over_cap import genesys
 
@@ -49,7 +51,6 @@ from deckcheck.rules.registry import RULES
 
 #: Rules whose examples are still prose (no deck to run): shrink this list, never grow it.
 PROSE = {
-    "DC206": "limit-group: cards A and B of a group",
     "DC402": "not-yet-released: 'a card released on …'",
 }
 
@@ -105,6 +106,8 @@ def _format(heading: str) -> Any:
         return genesys()
     if "GOAT" in heading:
         return goat()
+    if "Speed Duel" in heading and "group" in heading:
+        return speed_with_group()
     if "Speed Duel" in heading:
         return speed()
     return tcg(history=[DOC_LIST])
