@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from deckcheck import clock
 from deckcheck.cards.model import EXTRA_FRAMES, Kind
-from deckcheck.decks.files import EXTENSIONS
+from deckcheck.decks.files import DECK_SUFFIXES
 from deckcheck.decks.model import Deck
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
@@ -39,10 +40,8 @@ if TYPE_CHECKING:
     from deckcheck.decks.model import Entry, Section
     from deckcheck.formats.model import Banlist, Format
 
-#: Among many inputs, files with these suffixes are read as decks; any other file (a README
-#: beside the decks, a profile) is skipped with the reason. One input is always read: a
-#: Markdown file named alone is read as a text list, but among decks it is their README.
-DECK_SUFFIXES = frozenset(EXTENSIONS) - {".md"}
+#: Among many inputs, files with `DECK_SUFFIXES` are read as decks; any other file (a README
+#: beside the decks, a profile) is skipped with the reason. One input is always read.
 #: At most this many sample hands per deck (each is a shuffle; more tells nothing new).
 MAX_HANDS = 1000
 
@@ -92,17 +91,10 @@ _CACHE_SIZE = 8
 _CHECKERS: OrderedDict[tuple[object, ...], Checker] = OrderedDict()
 #: What decides which list files and which card database `check()` finds when given names.
 _ENV = ("DECKCHECK_BANLISTS", "DECKCHECK_DB", "XDG_DATA_HOME", "HOME")
-#: The same names as CPython's `os.environ` keys them in its dict (bytes on POSIX).
-_ENV_KEYS: tuple[object, ...] = tuple(map(getattr(os.environ, "encodekey", str), _ENV))
 
 
-def _env() -> tuple[object, ...]:
-    """The `_ENV` variables' values (as the environment holds them). `os.environ.get` of a
-    variable that is not set raises and catches a KeyError inside (a microsecond each, per
-    `check()` call), so CPython's own dict behind `os.environ` is read when it is there."""
-    data = getattr(os.environ, "_data", None)
-    if isinstance(data, dict) and _ENV_KEYS:
-        return tuple(map(data.get, _ENV_KEYS))
+def _env() -> tuple[str | None, ...]:
+    """The `_ENV` variables' values."""
     return tuple(map(os.environ.get, _ENV))
 
 
@@ -182,7 +174,7 @@ def resolve_format(format: Format | str | None) -> Format:
 
 def parse_date(date: dt.date | str | None) -> dt.date:
     if date is None:
-        return dt.date.today()
+        return clock.today()
     if isinstance(date, dt.date):
         return date
     try:

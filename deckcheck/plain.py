@@ -11,8 +11,11 @@ schema twins built only there.
 `model_fields`, `model_copy(update=...)`, `model_dump(mode="python"|"json", exclude=...)`,
 `model_dump_json()`, `model_construct(...)` and `model_validate(...)` /
 `model_validate_json(...)` for data deckcheck wrote itself (nested values are built, not
-re-validated). Equality compares the class and every field; the immutable classes (cards,
-locations, entries, violations) hash by their fields.
+re-validated). Equality compares the class and every field; the classes used as values
+(cards, locations, entries, violations) hash by their fields, so they must not be changed once
+built: make a changed copy with `model_copy(update=...)`. That is a rule, not enforced: a
+refusing `__setattr__` made every field set a Python call (measured: `.ydk` reading 55 -> 75
+us/deck with frozen locations; a GOAT check 265 -> 368 us/deck with frozen violations).
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck import clock
 from deckcheck.atomic import replacing
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import read_only_uri
@@ -101,7 +102,7 @@ CREATE INDEX cards_facts ON cards(passcode, facts);
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+    return clock.now_utc().replace(microsecond=0).isoformat()
 
 
 # -- opening ----------------------------------------------------------------------------
@@ -553,7 +554,7 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
     built = meta.get("built_at")
     age = None
     if built:
-        age = (dt.datetime.now(dt.UTC) - dt.datetime.fromisoformat(built)).days
+        age = (clock.now_utc() - dt.datetime.fromisoformat(built)).days
     return {"path": str(path), "exists": True, "built_at": built, "age_days": age,
             "cards": int(meta.get("cards", 0)), "alt_ids": kinds.get("alt", 0),
             "prerelease_ids": kinds.get("prerelease", 0), "sources": sources,

@@ -9,25 +9,17 @@ from typing import Any, TypeVar
 
 import click
 
+from deckcheck import clock
 from deckcheck.cli.common import Ctx, echo_json, handle_errors
+from deckcheck.cli.params import DATE
 
 JSON_HELP = "Print JSON instead of text."
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _date(value: str | None) -> dt.date | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a date like 2026-05-18.",
-                                 param_hint="'--date'") from None
-
-
 def _date_option(help_text: str) -> Callable[[_F], _F]:
-    return click.option("--date", "date", metavar="YYYY-MM-DD", default=None, help=help_text)
+    return click.option("--date", "date", type=DATE, default=None, help=help_text)
 
 
 @click.group()
@@ -58,7 +50,7 @@ def list_(format_id: str | None, as_json: bool) -> None:
         for i in chosen:
             click.echo(f"{i.effective.isoformat()}  {i.name}  ({i.origin})")
         return
-    today = dt.date.today()
+    today = clock.today()
     rows: list[dict[str, Any]] = []
     formats = {f.id: f for f in all_formats()}
     for fid in sorted(set(formats) | {i.format for i in infos}):
@@ -116,13 +108,13 @@ def _show_text(bl: Any) -> str:
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
 @handle_errors
-def show(obj: Ctx, name: str, date: str | None, as_json: bool) -> None:
+def show(obj: Ctx, name: str, date: dt.date | None, as_json: bool) -> None:
     """Show one list: its cards by status. NAME is a format id ("tcg": its list in force on
     --date, default today), a list name ("2026.05 TCG") or a file (deckcheck .toml or EDOPro
     .lflist.conf)."""
     from deckcheck.formats.loader import find_banlist
 
-    bl = find_banlist(name, _date(date))
+    bl = find_banlist(name, date)
     if as_json:
         echo_json(bl)
     else:
@@ -135,7 +127,7 @@ def show(obj: Ctx, name: str, date: str | None, as_json: bool) -> None:
 @_date_option("With a format id for OLD: its list in force that day.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @handle_errors
-def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
+def diff(old: str, new: str, date: dt.date | None, as_json: bool) -> None:
     """What moved between two lists: "Forbidden → Limited", new and removed entries.
 
     OLD and NEW are each a format id (its list in force today; --date picks OLD's day), a
@@ -144,7 +136,7 @@ def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
     from deckcheck.formats import diff as diffs
     from deckcheck.formats.loader import find_banlist
 
-    result = diffs.diff(find_banlist(old, _date(date)), find_banlist(new))
+    result = diffs.diff(find_banlist(old, date), find_banlist(new))
     if as_json:
         echo_json(result)
     else:
@@ -177,7 +169,7 @@ def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
 @click.pass_obj
 @handle_errors
 def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck: bool,
-           into: str | None, allow_smaller: bool, force: bool, date: str | None,
+           into: str | None, allow_smaller: bool, force: bool, date: dt.date | None,
            as_json: bool) -> None:
     """Import current and historical lists into your data directory, so that
     `--date` finds the list in force on any day.
@@ -193,7 +185,7 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
 
     pool = obj.pool(quiet=True)
     if sources:
-        report = upd.import_lists(list(sources), pool=pool, date=_date(date), dest=into,
+        report = upd.import_lists(list(sources), pool=pool, date=date, dest=into,
                                   clean=into is not None, force=force)
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
@@ -202,7 +194,7 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
             chosen = dict(upd.URLS) | (upd.KONAMI_URLS if full else {})
         if ygoprodeck:
             chosen |= upd.YGOPRODECK_URLS
-        report = upd.fetch(chosen, pool=pool, date=_date(date), dest=into,
+        report = upd.fetch(chosen, pool=pool, date=date, dest=into,
                            allow_smaller=allow_smaller, force=force)
     if as_json:
         echo_json({"dest": str(report.dest), "written": report.written, "total": report.total,
@@ -228,13 +220,13 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write to this file instead of standard output.")
 @handle_errors
-def export(name: str, to: str, date: str | None, output: str | None) -> None:
+def export(name: str, to: str, date: dt.date | None, output: str | None) -> None:
     """Write a list as an EDOPro .lflist.conf or as deckcheck's .toml. NAME is a format id,
     a list name or a file."""
     from deckcheck.formats import lflist, native
     from deckcheck.formats.loader import find_banlist
 
-    bl = find_banlist(name, _date(date))
+    bl = find_banlist(name, date)
     text = lflist.dump([bl]) if to == "lflist" else native.dump_list(bl)
     if output is None:
         click.echo(text, nl=False)

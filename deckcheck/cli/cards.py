@@ -119,27 +119,8 @@ def _describe(card: Any) -> list[str]:
         lines.append(f"  alternate artworks: {', '.join(map(str, card.alt_passcodes))}")
     if card.konami_id is not None:
         lines.append(f"  Konami id: {card.konami_id}")
-    if card.kind.value in ("spell", "trap"):
-        kind = f"{card.race or 'Normal'} {card.kind.value.capitalize()}"
-    elif card.kind.value == "monster":
-        kind = f"{card.frame.value.replace('_', ' ')} monster"
-    else:
-        kind = card.kind.value
-    lines.append(f"  {kind}" + (f", {card.deck} deck" if card.deck else ""))
-    stats = []
-    for label, value in (("Level", card.level), ("Rank", card.rank), ("Link", card.link_rating),
-                         ("Scale", card.scale)):
-        if value is not None:
-            stats.append(f"{label} {value}")
-    if card.attribute:
-        stats.append(card.attribute)
-    if card.race and card.kind.value not in ("spell", "trap"):
-        stats.append(card.race)
-    if card.monster_types:
-        stats.append("/".join(card.monster_types))
-    if card.atk is not None or card.defense is not None:
-        atk = f"ATK {_stat(card.atk)}"
-        stats.append(atk if card.link_rating is not None else f"{atk} / DEF {_stat(card.defense)}")
+    lines.append(f"  {_kind(card)}" + (f", {card.deck} deck" if card.deck else ""))
+    stats = _stats(card)
     if stats:
         lines.append("  " + ", ".join(stats))
     if card.link_arrows:
@@ -157,6 +138,40 @@ def _describe(card: Any) -> list[str]:
         lines.append(f"  Master Duel: {'yes' if card.master_duel else 'no'}")
     if card.scopes:
         lines.append(f"  scopes: {', '.join(sorted(card.scopes))}")
+    return lines + _rule_name_lines(card)
+
+
+def _kind(card: Any) -> str:
+    """"Quick-Play Spell", "fusion monster", "token"…"""
+    if card.kind.value in ("spell", "trap"):
+        return f"{card.race or 'Normal'} {card.kind.value.capitalize()}"
+    if card.kind.value == "monster":
+        return f"{card.frame.value.replace('_', ' ')} monster"
+    return str(card.kind.value)
+
+
+def _stats(card: Any) -> list[str]:
+    """Level/Rank/Link/Scale, attribute, type, monster types, ATK / DEF."""
+    stats = []
+    for label, value in (("Level", card.level), ("Rank", card.rank), ("Link", card.link_rating),
+                         ("Scale", card.scale)):
+        if value is not None:
+            stats.append(f"{label} {value}")
+    if card.attribute:
+        stats.append(card.attribute)
+    if card.race and card.kind.value not in ("spell", "trap"):
+        stats.append(card.race)
+    if card.monster_types:
+        stats.append("/".join(card.monster_types))
+    if card.atk is not None or card.defense is not None:
+        atk = f"ATK {_stat(card.atk)}"
+        stats.append(atk if card.link_rating is not None else f"{atk} / DEF {_stat(card.defense)}")
+    return stats
+
+
+def _rule_name_lines(card: Any) -> list[str]:
+    """The name the card counts as, and the sources when they disagree on it."""
+    lines = []
     if card.rule_name != card.name:
         lines.append(f"  counts as: {card.rule_name}")
     evidence = card.rule_name_evidence

@@ -6,12 +6,14 @@ decks, renders the reports and returns the exit code (0 legal, 1 illegal, 2 coul
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from deckcheck.cli.common import EXIT_OK, Ctx, handle_errors
+from deckcheck.cli.params import DATE
 
 if TYPE_CHECKING:
     from deckcheck.reports.model import CheckResult
@@ -33,7 +35,7 @@ class CheckOptions:
     import costs start-up.)"""
 
     def __init__(self, decks: list[str], format: str = "tcg",  # noqa: A002
-                 date: str | None = None, banlist: str | None = None,
+                 date: dt.date | str | None = None, banlist: str | None = None,
                  points_cap: int | None = None, output: str = "text",
                  select: list[str] | None = None, ignore: list[str] | None = None,
                  strict: bool = False, hands: int = 0, seed: int | None = None,
@@ -76,7 +78,7 @@ def _list_rules(ctx: click.Context, param: click.Parameter, value: bool) -> None
 @click.argument("decks", nargs=-1, required=True)
 @click.option("-f", "--format", "format_", default="tcg", show_default=True,
               help="Format id (tcg, ocg, traditional, genesys, speed, goat…).")
-@click.option("--date", default=None,
+@click.option("--date", type=DATE, default=None,
               help="Check as of this day, YYYY-MM-DD (default: today): picks the list in force "
                    "and the cards released by then.")
 @click.option("--banlist", default=None, metavar="NAME|FILE",
@@ -99,7 +101,7 @@ def _list_rules(ctx: click.Context, param: click.Parameter, value: bool) -> None
               callback=_list_rules, help="List every rule (code, name, severity) and exit.")
 @click.pass_obj
 @handle_errors
-def check(obj: Ctx, decks: tuple[str, ...], format_: str, date: str | None,
+def check(obj: Ctx, decks: tuple[str, ...], format_: str, date: dt.date | None,
           banlist: str | None, points_cap: int | None, output: str, select: tuple[str, ...],
           ignore: tuple[str, ...], strict: bool, hands: int, seed: int | None) -> None:
     """Check DECK files (.ydk, ydke:// URLs, Omega codes, text lists, CSV, xlsx; "-" for

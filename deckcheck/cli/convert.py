@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import sys
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import click
 
 from deckcheck.cli.common import Ctx, UserError, handle_errors, problem_place
+from deckcheck.cli.params import DATE
 from deckcheck.decks.files import (
     FORMATS,
     OUTPUT_FORMATS,
@@ -77,14 +79,14 @@ def pick_deck(decks: list[Deck], sheet: str | None, source: str) -> Deck:
 @click.option("--player", help="Registration sheet: player name.")
 @click.option("--player-id", help="Registration sheet: CARD GAME ID.")
 @click.option("--event", help="Registration sheet: event name.")
-@click.option("--date", "event_date", help="Registration sheet: event date.")
+@click.option("--date", "event_date", type=DATE, help="Registration sheet: event date.")
 @click.option("--country", help="Registration sheet: country of residence.")
 @click.option("--deck-name", help="Registration sheet: deck name.")
 @click.pass_obj
 @handle_errors
 def convert(obj: Ctx, source: str, dest: str | None, output: str | None, to_fmt: str | None,
             from_fmt: str | None, sheet: str | None, player: str | None,
-            player_id: str | None, event: str | None, event_date: str | None,
+            player_id: str | None, event: str | None, event_date: dt.date | None,
             country: str | None, deck_name: str | None) -> None:
     """Convert a deck between .ydk, ydke:// URL, Omega code, plain text, CSV and an xlsx
     registration sheet, or print it as a PDF decklist.
@@ -107,7 +109,8 @@ def convert(obj: Ctx, source: str, dest: str | None, output: str | None, to_fmt:
     decks = read_decks(source, pool, fmt=from_fmt)
     deck = pick_deck(decks, sheet, source)
     fmt = to_fmt or ("ydk" if dest == "-" else format_for(dest))
-    fields = {"player": player, "player_id": player_id, "event": event, "date": event_date,
+    fields = {"player": player, "player_id": player_id, "event": event,
+              "date": event_date.isoformat() if event_date else None,
               "country": country, "deck_name": deck_name}
     given = {k: v for k, v in fields.items() if v is not None}
     if given and fmt not in ("xlsx", "pdf"):

@@ -6,6 +6,7 @@ here, inside the command, so the rest of the CLI starts without it.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import re
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import click
 
 from deckcheck.cli.common import Ctx, UserError, handle_errors
+from deckcheck.cli.params import DATE
 
 #: The modules of the `desk` extra (import names).
 DESK_MODULES = ("starlette", "jinja2", "uvicorn", "python_multipart")
@@ -34,7 +36,7 @@ def _default_store(event: str) -> Path:
               "page, e.g. \"Regional Berlin\".")
 @click.option("--format", "format_", default="tcg", show_default=True,
               help="Format id the decks are checked under.")
-@click.option("--date", default=None, help="Event date, YYYY-MM-DD (the list in force that "
+@click.option("--date", type=DATE, default=None, help="Event date (the list in force that "
               "day applies; default today).")
 @click.option("--deadline", default=None, help="When submissions close, YYYY-MM-DD HH:MM "
               "(local time; staff may change it).")
@@ -63,7 +65,7 @@ def _default_store(event: str) -> Path:
               "shown but never replaces a legal one.")
 @click.pass_obj
 @handle_errors
-def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: str | None,
+def desk(obj: Ctx, event_name: str, format_: str, date: dt.date | None, deadline: str | None,
          host: str, port: int, store: str | None, token: str | None, password: str | None,
          submit_limit: int, player_limit: int, trusted_proxies: tuple[str, ...],
          accept_illegal: bool) -> None:
@@ -76,7 +78,6 @@ def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: st
     import uvicorn
 
     from deckcheck.desk.app import create_app
-    from deckcheck.desk.library import parse_date
     from deckcheck.desk.settings import DeskSettings, parse_deadline
     from deckcheck.desk.store import StoreError
 
@@ -88,7 +89,7 @@ def desk(obj: Ctx, event_name: str, format_: str, date: str | None, deadline: st
             raise UserError(str(exc)) from None
     settings = DeskSettings(event=event_name, store=Path(store) if store else
                             _default_store(event_name), format=format_,
-                            date=parse_date(date) if date else None, deadline=when,
+                            date=date, deadline=when,
                             token=token, password=password, db=obj.db,
                             submit_limit=submit_limit, player_limit=player_limit,
                             trusted_proxies=tuple(trusted_proxies),

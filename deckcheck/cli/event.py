@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from deckcheck.cli.common import (
     echo_json,
     handle_errors,
 )
+from deckcheck.cli.params import DATE
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -81,7 +83,7 @@ class EventCheckOptions:
 
     sources: list[str]
     format: str = "tcg"
-    date: str | None = None
+    date: dt.date | str | None = None
     banlist: str | None = None
     points_cap: int | None = None
     strict: bool = False
@@ -96,7 +98,7 @@ class EventCheckOptions:
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("-f", "--format", "format_", default="tcg", show_default=True,
               help="Format id every deck is checked under (tcg, ocg, genesys…).")
-@click.option("--date", default=None,
+@click.option("--date", type=DATE, default=None,
               help="Check as of this day, YYYY-MM-DD (default: today): picks the list in force.")
 @click.option("--banlist", default=None, metavar="NAME|FILE",
               help="Use this list instead of the format's list at the date: a list name, a "
@@ -117,7 +119,7 @@ class EventCheckOptions:
                    "the same.")
 @click.pass_obj
 @handle_errors
-def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: str | None,
+def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: dt.date | None,
           banlist: str | None, points_cap: int | None, strict: bool, event_name: str | None,
           output: str | None, as_json: bool, progress: bool | None, jobs: int | None) -> None:
     """Check every decklist in SOURCES (folders, deck files, workbooks, CSV exports of a
@@ -202,7 +204,7 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
 @click.option("--id", "player_id", default=None, help="Player id, e.g. the CARD GAME ID "
               "(one deck only).")
 @click.option("--event", "event_name", default=None, help="Event name.")
-@click.option("--date", default=None, help="Event date, YYYY-MM-DD.")
+@click.option("--date", type=DATE, default=None, help="Event date.")
 @click.option("--country", default=None, help="Country of residence (every sheet).")
 @click.option("--deck-name", default=None, help="Deck name (one deck only).")
 @click.option("-o", "--output", required=True, type=click.Path(),
@@ -212,20 +214,19 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
 @click.pass_obj
 @handle_errors
 def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
-          event_name: str | None, date: str | None, country: str | None,
+          event_name: str | None, date: dt.date | None, country: str | None,
           deck_name: str | None, output: str, force: bool) -> None:
     """Write the printable registration sheet for DECK, or, when DECK is a folder, workbook
     or CSV of many registrations, one sheet per player into the folder OUTPUT. An OUTPUT
     ending in .pdf is one file of decklists in the layout of Konami's form, one page per
     player in the order read (needs the pdf extra)."""
-    from deckcheck.checker import parse_date
     from deckcheck.decks.files import write_deck
     from deckcheck.event.models import Registration
     from deckcheck.event.sheets import plan_sheets, refuse_existing, safe_name, write_sheets
     from deckcheck.event.sources import discover_items, no_registrations
     from deckcheck.reports import printable
 
-    day = parse_date(date).isoformat() if date else None
+    day = date.isoformat() if date else None
     pool = obj.pool()
     items = discover_items([deck], pool)
     regs = [i for i in items if isinstance(i, Registration)]

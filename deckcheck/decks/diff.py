@@ -164,12 +164,27 @@ def _names(deck: Deck, pool: CardPool | None,
     return order
 
 
+Names = dict[CardKey, tuple[str, int | None]]
+Counts = dict[Section, Counter[CardKey]]
+
+
 def diff_decks(a: Deck, b: Deck, pool: CardPool | None, *, a_label: str | None = None,
                b_label: str | None = None) -> DeckDiff:
     """Compare two decks section by section (`a` before, `b` after)."""
     ca, cb = canonical_counts(a, pool), canonical_counts(b, pool)
-    names: dict[CardKey, tuple[str, int | None]] = {}
+    names: Names = {}
     order = list(dict.fromkeys(_names(a, pool, names) + _names(b, pool, names)))
+    changes = _changes(ca, cb, order, names)
+    return DeckDiff(
+        a=a_label or a.source or a.name or "A", b=b_label or b.source or b.name or "B",
+        # an entry that could not be read may be the difference: never call that identical
+        identical=not changes and not a.problems and not b.problems,
+        sizes_a={s: a.size(s) for s in SECTIONS}, sizes_b={s: b.size(s) for s in SECTIONS},
+        changes=changes, moves=_moves(ca, cb, order, names), notes=_unread_notes(a, b))
+
+
+def _changes(ca: Counts, cb: Counts, order: list[CardKey], names: Names) -> list[CardChange]:
+    """Each card whose copies differ in a section, section by section, in written order."""
     changes: list[CardChange] = []
     for section in SECTIONS:
         for key in order:
@@ -178,6 +193,11 @@ def diff_decks(a: Deck, b: Deck, pool: CardPool | None, *, a_label: str | None =
                 label, pc = names[key]
                 changes.append(CardChange(section=section, card=label, passcode=pc,
                                           before=before, after=after))
+    return changes
+
+
+def _moves(ca: Counts, cb: Counts, order: list[CardKey], names: Names) -> list[CardMove]:
+    """Copies that left one section and came into another (a card moved, e.g. to Side)."""
     moves: list[CardMove] = []
     for key in order:
         lost = {s: ca[s].get(key, 0) - cb[s].get(key, 0) for s in SECTIONS}
@@ -193,6 +213,11 @@ def diff_decks(a: Deck, b: Deck, pool: CardPool | None, *, a_label: str | None =
                                       to_section=dst))
                 n_lost -= n
                 gained[dst] -= n
+    return moves
+
+
+def _unread_notes(a: Deck, b: Deck) -> list[str]:
+    """One note per deck holding entries that could not be read (they are not compared)."""
     notes = []
     for label, deck in (("A", a), ("B", b)):
         if deck.problems:
@@ -201,12 +226,7 @@ def diff_decks(a: Deck, b: Deck, pool: CardPool | None, *, a_label: str | None =
             at = f"{first}{', …' if n > 1 else ''}"
             notes.append(f"{label} has {n} entr{'y' if n == 1 else 'ies'} ({at}) that could "
                          f"not be read and {'is' if n == 1 else 'are'} not compared.")
-    return DeckDiff(
-        a=a_label or a.source or a.name or "A", b=b_label or b.source or b.name or "B",
-        # an entry that could not be read may be the difference: never call that identical
-        identical=not changes and not a.problems and not b.problems,
-        sizes_a={s: a.size(s) for s in SECTIONS}, sizes_b={s: b.size(s) for s in SECTIONS},
-        changes=changes, moves=moves, notes=notes)
+    return notes
 
 
 def _signed(n: int) -> str:

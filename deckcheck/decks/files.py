@@ -33,6 +33,10 @@ EXTENSIONS = {".ydk": "ydk", ".ydke": "ydke", ".omega": "omega", ".txt": "text",
 WRITE_ONLY = ("pdf",)
 OUTPUT_FORMATS = FORMATS + WRITE_ONLY
 OUTPUT_EXTENSIONS = {**EXTENSIONS, ".pdf": "pdf"}
+#: The one table of deck file kinds every front end reads among many inputs (`check` over
+#: several files, `event check` in folders, the desk's uploads): every ending above but
+#: `.md`, which among decks is their README (a Markdown file named alone is still read).
+DECK_SUFFIXES = tuple(suffix for suffix in EXTENSIONS if suffix != ".md")
 #: Formats whose reader needs the card pool (names, or the Main/Extra split of Omega codes).
 NEEDS_POOL_TO_READ = frozenset({"text", "csv", "xlsx", "omega"})
 #: Formats whose writer uses the card pool (names, card kinds).

@@ -67,7 +67,11 @@ _META_LABELS = {normalize(k): v for k, v in {
 #: A lone surrogate: a file name that is not UTF-8, decoded with surrogateescape. UTF-8 cannot
 #: encode one, so a worksheet or CSV file shows U+FFFD and a JSON report writes it escaped.
 LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
-_DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
+#: The one formula guard: text starting with one of these could be run by a spreadsheet as a
+#: formula (a leading line break too: cells are often trimmed), so every writer of a cell (deck
+#: CSV and xlsx, the event's CSV and workbook) quotes it with a leading `'` (`escape_cell`),
+#: and the readers take that quote off again.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
 def column_letter(col: int) -> str:
@@ -94,7 +98,7 @@ def clean(value: Any) -> Any:
     if isinstance(value, (dt.datetime, dt.date)):
         return value.isoformat()[:10] if isinstance(value, dt.datetime) else value.isoformat()
     s = str(value).strip()
-    if s.startswith("'") and len(s) > 1 and s[1] in _DANGEROUS:
+    if s.startswith("'") and len(s) > 1 and s[1] in FORMULA_START:
         s = s[1:]
     return s or None
 
@@ -588,6 +592,6 @@ def read_pasted_column(grid: Grid, pool: CardPool | None,
 
 def escape_cell(value: str) -> str:
     """Text safe for a spreadsheet cell: values that a spreadsheet would run as a formula
-    (starting with =, +, -, @, tab or CR) get a leading `'`."""
-    return "'" + value if value.startswith(_DANGEROUS) else value
+    (starting with =, +, -, @, tab, CR or LF: `FORMULA_START`) get a leading `'`."""
+    return "'" + value if value.startswith(FORMULA_START) else value
 

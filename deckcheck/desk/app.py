@@ -28,6 +28,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
+from deckcheck.decks.tabular import FORMULA_START
 from deckcheck.desk import library
 from deckcheck.desk.security import (
     CSRF_COOKIE,
@@ -48,7 +49,6 @@ TEMPLATES = Path(__file__).with_name("templates")
 FORM_OVERHEAD = 256 * 1024
 MAX_NAME = 80
 _ID_CHARS = re.compile(r"^[0-9][0-9 \-]{2,20}$")
-FORMULA_START = ("=", "+", "-", "@")
 
 
 class Refused(Exception):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.decks.files import DECK_SUFFIXES
 from deckcheck.decks.model import SECTIONS
 from deckcheck.errors import DeckcheckError
 
@@ -46,7 +47,7 @@ def max_upload_bytes() -> int:
 ONE_DECK_WORKBOOK = 16 * 2**20
 
 #: Extensions of deck files a player may upload, and of registration files staff may import.
-DECK_EXTENSIONS = (".ydk", ".ydke", ".omega", ".txt", ".text", ".csv", ".tsv", ".xlsx", ".xlsm")
+DECK_EXTENSIONS = DECK_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -378,9 +379,3 @@ def formula_safe(text: str) -> str:
 
     value = escape(text)
     return value if isinstance(value, str) else text
-
-
-def parse_date(text: str) -> dt.date:
-    from deckcheck.checker import parse_date as parse
-
-    return parse(text)

@@ -8,12 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.clock import now_utc
+
 if TYPE_CHECKING:
     from deckcheck.desk.library import CardPool
-
-
-def now_utc() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 def parse_deadline(text: str) -> dt.datetime:

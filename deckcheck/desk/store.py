@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deckcheck.clock import now_utc
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS registrations (
@@ -124,10 +126,6 @@ def id_key(player_id: str | None) -> str:
 def registration_key(player: str | None, player_id: str | None) -> str:
     """A registration is one player: the same CARD GAME ID under the same name."""
     return f"{id_key(player_id)}|{name_key(player)}"
-
-
-def now_utc() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 @dataclass(frozen=True)

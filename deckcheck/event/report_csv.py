@@ -18,18 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.atomic import replacing
-from deckcheck.decks.tabular import LONE_SURROGATE
+from deckcheck.decks.tabular import LONE_SURROGATE, escape_cell
 from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS
 from deckcheck.event.models import VERDICT_LABELS, EventReport
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
 
 def escape(value: Any) -> Any:
-    """A cell value safe from formula injection (strings only; numbers stay numbers)."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    """A cell value safe from formula injection (`escape_cell` on strings; numbers stay
+    numbers)."""
+    return escape_cell(value) if isinstance(value, str) else value
 
 
 def problems_path(dest: str | Path) -> Path:

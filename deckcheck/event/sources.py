@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.cards.pool import CardPool
+from deckcheck.decks.files import DECK_SUFFIXES, EXTENSIONS
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
 from deckcheck.decks.tabular import column_letter
 from deckcheck.errors import DeckcheckError, DeckReadError
@@ -41,9 +42,8 @@ from deckcheck.event.models import Registration
 
 #: File suffixes looked at inside folders (single files named on the command line are
 #: always tried, whatever their suffix).
-DECK_SUFFIXES = frozenset({".ydk", ".ydke", ".txt", ".csv", ".xlsx", ".xlsm", ".omega"})
-WORKBOOK_SUFFIXES = frozenset({".xlsx", ".xlsm"})
-CSV_SUFFIXES = frozenset({".csv", ".tsv"})
+WORKBOOK_SUFFIXES = frozenset(s for s, kind in EXTENSIONS.items() if kind == "xlsx")
+CSV_SUFFIXES = frozenset(s for s, kind in EXTENSIONS.items() if kind == "csv")
 #: Suffixes of the reports deckcheck writes (`is_report` looks inside only these).
 _REPORT_SUFFIXES = frozenset({".csv", *WORKBOOK_SUFFIXES})
 

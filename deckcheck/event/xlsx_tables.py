@@ -36,7 +36,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.atomic import replacing
-from deckcheck.decks.tabular import LONE_SURROGATE, column_letter
+from deckcheck.decks.tabular import FORMULA_START, LONE_SURROGATE, column_letter
 from deckcheck.gc_pause import gc_paused
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -51,8 +51,6 @@ MAX_CELL_TEXT = 32767
 TRUNCATED = "\u2026 (cut)"
 #: Points per line of 11 pt text, and Excel's highest row.
 LINE_HEIGHT, MAX_ROW_HEIGHT = 15.0, 409.0
-#: Text starting with these could be taken for a formula: it gets the quote prefix.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 #: Style name -> index in cellXfs (see `_STYLES_XML`).
 STYLES = {"default": 0, "header": 1, "legal": 2, "illegal": 3, "unreadable": 4, "wrap": 5,

@@ -103,23 +103,33 @@ def find(groups: Iterable[list[Banlist]], lists: Iterable[Banlist]) -> Found:
     kept). `lists`: every list read (to match EDOPro lists with official ones by content)."""
     found = Found()
     for group in groups:
-        kept = group[-1]
-        tk = _table(kept)
-        for lost in group[:-1]:
-            tl = _table(lost)
-            n = 0
-            for code in sorted(tk.keys() | tl.keys()):
-                a, b = tk.get(code), tl.get(code)
-                if _key(a) == _key(b):
-                    continue
-                n += 1
-                name = (a.name if a is not None else None) or (b.name if b else None) or "?"
-                found.cards.append(CardConflict(
-                    kept.format, kept.effective, code, name, _value(a, kept),
-                    kept.source or kept.name, _value(b, lost), lost.source or lost.name))
-            found.replaced.append((kept.format, kept.effective, kept.source or kept.name,
-                                   lost.source or lost.name, n))
-    every = list(lists)
+        _replaced(found, group)
+    _misnamed(found, list(lists))
+    return found
+
+
+def _replaced(found: Found, group: list[Banlist]) -> None:
+    """Each card on which a list that lost to `group[-1]` (the same format and day) differs."""
+    kept = group[-1]
+    tk = _table(kept)
+    for lost in group[:-1]:
+        tl = _table(lost)
+        n = 0
+        for code in sorted(tk.keys() | tl.keys()):
+            a, b = tk.get(code), tl.get(code)
+            if _key(a) == _key(b):
+                continue
+            n += 1
+            name = (a.name if a is not None else None) or (b.name if b else None) or "?"
+            found.cards.append(CardConflict(
+                kept.format, kept.effective, code, name, _value(a, kept),
+                kept.source or kept.name, _value(b, lost), lost.source or lost.name))
+        found.replaced.append((kept.format, kept.effective, kept.source or kept.name,
+                               lost.source or lost.name, n))
+
+
+def _misnamed(found: Found, every: list[Banlist]) -> None:
+    """EDOPro lists whose content is another day's official list of their format."""
     official: dict[str, list[Banlist]] = {}
     for bl in every:
         if _official(bl):
@@ -140,7 +150,6 @@ def find(groups: Iterable[list[Banlist]], lists: Iterable[Banlist]) -> Found:
         if same and best.effective != bl.effective and (own is None or best_d < own):
             found.misnamed.append(Misnamed(bl.format, bl.name, bl.source or "", bl.effective,
                                            best.effective, best.name, own, best_d))
-    return found
 
 
 def _cell(s: str) -> str:

@@ -184,26 +184,44 @@ def dump(lists: Iterable[Banlist]) -> str:
             out.append("$whitelist")
         if genesys:
             out.append("$genesys")
-        grouped = {p for g in bl.groups for p in g.passcodes}
         by_name = sorted(bl.entries, key=lambda e: ((e.name or "").casefold(), e.passcode))
-        if genesys:
-            for value in sorted({e.points or 0 for e in by_name}):
-                out.append(f"# {value} Point{'s' if value != 1 else ''}")
-                out += [_line(e, e.points or 0) for e in by_name if (e.points or 0) == value]
-        else:
-            for limit, header in _STATUS_HEADERS.items():
-                chosen = [e for e in by_name if e.limit == limit and e.passcode not in grouped]
-                if chosen:
-                    out.append(f"#{header}")
-                    out += [_line(e, limit) for e in chosen]
-        entries = {e.passcode: e for e in bl.entries}
-        for g in bl.groups:
-            out.append(f"#{g.name}")
-            for code in sorted(g.passcodes, key=lambda p: ((entries[p].name or "").casefold()
-                                                           if p in entries else "", p)):
-                e = entries.get(code) or BanlistEntry(passcode=code, limit=g.max)
-                out.append(_line(e, e.limit if e.limit is not None else g.max))
+        out += _points_lines(by_name) if genesys else _status_lines(bl, by_name)
+        out += _group_lines(bl)
     return "\n".join(out) + "\n"
+
+
+def _points_lines(by_name: list[BanlistEntry]) -> list[str]:
+    """A points list's entries, under one header per points value."""
+    out = []
+    for value in sorted({e.points or 0 for e in by_name}):
+        out.append(f"# {value} Point{'s' if value != 1 else ''}")
+        out += [_line(e, e.points or 0) for e in by_name if (e.points or 0) == value]
+    return out
+
+
+def _status_lines(bl: Banlist, by_name: list[BanlistEntry]) -> list[str]:
+    """The entries outside groups, under Forbidden, Limited, Semi-Limited, Unlimited."""
+    grouped = {p for g in bl.groups for p in g.passcodes}
+    out = []
+    for limit, header in _STATUS_HEADERS.items():
+        chosen = [e for e in by_name if e.limit == limit and e.passcode not in grouped]
+        if chosen:
+            out.append(f"#{header}")
+            out += [_line(e, limit) for e in chosen]
+    return out
+
+
+def _group_lines(bl: Banlist) -> list[str]:
+    """Each limit group under its own header, its cards by name."""
+    entries = {e.passcode: e for e in bl.entries}
+    out = []
+    for g in bl.groups:
+        out.append(f"#{g.name}")
+        for code in sorted(g.passcodes, key=lambda p: ((entries[p].name or "").casefold()
+                                                       if p in entries else "", p)):
+            e = entries.get(code) or BanlistEntry(passcode=code, limit=g.max)
+            out.append(_line(e, e.limit if e.limit is not None else g.max))
+    return out
 
 
 def unreadable_lines(text: str) -> list[int]:

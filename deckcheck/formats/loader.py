@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import deckcheck
+from deckcheck import clock
 from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
 from deckcheck.formats import native
 from deckcheck.formats.model import Banlist, Format
@@ -148,7 +149,9 @@ def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
 
 
 def load_format(name: str) -> Format:
-    """The format `name` ("tcg", "Master Duel", …) with its whole list history."""
+    """The format `name` ("tcg", "Master Duel", …) with its whole list history. A common
+    short name, the initials of one format's name ("md": Master Duel, "sd": Speed Duel), is
+    taken too when it names only that format."""
     dirs = search_dirs()
     ids = _format_ids(dirs)
     if name in ids:  # the usual case: no name matching (listnames) needed
@@ -159,6 +162,10 @@ def load_format(name: str) -> Format:
     if fid is None:
         fid = next((f.id for f in _all_formats(dirs) if label_key(f.name) == label_key(name)),
                    None)
+    if fid is None and name.isalpha() and len(name) <= 4:
+        short = [f.id for f in _all_formats(dirs) if len(f.name.split()) > 1
+                 and "".join(w[0] for w in f.name.lower().split()) == name.lower()]
+        fid = short[0] if len(short) == 1 else None
     if fid is None:
         raise UnknownFormat(f"No format {name!r}; known formats: {', '.join(ids) or 'none'}.")
     return _load_format(fid, dirs)
@@ -274,7 +281,7 @@ def find_banlist(name: str, date: dt.date | None = None, pool: CardPool | None =
     path = Path(name)
     if path.is_file():
         lists = load_banlist_file(path, pool)
-        day = date or dt.date.today()
+        day = date or clock.today()
         current = [b for b in lists if b.effective <= day]
         return max(current or lists, key=lambda b: b.effective)
     if name in list_formats() or any(label_key(f.name) == label_key(name) or
@@ -283,7 +290,7 @@ def find_banlist(name: str, date: dt.date | None = None, pool: CardPool | None =
         fmt = load_format(name)
         bl = fmt.banlist_at(date)
         if bl is None:
-            when = (date or dt.date.today()).isoformat()
+            when = (date or clock.today()).isoformat()
             raise UnknownBanlist(f"Format {fmt.id!r} has no list in force on {when}; import "
                                  "its history with `deckcheck banlist update`.")
         return bl

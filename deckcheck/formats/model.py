@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable
 from typing import Literal
 
+from deckcheck import clock
 from deckcheck.plain import Plain
 
 ListMode = Literal["standard", "traditional", "whitelist", "points", "speed"]
@@ -291,6 +292,6 @@ class Format(Plain):
     def banlist_at(self, date: dt.date | None = None) -> Banlist | None:
         """The list in force on `date` (today when None): the latest effective on or before
         it. Only that list is parsed."""
-        day = date or dt.date.today()
+        day = date or clock.today()
         index = bisect.bisect_right(self.list_dates(), day) - 1
         return self._nth(index) if index >= 0 else None

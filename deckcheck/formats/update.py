@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck import clock
 from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload, FormatError, UnknownFormat
 from deckcheck.formats import (
@@ -443,7 +444,7 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
             pass  # list days only: nothing to import by itself
         elif single.suffix in (".json", ".zip") and (b'"data"' in text_head or
                                                      zipfile.is_zipfile(single)):
-            _ygoprodeck_lists(single, date or dt.date.today(), formats, found)
+            _ygoprodeck_lists(single, date or clock.today(), formats, found)
         elif lflist.looks_like_lflist(text_head.decode("utf-8", "replace")):
             lfl = [single]
         elif native.looks_native(text_head.decode("utf-8", "replace")):
@@ -454,7 +455,7 @@ def _collect(srcs: list[Path], *, pool: CardPool | None, date: dt.date | None,
     if single is None:
         for p in files:
             if p.name.endswith(".cardinfo.json"):
-                _ygoprodeck_lists(p, date or dt.date.today(), formats, found)
+                _ygoprodeck_lists(p, date or clock.today(), formats, found)
     if not cdbs:  # no card database given: EDOPro's ids map as the shipped lists' did
         from deckcheck.formats.loader import shipped_dir
 

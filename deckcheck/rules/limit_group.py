@@ -4,17 +4,19 @@ Rush Duel "Legend" cards).
 Groups come from the banlist file (`groups:` with a name, a maximum and passcodes); copies in
 Main, Extra and Side all count. The entry that goes over is reported.
 
-Passing (a group "Limited 2" with max 2)::
+Passing (Speed Duel, a group "Limited 2" of Blue-Eyes White Dragon and Dark Magician)::
 
     #main
-    A ×1, B ×1     (both in the group)
+    89631139 ×1    (Blue-Eyes White Dragon)
+    46986414 ×1    (Dark Magician)
 
 Failing::
 
     #main
-    A ×2, B ×1
-    -> DC206 limit-group: The deck has 3 cards from the group "Limited 2" (A ×2, B ×1);
-       Speed Duel allows 2.
+    89631139 ×2
+    46986414 ×1
+    -> DC206 limit-group: The deck has 3 cards from the group "Limited 2" (Blue-Eyes White
+       Dragon ×2, Dark Magician ×1); Speed Duel allows 2.
 """
 
 from __future__ import annotations

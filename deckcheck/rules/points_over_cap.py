@@ -4,13 +4,16 @@ Each copy of a card counts its points (Main + Extra + Side); the cap is the form
 `points_cap` unless overridden (`--points-cap N`, `check(..., points_cap=N)`). The entry at
 which the running total goes over the cap is reported, with the costliest cards named.
 
-Passing (cap 100)::
+Passing (Genesys, cap 100)::
 
-    a card worth 33 ×3   (99 points)
+    #main
+    14558127 ×3    (a card worth 33: 99 points)
 
-Failing (cap 100)::
+Failing (Genesys, cap 100)::
 
-    a card worth 33 ×3 and a card worth 2 ×1   (101 points)
+    #main
+    14558127 ×3    (a card worth 33)
+    40640057 ×1    (a card worth 2: 101 points)
     -> DC301 points-over-cap: The deck has 101 points; Genesys allows 100 (…).
 """
 

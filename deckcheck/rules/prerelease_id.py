@@ -7,7 +7,7 @@ and other tools may not know the old id: write the official passcode. A warning.
 Passing::
 
     #main
-    <the official passcode>
+    12345678       (the official passcode)
 
 Failing::
 

@@ -7,12 +7,12 @@ the whole group (Main + Extra + Side together). The entry that goes over is repo
 Passing::
 
     #main
-    (a Semi-Limited card ×2)
+    40640057 ×2    (Kuriboh, if Semi-Limited)
 
 Failing::
 
     #main
-    (a Semi-Limited card ×3)
+    40640057 ×3
     -> DC204 semi-limited: … is Semi-Limited in the list: at most 2, the deck has 3.
 """
 

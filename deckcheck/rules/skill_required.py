@@ -8,12 +8,12 @@ Passing (Speed Duel)::
 
     #main
     300101004      (one Skill Card)
-    ... 20 to 30 other cards
+    (20 to 30 other cards)
 
 Failing (Speed Duel)::
 
     #main
-    ... 20 cards, no Skill Card
+    (20 cards, no Skill Card)
     -> DC122 skill-required: The deck has no Skill Card; Speed Duel needs exactly one.
 """
 

@@ -4,14 +4,17 @@ Reported from what the deck reader could not read: a bad count ("x3x Pot of Gree
 that is neither a card nor a section header, a broken part of a ydke:// URL. The deck's
 real contents are then unknown, so it cannot be shown to be legal.
 
-Passing::
+Passing (a text decklist)::
 
     3 Ash Blossom & Joyous Spring
 
-Failing::
+Failing (a text decklist)::
 
-    three Ash Blossom & Joyous Spring
-    -> DC405 unreadable-entry: (the reader's one-sentence explanation).
+    0 Ash Blossom & Joyous Spring
+    -> DC405 unreadable-entry: The count '0' for 'Ash Blossom & Joyous Spring' is zero; write
+       1 to 99 copies.
+
+(A line such as "three Ash Blossom & Joyous Spring" is read as a card name: DC401.)
 """
 
 from __future__ import annotations

@@ -7,20 +7,20 @@ group or section it names, or the rows above it) and keeps a mismatch as a probl
 numbers and the cell. Either the total or the list is wrong, and a judge has to ask the player
 which — the list alone cannot show the deck the player meant.
 
-Passing::
+Passing (a spreadsheet, one row a line)::
 
     Monster Cards
     3 | Ash Blossom & Joyous Spring
     3 | Maxx "C"
     6 | Total Monster Cards
 
-Failing::
+Failing (a spreadsheet, one row a line)::
 
     Monster Cards
     3 | Ash Blossom & Joyous Spring
     3 | Maxx "C"
     8 | Total Monster Cards
-    -> DC407 written-total-mismatch: The total written at A5 ('Total Monster Cards') is 8,
+    -> DC407 written-total-mismatch: The total written at A4 ('Total Monster Cards') is 8,
        but 6 cards are listed; correct the total or the list.
 """
 

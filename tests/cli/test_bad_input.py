@@ -289,8 +289,8 @@ def test_any_sqlite_error_becomes_one_sentence(monkeypatch: pytest.MonkeyPatch) 
 def test_banlist_bad_date_names_the_option(here: Path) -> None:
     result = run("banlist", "show", "tcg", "--date", "2026-13-45")
     assert result.exit_code == 2
-    assert last_err(result) == ("Error: Invalid value for '--date': '2026-13-45' is not a date "
-                                "like 2026-05-18.")
+    assert last_err(result) == ('deckcheck: --date "2026-13-45" is not a date; write it as '
+                                "YYYY-MM-DD, e.g. 2026-05-18.")
 
 
 def test_banlist_export_into_a_missing_folder(here: Path) -> None:
@@ -406,7 +406,8 @@ def test_event_check_on_a_folder_without_decks(here: Path) -> None:
     result = run("event", "check", "regs")
     assert result.exit_code == 2
     assert last_err(result) == ("deckcheck: regs: no deck file found (looked for .csv, .omega, "
-                                ".txt, .xlsm, .xlsx, .ydk, .ydke); check the folder.")
+                                ".text, .tsv, .txt, .xlsm, .xlsx, .ydk, .ydke); check the "
+                                "folder.")
     assert result.stdout == ""
     result = run("event", "sheet", "regs", "-o", "sheets")
     assert result.exit_code == 2

@@ -137,7 +137,8 @@ def test_errors_are_one_line(home: Path) -> None:
     code, _, err = run("banlist", "show", "tcg", "--date", "1990-01-01")
     assert code == 2 and "no list in force on 1990-01-01" in err
     code, _, err = run("banlist", "show", "tcg", "--date", "May")
-    assert code == 2 and "'May' is not a date like 2026-05-18" in err
+    assert code == 2 and err == ('deckcheck: --date "May" is not a date; write it as YYYY-MM-DD, '
+                                 "e.g. 2026-05-18.\n")
 
 
 def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,

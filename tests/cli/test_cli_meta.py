@@ -37,3 +37,17 @@ def test_readme_reference_matches_help() -> None:
     readme = README.read_text(encoding="utf-8")
     assert reference.readme_block(readme) == reference.render().strip("\n"), (
         "README's CLI reference is out of date: run `python -m deckcheck.cli.reference --write`")
+
+
+def test_shell_completion_is_documented_and_works() -> None:
+    """Issue 23: completion worked and nobody was told; the README's line is the one that
+    works."""
+    readme = README.read_text(encoding="utf-8")
+    assert 'eval "$(_DECKCHECK_COMPLETE=bash_source deckcheck)"' in readme
+    script = CliRunner().invoke(cli, [], prog_name="deckcheck",
+                                env={"_DECKCHECK_COMPLETE": "bash_source"})
+    assert script.exit_code == 0 and "_deckcheck_completion()" in script.output
+    words = CliRunner().invoke(cli, [], prog_name="deckcheck",
+                               env={"_DECKCHECK_COMPLETE": "bash_complete",
+                                    "COMP_WORDS": "deckcheck ch", "COMP_CWORD": "1"})
+    assert words.output.splitlines() == ["plain,check"]

@@ -69,8 +69,8 @@ to 3 bytes, not a multiple of 4 (one passcode is 4 bytes); copy the whole URL ag
   #12 Jack (0303333333): registrations.csv:6 is empty: the row has no decklist.
 Skipped (2 inputs not a registration):
   event/.hidden.ydk is a hidden file; it was not read.
-  event/notes.md is not a deck file (deck files end in .csv, .omega, .txt, .xlsm, .xlsx, .ydk, \
-.ydke).
+  event/notes.md is not a deck file (deck files end in .csv, .omega, .text, .tsv, .txt, .xlsm, \
+.xlsx, .ydk, .ydke).
 """
 
 
@@ -144,7 +144,8 @@ def test_bad_output_suffix_and_bad_date(sources: list[str]) -> None:
     assert result.exit_code == 2
     assert result.stderr == "deckcheck: report.pdf: the report must end in .xlsx, .csv or .json.\n"
     result = run("event", "check", "event", "--date", "5/12/2026")
-    assert result.exit_code == 2 and result.stderr.startswith("deckcheck: \"5/12/2026\" is not")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("deckcheck: --date \"5/12/2026\" is not")
 
 
 def test_event_sheet_one_deck(sources: list[str]) -> None:

@@ -1,5 +1,5 @@
 """Output safety in every deck writer (issue 12, OWASP CSV injection): a cell that starts with
-= + - @, tab or CR is written as text — a leading `'` in CSV, a quote-prefixed string in xlsx —
+= + - @, tab, CR or LF is written as text — a leading `'` in CSV, a quote-prefixed string in xlsx —
 and reads back as written."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from deckcheck.decks.csvfile import read_csv, write_csv
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
 from deckcheck.decks.xlsx import write_xlsx
 
-DANGEROUS = ["=1+1", "+1+1", "-1+1", "@SUM(A1)", "\t=1", "\r=1", "=HYPERLINK(\"x\")"]
+DANGEROUS = ["=1+1", "+1+1", "-1+1", "@SUM(A1)", "\t=1", "\r=1", "\n=1", "=HYPERLINK(\"x\")"]
 
 
 def _deck(name: str) -> Deck:
@@ -31,8 +31,9 @@ def test_csv_cells_are_never_formulas(text: str, pool: MemoryPool) -> None:
     rows = list(csv.reader(io.StringIO(out, newline="")))
     assert len(rows) == 3  # header, Ash Blossom, the name: no forged row
     cells = [c for row in rows for c in row]
-    assert ("'" + text if "\r" not in text else text.replace("\r", "\n")) in cells
-    assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in cells)
+    # a CR becomes a line break inside the one cell; a leading line break is quoted too
+    assert "'" + text.replace("\r", "\n") in cells
+    assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r", "\n")) for c in cells)
     back = read_csv(out, pool, "d.csv")
     assert len(back.problems) == 1 and back.size("main") == 3
 
@@ -44,6 +45,18 @@ def test_xlsx_cells_are_never_formulas(text: str, pool: MemoryPool) -> None:
     ws = load_workbook(io.BytesIO(data)).active
     cells = [c for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
     assert not any(c.data_type == "f" for row in ws.iter_rows() for c in row)
-    risky = [c for c in cells if c.value.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    risky = [c for c in cells if c.value.startswith(("=", "+", "-", "@", "\t", "\r", "\n"))]
     assert risky and all(c.data_type == "s" and c.quotePrefix for c in risky)
     assert b"<f>" not in data and b"<f " not in data
+
+
+def test_one_formula_guard_for_every_writer() -> None:
+    """Issue 23: the guard was written three times, and the copies disagreed on a leading
+    line break (the event CSV and the deck writers let "\\n=1+1" through)."""
+    from deckcheck.decks import tabular
+    from deckcheck.event import report_csv, xlsx_tables
+
+    assert xlsx_tables.FORMULA_START is tabular.FORMULA_START
+    assert tabular.escape_cell("\n=1+1") == "'\n=1+1"
+    assert report_csv.escape("\n=1+1") == "'\n=1+1"
+    assert report_csv.escape(-3) == -3 and report_csv.escape("Ash") == "Ash"

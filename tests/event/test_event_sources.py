@@ -204,7 +204,7 @@ def test_every_file_and_sheet_is_a_registration_or_skipped_with_a_reason(
     items = discover_items([folder], pool)
     got = [(type(i).__name__, i.source, getattr(i, "reason", None) or getattr(i, "error", None))
            for i in items]
-    suffixes = ".csv, .omega, .txt, .xlsm, .xlsx, .ydk, .ydke"
+    suffixes = ".csv, .omega, .text, .tsv, .txt, .xlsm, .xlsx, .ydk, .ydke"
     assert got == [
         ("Skipped", f"{folder}/.DS_Store", f"{folder}/.DS_Store is a hidden file; it was not "
                                            "read."),
@@ -321,3 +321,25 @@ def test_deck_and_event_csv_readers_guess_one_delimiter(tmp_path: Path, pool: An
         ("Ann", f"{path}:{text.count(chr(10)) - 1}", None),
         ("Bob", f"{path}:{text.count(chr(10))}", None)]
     assert all(r.deck is not None and r.deck.size("main") == 40 for r in regs)
+
+
+def test_every_deck_file_kind_check_reads_is_read_by_event_check(tmp_path: Path,
+                                                                   pool: Any) -> None:
+    """One table of deck file kinds (issue 23): `check folder/*` read `.text` and `.tsv` lists
+    as decks while `event check folder` called them "not a deck file"."""
+    import deckcheck.checker
+    import deckcheck.desk.library
+    import deckcheck.event.sources
+    from deckcheck.decks.files import DECK_SUFFIXES
+
+    assert deckcheck.checker.DECK_SUFFIXES is DECK_SUFFIXES
+    assert deckcheck.event.sources.DECK_SUFFIXES is DECK_SUFFIXES
+    assert deckcheck.desk.library.DECK_EXTENSIONS is DECK_SUFFIXES
+    folder = tmp_path / "regs"
+    folder.mkdir()
+    (folder / "amy.text").write_text("3 Ash Blossom & Joyous Spring\n", encoding="utf-8")
+    (folder / "ben.tsv").write_text("Qty\tCard Name\n2\tAsh Blossom & Joyous Spring\n",
+                                    encoding="utf-8")
+    regs = discover([folder], pool)
+    assert sorted((r.player, r.error, sum(e.count for e in r.deck.main) if r.deck else None)
+                  for r in regs) == [("amy", None, 3), ("ben", None, 2)]

@@ -65,6 +65,20 @@ def test_format_by_its_name() -> None:
     assert load_format("TCG").id == "tcg"
 
 
+@pytest.mark.parametrize(("short", "fid"), [("md", "master-duel"), ("MD", "master-duel"),
+                                            ("sd", "speed"), ("rd", "rush")])
+def test_format_by_its_common_short_name(short: str, fid: str) -> None:
+    """Issue 23: `-f md` for Master Duel (the initials of one format's name)."""
+    assert load_format(short).id == fid
+
+
+def test_a_short_name_that_is_no_formats_initials_is_unknown() -> None:
+    with pytest.raises(UnknownFormat):
+        load_format("mdx")
+    with pytest.raises(UnknownFormat):
+        load_format("m")
+
+
 def test_imported_history_merges_and_date_picks_the_list(banlists_home: Path) -> None:
     write(banlists_home, "tcg", "Mine A", dt.date(2021, 3, 2), {1: 0})
     write(banlists_home, "tcg", "Mine B", dt.date(2021, 7, 2), {1: 1})

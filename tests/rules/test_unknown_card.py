@@ -45,9 +45,8 @@ def test_unknown_passcode_problem_is_not_reported_twice() -> None:
 
 def test_suggestions_have_a_budget() -> None:
     """9,990 made-up names once took 42 s: suggestions stop after SUGGEST_MAX look-ups or
-    SUGGEST_SECONDS, and a notice says so; every name is still reported."""
-    import time
-
+    SUGGEST_SECONDS, and a notice says so; every name is still reported. The work is
+    counted (look-ups made), not timed."""
     from rulekit import make_pool
 
     from deckcheck.rules import unknown_card
@@ -55,19 +54,16 @@ def test_suggestions_have_a_budget() -> None:
     pool = make_pool()
     calls = []
 
-    def slow_suggest(name: str, limit: int = 3) -> list[str]:
+    def counting_suggest(name: str, limit: int = 3) -> list[str]:
         calls.append(name)
-        time.sleep(0.01)
         return ["Pot of Greed"]
 
-    pool.suggest = slow_suggest  # type: ignore[method-assign]
+    pool.suggest = counting_suggest  # type: ignore[method-assign]
     problems = [ReadProblem(kind="unknown-name", message="unknown card", section="main",
                             written=f"Made-up Card {i}", count=1,
                             location=Location(source="list.csv", line=i + 2))
                 for i in range(2000)]
-    started = time.perf_counter()
     r = run(deck(problems=problems), pool=pool)
-    assert time.perf_counter() - started < 10
     found = [v for v in r.violations if v.code == "DC401"]
     assert len(found) == 2000
     assert len(calls) == unknown_card.SUGGEST_MAX

@@ -80,3 +80,22 @@ def full_store(tmp_path_factory: pytest.TempPathFactory) -> Any:
     pool = StorePool(path)
     yield pool
     pool.close()
+
+
+@pytest.fixture
+def unpacked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the zip members opened for reading during the test (a refusal made from
+    the archive's directory opens none: the work is counted, not timed)."""
+    import zipfile
+
+    names: list[str] = []
+    real_open = zipfile.ZipFile.open
+
+    def spy(self: zipfile.ZipFile, name: str | zipfile.ZipInfo, mode: str = "r", *args: Any,
+            **kw: Any) -> Any:
+        if mode == "r":
+            names.append(name.filename if isinstance(name, zipfile.ZipInfo) else name)
+        return real_open(self, name, mode, *args, **kw)
+
+    monkeypatch.setattr(zipfile.ZipFile, "open", spy)
+    return names

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -123,7 +122,7 @@ def test_merged_into_the_pool(archive: Path, tmp_path: Path) -> None:
     pool.close()
 
 
-def test_zip_bomb_member_is_refused_quickly(tmp_path: Path) -> None:
+def test_zip_bomb_member_is_refused_quickly(tmp_path: Path, unpacked: list[str]) -> None:
     path = tmp_path / "bomb.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         zf.writestr("meta.json", "{}")
@@ -132,23 +131,21 @@ def test_zip_bomb_member_is_refused_quickly(tmp_path: Path) -> None:
             chunk = b" " * (1 << 20)
             for _ in range(1100):  # 1.1 GB of spaces, a few MB packed
                 f.write(chunk)
-    started = time.perf_counter()
     with pytest.raises(ImportFailed, match=r"bomb\.zip: the archive would unpack to 1153 MB"):
         read_source(path)
-    assert time.perf_counter() - started < 2
+    assert "cards/bomb.json" not in unpacked  # refused from the directory, nothing unpacked
 
 
-def test_member_packed_too_tightly_is_refused(tmp_path: Path) -> None:
+def test_member_packed_too_tightly_is_refused(tmp_path: Path, unpacked: list[str]) -> None:
     """64 MB of one byte: under the size limits, but no card data packs 1000:1."""
     path = tmp_path / "dense.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("meta.json", "{}")
         zf.writestr("sets/x.json", "[]")
         zf.writestr("cards/dense.json", b" " * (64 << 20))
-    started = time.perf_counter()
     with pytest.raises(ImportFailed, match=r"cards/dense\.json would unpack to 67 MB"):
         read_source(path)
-    assert time.perf_counter() - started < 2
+    assert "cards/dense.json" not in unpacked  # refused from the directory, nothing unpacked
 
 
 def test_forged_sizes_are_a_damaged_archive(tmp_path: Path) -> None:
@@ -198,16 +195,23 @@ def test_real_archive(real_records: dict[int, dict[str, Any]]) -> None:
 
 
 _REFUSE = """
-import sys, time
+import sys, zipfile
 from deckcheck.errors import ImportFailed
 from deckcheck.sources import read_source
-started = time.perf_counter()
+unpacked = 0
+real_read = zipfile.ZipExtFile.read
+def counted(self, n=-1):
+    global unpacked
+    data = real_read(self, n)
+    unpacked += len(data)
+    return data
+zipfile.ZipExtFile.read = counted
 try:
     read_source(sys.argv[1])
     print("accepted")
 except ImportFailed as exc:
     print(exc)
-print(time.perf_counter() - started)
+print(unpacked)  # bytes unpacked before the refusal: the work, not the time
 # peak memory of this process (ru_maxrss would carry the forking parent's over exec)
 with open("/proc/self/status") as f:
     print(next(line.split()[1] for line in f if line.startswith("VmHWM:")))  # KiB
@@ -217,8 +221,8 @@ with open("/proc/self/status") as f:
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
 @pytest.mark.parametrize("member", ["cardinfo.json", "cards.cdb"])
 def test_zip_bombs_are_refused_in_bounded_time_and_memory(tmp_path: Path, member: str) -> None:
-    """A small zip whose one member inflates to 320 MB (JSON or a cdb): refused in under 2 s,
-    the whole process staying under 256 MB."""
+    """A small zip whose one member inflates to 320 MB (JSON or a cdb): refused after
+    unpacking at most a few MB, the whole process staying under 256 MB."""
     import subprocess
     import sys
 
@@ -232,7 +236,7 @@ def test_zip_bombs_are_refused_in_bounded_time_and_memory(tmp_path: Path, member
     out = subprocess.run([sys.executable, "-c", _REFUSE, str(path)], capture_output=True,
                          text=True, timeout=60, check=True).stdout.splitlines()
     assert out[0].startswith(f"{path}: ") and "zip bomb" in out[0]
-    assert float(out[1]) < 2
+    assert int(out[1]) <= 8 << 20, f"unpacked {out[1]} bytes before refusing"
     assert int(out[2]) < 256 * 1024
 
 
