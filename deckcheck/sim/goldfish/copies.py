@@ -143,27 +143,3 @@ def copies_curve(cp: CompiledProfile, card: str, *, target: float = 0.9,
                         seats=["second" if s else "first" for s in seats], method=method,
                         hands=n_hands if method == "monte-carlo" else None, rows=rows,
                         smallest=smallest)
-
-
-def render_copies(res: CopiesResult) -> list[str]:
-    """The copies table for people."""
-    how = "exact" if res.method == "exact" else (
-        f"Monte Carlo, {res.hands:,} hands each, ± is the 95% interval")
-    lines = [f"Copies of {res.card} (now {res.now}; making room: {res.swap}; success, turn 1, "
-             f"{how}):"]
-    lines.append("  copies" + "".join(f"{'going ' + s:>22}" for s in res.seats))
-    for row in res.rows:
-        cells = []
-        for rate, lo, hi in zip(row.rates, row.lows, row.highs, strict=True):
-            cell = f"{rate * 100:6.2f}%"
-            if lo is not None and hi is not None:
-                cell += f" ±{(hi - lo) * 50:.2f}"
-            cells.append(f"{cell:>22}")
-        mark = "  (now)" if row.copies == res.now else ""
-        lines.append(f"  {row.copies:>6}" + "".join(cells) + mark)
-    for seat, n in zip(res.seats, res.smallest, strict=True):
-        goal = f"{res.target * 100:g}%"
-        lines.append(f"  Going {seat}: " + (
-            f"{n} cop{'y' if n == 1 else 'ies'} reach {goal}." if n is not None else
-            f"{goal} is not reached even with {MOST} copies."))
-    return lines

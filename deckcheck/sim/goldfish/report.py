@@ -674,14 +674,10 @@ def render_text(rep: OddsReport) -> str:
             lines.append(f"  {d.card + ' x' + str(d.copies):{cw}} +1: {plus} pp   "
                          f"-1: {minus} pp")
     if rep.sided:
-        from deckcheck.sim.goldfish.side import render_sided
-
         lines.append("")
         lines.extend(render_sided(rep.sided, {res.going: res.goal().by_turn[0]
                                               for res in rep.results}))
     if rep.copies:
-        from deckcheck.sim.goldfish.copies import render_copies
-
         lines.append("")
         lines.extend(render_copies(rep.copies))
     if rep.compare:
@@ -696,3 +692,45 @@ def render_text(rep: OddsReport) -> str:
                          f"B {row.b * 100:6.2f}%  B-A {row.difference * 100:+.2f} pp{span} "
                          f"({row.method})")
     return "\n".join(lines) + "\n"
+
+
+def render_sided(results: list[SidedResult], game1: dict[str, Any]) -> list[str]:
+    """The side plan's lines for people; `game1`: seat -> game 1's success Rate."""
+    lines = ["Games 2 and 3 after siding (success, turn 1):"]
+    for r in results:
+        moves = ", ".join([*(f"+{n} {c}" for c, n in r.cards_in.items()),
+                           *(f"-{n} {c}" for c, n in r.cards_out.items())]) or "no change"
+        rate = r.success
+        cell = f"{rate.percent:.2f}%"
+        if rate.low is not None and rate.high is not None:
+            cell += f" ±{(rate.high - rate.low) * 50:.2f}"
+        before = game1.get(r.going)
+        vs = f" (game 1: {before.percent:.2f}%)" if before is not None else ""
+        lines.append(f"  going {r.going}: {cell}{vs}, {r.deck_size} cards; {moves}")
+        for note in r.notes:
+            lines.append(f"    Note: {note}")
+    return lines
+
+
+def render_copies(res: CopiesResult) -> list[str]:
+    """The copies table for people."""
+    how = "exact" if res.method == "exact" else (
+        f"Monte Carlo, {res.hands:,} hands each, ± is the 95% interval")
+    lines = [f"Copies of {res.card} (now {res.now}; making room: {res.swap}; success, turn 1, "
+             f"{how}):"]
+    lines.append("  copies" + "".join(f"{'going ' + s:>22}" for s in res.seats))
+    for row in res.rows:
+        cells = []
+        for rate, lo, hi in zip(row.rates, row.lows, row.highs, strict=True):
+            cell = f"{rate * 100:6.2f}%"
+            if lo is not None and hi is not None:
+                cell += f" ±{(hi - lo) * 50:.2f}"
+            cells.append(f"{cell:>22}")
+        mark = "  (now)" if row.copies == res.now else ""
+        lines.append(f"  {row.copies:>6}" + "".join(cells) + mark)
+    for seat, n in zip(res.seats, res.smallest, strict=True):
+        goal = f"{res.target * 100:g}%"
+        lines.append(f"  Going {seat}: " + (
+            f"{n} cop{'y' if n == 1 else 'ies'} reach {goal}." if n is not None else
+            f"{goal} is not reached even with {res.rows[-1].copies} copies."))
+    return lines

@@ -20,7 +20,7 @@ for that seat, by the same engines as game 1.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from deckcheck.cards.names import normalize
 from deckcheck.errors import ProfileError
@@ -164,21 +164,3 @@ def sided_odds(pf: ProfileFile, deck: Deck, pool: CardPool, source: str, *,
                                deck_size=len(cards), success=res.goal().by_turn[0],
                                notes=[*cp.notes, *res.notes]))
     return out
-
-
-def render_sided(results: list[SidedResult], game1: dict[str, Any]) -> list[str]:
-    """The side plan's lines for people; `game1`: seat -> game 1's success Rate."""
-    lines = ["Games 2 and 3 after siding (success, turn 1):"]
-    for r in results:
-        moves = ", ".join([*(f"+{n} {c}" for c, n in r.cards_in.items()),
-                           *(f"-{n} {c}" for c, n in r.cards_out.items())]) or "no change"
-        rate = r.success
-        cell = f"{rate.percent:.2f}%"
-        if rate.low is not None and rate.high is not None:
-            cell += f" ±{(rate.high - rate.low) * 50:.2f}"
-        before = game1.get(r.going)
-        vs = f" (game 1: {before.percent:.2f}%)" if before is not None else ""
-        lines.append(f"  going {r.going}: {cell}{vs}, {r.deck_size} cards; {moves}")
-        for note in r.notes:
-            lines.append(f"    Note: {note}")
-    return lines
