@@ -141,10 +141,13 @@ class SourceRows:
     instead of being written again."""
 
     def __init__(self, name: str, records: list[SourceRecord], version: str | None,
-                 origin: str | None, imported_at: str, stored_in: Path | None = None) -> None:
+                 origin: str | None, imported_at: str, stored_in: Path | None = None,
+                 covers: dict[str, str] | None = None) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
         self.stored_in = stored_in
+        #: family -> the day this source's data ends (`deckcheck.cards.coverage`)
+        self.covers = covers or {}
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
@@ -157,6 +160,9 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
         for name, version, origin, imported_at in con.execute(
                 "SELECT name, version, origin, imported_at FROM sources"):
             out[name] = SourceRows(name, [], version, origin, imported_at, stored_in)
+        for name, covers in _covers_by_source(con).items():
+            if name in out:
+                out[name].covers = covers
         for source, pc, data in con.execute(
                 "SELECT source, passcode, data FROM source_records"):
             try:
@@ -201,7 +207,8 @@ def _import_sources(path: Path, new: Iterable[SourceData]) -> dict[str, Any]:
         now = _now()
         changed = []
         for sd in new:
-            sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now)
+            sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now,
+                                          covers=sd.covers)
             changed.append(sd.name)
         merged = merge({name: rows.records for name, rows in sources.items()})
         if not merged.cards:
@@ -372,9 +379,29 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def _meta_rows(merged: Merged, built_at: str) -> list[tuple[str, str]]:
+def _meta_rows(merged: Merged, built_at: str,
+               sources: dict[str, SourceRows]) -> list[tuple[str, str]]:
     return [("built_at", built_at), ("cards", str(len(merged.cards))),
-            *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items())]
+            *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items()),
+            *((f"{COVERS}{s.name}", _dumps(s.covers)) for s in sources.values() if s.covers)]
+
+
+#: meta rows "covers:<source>" hold the day each family of a source's data ends (JSON)
+COVERS = "covers:"
+
+
+def _covers_by_source(con: sqlite3.Connection) -> dict[str, dict[str, str]]:
+    """Each source's coverage as the store's meta rows hold it (none in older stores)."""
+    out: dict[str, dict[str, str]] = {}
+    for key, value in con.execute("SELECT key, value FROM meta WHERE key LIKE 'covers:%'"):
+        try:
+            covers = json.loads(value)
+        except ValueError:
+            continue
+        if isinstance(covers, dict):
+            out[key.removeprefix(COVERS)] = {k: v for k, v in covers.items()
+                                             if isinstance(v, str)}
+    return out
 
 
 def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
@@ -404,7 +431,7 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
                   built_at: str) -> None:
     con.executescript(_DDL)
     with con:
-        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at))
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
         con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
         for s in sources.values():
             con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
@@ -426,7 +453,7 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
     written (the rows that stay keep their place)."""
     with con:
         con.execute("DELETE FROM meta")
-        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at))
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
         con.execute("DELETE FROM sources")
         con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
         for s in sources.values():
@@ -601,6 +628,7 @@ class StorePool:
         try:
             meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
             sources = dict(self._con.execute("SELECT name, version FROM sources").fetchall())
+            covers = _covers_by_source(self._con)
         except sqlite3.Error as exc:
             self._con.close()
             raise CardPoolError(f"{self.path} is damaged ({exc}); delete it and run "
@@ -615,9 +643,12 @@ class StorePool:
         #: what `preload`'s queries have cost so far, in rows (see `_QUERY_ROWS`)
         self._spent = 0.0
         self._pid = os.getpid()
+        from deckcheck.cards.coverage import combine
+
         self.info = PoolInfo(builtin=False, sources={k: v or "" for k, v in sources.items()},
                              card_count=self._len, imported_at=meta.get("built_at"),
-                             path=str(self.path))
+                             path=str(self.path), covers=combine(
+                                 v for k, v in covers.items() if k in sources))
 
     def close(self) -> None:
         self._con.close()

@@ -238,6 +238,37 @@ class Http:
                 f"{_size(self.max_bytes)} limit; nothing was changed — check the address.")
 
 
+#: Seconds `unreachable` waits for a connection: offline, a name does not resolve or the
+#: connection is refused at once; a host that drops packets is given this long.
+PROBE_SECONDS = 1.0
+
+
+def unreachable(url: str, timeout: float = PROBE_SECONDS) -> str | None:
+    """Why `url`'s host cannot be reached at all (no network, no such name, nothing
+    listening), found with one connection attempt of at most `timeout` seconds; None when it
+    answers. Lets a caller say "offline" at once instead of retrying for a quarter minute."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname
+    if not host:
+        return None
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except socket.gaierror:
+        return f"the name {host} does not resolve"
+    except TimeoutError:
+        return f"{host} did not answer within {timeout:g} s"
+    except OSError as exc:
+        return f"{host}:{port} refused the connection" if isinstance(
+            exc, ConnectionRefusedError) else f"{host} cannot be reached ({exc.strerror or exc})"
+    return None
+
+
 def _shutdown(resp: requests.Response) -> None:
     """Cut a response's connection from another thread (a blocked read then returns)."""
     raw = resp.raw
