@@ -434,8 +434,7 @@ def pool_used(pool: CardPool) -> str:
     info = pool.info
     end = info.covers.get("cards")
     data = f" (card data to {end.isoformat()})" if end is not None else ""
-    which = ("deckcheck's built-in card pool" if info.builtin else
-             f"the card database {info.path}" if info.path else "the card pool given")
+    which = "deckcheck's built-in card pool" if info.builtin else "the imported card database"
     return (f"checked against {which}{data}; for cards it does not know, run `deckcheck cards "
             "update`, or offline `deckcheck cards import FILE`")
 

@@ -335,3 +335,75 @@ def test_examples_respect_the_current_tcg_list(shared_data: Path) -> None:
     assert over == {}
     illegal = _ydk(EXAMPLES / "tcg-illegal.ydk")
     assert any(limits.get(pc) == 0 for s in illegal.values() for pc in s)
+
+
+def test_the_readme_tournament_list_is_legal_at_its_date_and_not_before() -> None:
+    """The real March 2022 list checks legal as of 2022-03-31 on the built-in pool alone; a
+    year earlier some of its cards were not yet printed (DC402: the pool has dates)."""
+    import deckcheck
+
+    pool = builtin_pool()
+    deck = deckcheck.read_deck(str(EXAMPLES / "csm-2022-03-dinosaur.ydk"), pool)
+    assert deckcheck.check(deck, "tcg", "2022-03-31", pool=pool).verdict == "legal"
+    early = deckcheck.check(deck, "tcg", "2021-03-31", pool=pool)
+    assert early.verdict == "illegal" and "DC402" in {v.code for v in early.violations}
+
+
+# --------------------------------------------------------------------------- Master Duel
+
+K9 = [26585784, 27308231, 28642461, 47960073, 53792930, 55031170, 91025875, 92248362]
+VANQUISH_SOUL = [9091064, 27345070, 29280200, 29302858, 35550352, 53330789, 55688914,
+                 60883493]
+RYZEAL = [8633261, 34022970, 35844557, 61116514, 72238166, 84433129, 33787730, 60394026]
+EXTRA = [27420823, 90303227, 7511613, 54919528]  # K9 and Ryzeal Xyz
+
+
+def _write_ydk(tmp_path: Path, main: list[int], extra: tuple[int, ...] | list[int] = ()) -> str:
+    path = tmp_path / "md.ydk"
+    path.write_text("#main\n" + "".join(f"{pc}\n" for pc in main) + "#extra\n"
+                    + "".join(f"{pc}\n" for pc in extra) + "!side\n", encoding="utf-8")
+    return str(path)
+
+
+def test_a_2026_master_duel_deck_of_2025_cards_is_in_the_game(tmp_path: Path) -> None:
+    """K9, Vanquish Soul and Ryzeal cards (many printed 2025, shown in Master Duel by YAML
+    Yugi's rarity, not by YGOJSON, which ends 2025-11): no unknown card, nothing "not yet
+    released", nothing "not in Master Duel's card pool" in a deck dated 2026-02."""
+    import deckcheck
+
+    deck = _write_ydk(tmp_path, K9 * 2 + VANQUISH_SOUL * 2 + RYZEAL, EXTRA)
+    result = deckcheck.check_many([deck], format="master-duel", date="2026-02-15",
+                                  pool=builtin_pool())
+    codes = {v.code for r in result.reports for v in r.violations}
+    assert codes & {"DC401", "DC402", "DC403"} == set()
+
+
+def test_a_card_not_in_master_duel_past_the_data_exits_2_naming_it(tmp_path: Path) -> None:
+    import deckcheck
+
+    bait_doll = 7165085  # not in Master Duel as of the data (YAML Yugi, YGOJSON)
+    assert builtin_pool().get(bait_doll).master_duel is False  # type: ignore[union-attr]
+    deck = _write_ydk(tmp_path, [bait_doll] + K9 * 2 + VANQUISH_SOUL * 2 + RYZEAL)
+    md_end = builtin_pool().info.covers["md"]
+    after = deckcheck.check_many([deck], format="master-duel", date=md_end + dt.timedelta(40),
+                                 pool=builtin_pool())
+    [report] = after.reports
+    assert after.exit_code == 2 and report.verdict == "unchecked"
+    assert any("Bait Doll is not in Master Duel's card pool" in p and md_end.isoformat() in p
+               for p in report.open_points)
+    inside = deckcheck.check_many([deck], format="master-duel", date=md_end, pool=builtin_pool())
+    assert "DC403" in {v.code for v in inside.reports[0].violations}
+
+
+def test_brute_enforcer_in_a_2022_master_duel_deck_is_released(tmp_path: Path) -> None:
+    """Brute Enforcer, printed 2022-05 and first in a dated Master Duel set of 2023-10, was used
+    in Master Duel decks from 2022-10: set dates mean "in the game by", never "not before"."""
+    import deckcheck
+
+    brute = 63503850
+    deck = _write_ydk(tmp_path, [14558127] * 3, [brute])
+    result = deckcheck.check_many([deck], format="master-duel", date="2022-10-11",
+                                  pool=builtin_pool())
+    codes = {v.code for r in result.reports for v in r.violations}
+    assert builtin_pool().get(brute) is not None
+    assert "DC402" not in codes and "DC401" not in codes

@@ -124,7 +124,7 @@ def test_json_schema() -> None:
 # documentation), never renamed or removed. Changing these sets for any other reason breaks
 # every program that reads deckcheck's JSON.
 REPORT_FIELDS = ["deck", "verdict", "format", "banlist", "date", "sizes", "points",
-                 "violations", "notices", "error", "format_name", "cap"]
+                 "violations", "notices", "error", "format_name", "cap", "open_points", "pool"]
 VIOLATION_FIELDS = ["code", "name", "severity", "message", "card", "passcode", "section",
                     "location", "count", "limit", "points", "cap", "suggestions", "where"]
 WHERE_FIELDS = ["file", "line", "sheet", "cell", "part"]
