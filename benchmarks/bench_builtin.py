@@ -40,7 +40,7 @@ def _old_tree(rev: str, into: Path) -> Path:
     return into
 
 
-def _medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: int
+def _medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: int, cwd: Path
              ) -> tuple[dict[str, float], dict[str, float]]:
     wall: dict[str, list[float]] = {k: [] for k in cmds}
     cpu: dict[str, list[float]] = {k: [] for k in cmds}
@@ -53,7 +53,7 @@ def _medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: int
         for key, (cmd, env) in cmds.items():
             c, t = used(), time.perf_counter()
             subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=False, cwd=ROOT)
+                           check=False, cwd=cwd)
             if i:
                 wall[key].append(time.perf_counter() - t)
                 cpu[key].append(used() - c)
@@ -86,15 +86,19 @@ def main() -> None:
         new_env = dict(base, PYTHONPATH=str(ROOT))
         old_env = dict(base, PYTHONPATH=str(old))
         exe = [sys.executable, "-m", "deckcheck", "check"]
+        # run from an empty folder: `python -m` puts the working folder first on sys.path,
+        # which would shadow PYTHONPATH with this tree's package
+        cwd = home
         cmds: dict[str, tuple[list[str], dict[str, str]]] = {
             "python -c pass": ([sys.executable, "-c", "pass"], base)}
         for deck in decks:
-            argv = [*exe, *deck.split()]
+            path, *rest = deck.split()
+            argv = [*exe, str(ROOT / path), *rest]
             for label, env in (("old", old_env), ("new", new_env)):
-                code = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True,
+                code = subprocess.run(argv, env=env, cwd=cwd, capture_output=True,
                                       check=False).returncode
                 cmds[f"{label}: check {deck} (exit {code})"] = (argv, env)
-        wall, cpu = _medians(cmds, args.repeat)
+        wall, cpu = _medians(cmds, args.repeat, cwd)
     print(f"cold `deckcheck check`, no card database: this tree (every card built in) and "
           f"{args.old} (the hand-written set), medians of {args.repeat} runs taking turns; "
           f"goal: {DECKS[0]} <= {GOAL}x the old tree.")

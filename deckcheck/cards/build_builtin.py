@@ -20,9 +20,17 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from deckcheck.cards.builtin import CARDS_FILE, COLUMNS, IDS_FILE, released_cell
+from deckcheck.cards.builtin import (
+    CARDS_FILE,
+    COLUMNS,
+    IDS_FILE,
+    NAME_LANGS,
+    NAMES_FILE,
+    released_cell,
+)
 from deckcheck.cards.coverage import combine, source_covers
 from deckcheck.cards.merge import Merged, merge
+from deckcheck.cards.names import normalize
 from deckcheck.sources import SourceData, read_source
 
 #: The sources under the data folder, and the day each one's data ends where the file does
@@ -143,8 +151,8 @@ def _header(sources: list[SourceData], what: str) -> Iterator[str]:
         yield f"# covers\t{family}\t{day.isoformat()}"
 
 
-def render(sources: list[SourceData]) -> tuple[str, str]:
-    """The texts of the card file and the id file."""
+def render(sources: list[SourceData]) -> tuple[str, str, str]:
+    """The texts of the card file, the id file and the name file."""
     merged = merge({sd.name: sd.records for sd in sources})
     said = _evidence(sources, merged)
     cards = [card_line(c, said.get(pc)) for pc, c in sorted(merged.cards.items())]
@@ -156,7 +164,18 @@ def render(sources: list[SourceData]) -> tuple[str, str]:
     id_head = [f"# deckcheck built-in card pool: the ids that are not a card's own passcode "
                f"(alternate artworks, prerelease ids), sorted; see {CARDS_FILE}.",
                "# id\tpasscode\tkind"]
-    return _text(head, cards), _text(id_head, ids)
+    names: dict[str, list[int]] = {}
+    for pc, c in sorted(merged.cards.items()):
+        written = [c["name"], *(c["names"].get(lang) for lang in NAME_LANGS)]
+        for key in dict.fromkeys(normalize(" ".join(_cell(n).split())) for n in written if n):
+            if key:
+                names.setdefault(key, []).append(pc)
+    langs = ", ".join(NAME_LANGS)
+    name_head = [f"# deckcheck built-in card pool: every name of every card ({langs}), "
+                 f"normalised as deckcheck looks names up, sorted; see {CARDS_FILE}.",
+                 "# key\tpasscodes"]
+    name_lines = [f"{key}\t{','.join(map(str, pcs))}" for key, pcs in sorted(names.items())]
+    return _text(head, cards), _text(id_head, ids), _text(name_head, name_lines)
 
 
 def _text(head: Iterable[str], lines: Iterable[str]) -> str:
@@ -177,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     if not sources:
         print(f"no card data under {args.data}", file=sys.stderr)
         return 2
-    texts = dict(zip((CARDS_FILE, IDS_FILE), render(sources), strict=True))
+    texts = dict(zip((CARDS_FILE, IDS_FILE, NAMES_FILE), render(sources), strict=True))
     stale = [name for name, text in texts.items()
              if not (args.out / name).is_file()
              or (args.out / name).read_text(encoding="utf-8") != text]

@@ -10,10 +10,13 @@ regenerates them and compares):
   of facts (``# covers<TAB>md<TAB>2026-08-22``, `deckcheck.cards.coverage`).
 - `builtin_ids.tsv`: the ids that are not a card's own passcode (alternate artworks,
   prerelease ids), sorted: ``id<TAB>passcode<TAB>kind``.
+- `builtin_names.tsv`: every name of every card, normalised (`cards.names.normalize`), sorted:
+  ``key<TAB>passcode,passcode``.
 
-Reading them costs nothing at start-up: `BuiltinPool.get` finds a passcode by bisecting the
-sorted bytes of the files (a deck of passcodes parses only its own ~40 lines); the first
-look-up by name, Konami id or rule name parses every line once (`MemoryPool`).
+Reading them costs nothing at start-up: `BuiltinPool.get` finds a passcode, and `find_name` a
+name, by bisecting the sorted bytes of the files (a deck parses only its own ~40 lines); the
+first look-up by Konami id or rule name, a suggestion or a walk over every card parses every
+line once (`MemoryPool`).
 
 `builtin_pool()` is what `deckcheck.cards.load.open_pool` falls back to when no card
 database has been imported; an imported store always wins over it.
@@ -27,11 +30,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from deckcheck.cards.model import Card
+from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import MemoryPool, PoolInfo
 from deckcheck.errors import CardPoolError
 
 CARDS_FILE = "builtin_cards.tsv"
 IDS_FILE = "builtin_ids.tsv"
+NAMES_FILE = "builtin_names.tsv"
+#: the languages `builtin_names.tsv` indexes (with the English name)
+NAME_LANGS = ("en", "ja", "zh-CN", "zh-TW", "ko")
 #: `builtin_cards.tsv`'s columns. `alt`: alternate-artwork passcodes; `rule_name`: the name
 #: the card counts as, when not its own; `stars`: level, rank or link rating (by frame);
 #: `released`: first release per region ("tcg=2002-03-08,ocg=…"); `master_duel`: "yes" or
@@ -121,8 +128,10 @@ def _body(data: bytes) -> int:
     return at
 
 
-def _find(data: bytes, lo: int, key: int) -> bytes | None:
-    """The line of `data[lo:]` (sorted by its first number) whose first cell is `key`."""
+def _find(data: bytes, lo: int, key: int | bytes) -> bytes | None:
+    """The line of `data[lo:]` (sorted by its first cell: a number, or bytes when `key` is
+    bytes) whose first cell is `key`."""
+    number = isinstance(key, int)
     hi = len(data)
     while lo < hi:
         mid = (lo + hi) // 2
@@ -132,10 +141,11 @@ def _find(data: bytes, lo: int, key: int) -> bytes | None:
         end = data.find(b"\n", start)
         if end < 0:
             end = hi
-        found = int(data[start:data.find(b"\t", start, end)])
+        cell = data[start:data.find(b"\t", start, end)]
+        found = int(cell) if number else cell
         if found == key:
             return data[start:end]
-        if found < key:
+        if found < key:  # type: ignore[operator]  # both numbers or both bytes
             lo = end + 1
         else:
             hi = start
@@ -146,9 +156,10 @@ class BuiltinPool:
     """A `CardPool` over the built-in files: passcodes by bisection, everything else from a
     `MemoryPool` of every card, built on first need."""
 
-    def __init__(self, cards: bytes, ids: bytes) -> None:
-        self._data, self._ids_data = cards, ids
+    def __init__(self, cards: bytes, ids: bytes, names: bytes) -> None:
+        self._data, self._ids_data, self._names_data = cards, ids, names
         self._start, self._ids_start = _body(cards), _body(ids)
+        self._names_start = _body(names)
         self._cards: dict[int, Card | None] = {}
         self._memory: MemoryPool | None = None
         head = cards[:self._start].decode("utf-8").splitlines()
@@ -205,7 +216,14 @@ class BuiltinPool:
         return self._memory
 
     def find_name(self, name: str) -> list[Card]:
-        return self._all().find_name(name)
+        if self._memory is not None:
+            return self._memory.find_name(name)
+        key = normalize(name)
+        line = _find(self._names_data, self._names_start, key.encode("utf-8")) if key else None
+        if line is None:
+            return []
+        cards = [self.get(int(pc)) for pc in line.split(b"\t", 1)[1].split(b",")]
+        return [c for c in cards if c is not None]
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         return self._all().suggest(name, limit)
@@ -234,4 +252,5 @@ def builtin_cards() -> list[Card]:
 @functools.cache
 def builtin_pool() -> BuiltinPool:
     """The built-in card pool (read once, then cached)."""
-    return BuiltinPool(_package_file(CARDS_FILE), _package_file(IDS_FILE))
+    return BuiltinPool(_package_file(CARDS_FILE), _package_file(IDS_FILE),
+                       _package_file(NAMES_FILE))

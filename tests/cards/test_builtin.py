@@ -47,7 +47,8 @@ def test_the_header_says_where_each_family_of_facts_ends() -> None:
 
 def _fresh() -> BuiltinPool:
     return BuiltinPool((PACKAGE / CARDS_FILE).read_bytes(),
-                       (PACKAGE / "builtin_ids.tsv").read_bytes())
+                       (PACKAGE / "builtin_ids.tsv").read_bytes(),
+                       (PACKAGE / "builtin_names.tsv").read_bytes())
 
 
 def test_bisection_finds_every_id_the_full_parse_does() -> None:
@@ -66,6 +67,19 @@ def test_bisection_finds_every_id_the_full_parse_does() -> None:
         assert lazy.get(pc + 1) == memory.get(pc + 1), pc + 1
     assert lazy.get(0) is None and lazy.get(10**12) is None and lazy.get(-5) is None
     assert lazy._memory is None  # no look-up by passcode parsed the whole file
+
+
+def test_name_bisection_finds_what_the_full_parse_does() -> None:
+    memory = _fresh()._all()
+    lazy = _fresh()
+    keys = list(memory._names)
+    assert len(keys) > 50_000
+    for key in keys:
+        assert lazy.find_name(key) == memory.find_name(key), key
+    for miss in ("", "   ", "no such card at all", "zzzzzz", "!!!"):
+        assert lazy.find_name(miss) == memory.find_name(miss) == []
+    assert lazy.find_name("Ash Blossom and Joyous Spring")[0].passcode == 14558127
+    assert lazy._memory is None
 
 
 def test_builtin_cards_returns_a_fresh_list() -> None:
@@ -111,9 +125,10 @@ def test_regenerated_from_the_real_data_is_the_same(shared_data: Path) -> None:
     """The files in the package are exactly what deckcheck's importers make of the data."""
     from deckcheck.cards.build_builtin import read_all, render
 
-    cards, ids = render(read_all(shared_data / "cards"))
+    cards, ids, names = render(read_all(shared_data / "cards"))
     assert (PACKAGE / CARDS_FILE).read_text(encoding="utf-8") == cards
     assert (PACKAGE / "builtin_ids.tsv").read_text(encoding="utf-8") == ids
+    assert (PACKAGE / "builtin_names.tsv").read_text(encoding="utf-8") == names
 
 
 # --------------------------------------------------------------------------- structure
