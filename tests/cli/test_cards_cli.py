@@ -55,6 +55,7 @@ def test_show_by_name_in_any_language_and_alt_passcode(db: str) -> None:
   Level 4, WIND, Winged Beast, Effect, ATK 1300 / DEF 1400
   name (ja): ハーピィ・レディ１
   name (zh-CN): 神鹰女郎１
+  Master Duel: no
   counts as: Harpie Lady
 """
     assert run("--db", db, "cards", "show", "91932350").stdout == expected
@@ -111,12 +112,12 @@ def test_info(db: str) -> None:
     assert lines[1] == "Cards: 19 (+4 alternate-artwork ids, +0 prerelease ids)"
     assert lines[2].startswith("Built: ") and lines[2].endswith("(0 days ago)")
     assert lines[3] == ("Release dates: TCG 1, OCG 2, Master Duel 0 cards; Master Duel data "
-                        "for 2 cards")  # YGOPRODeck formats without Master Duel: not in it
+                        "for 8 cards")  # YAML Yugi without a rarity: not in Master Duel
     assert lines[4] == "Sources:"
     assert lines[5].startswith("  yaml-yugi: 6 records, version ")
     data = json.loads(run("--db", db, "cards", "info", "--json").stdout)
     assert data["cards"] == 19
-    assert data["dated"] == {"tcg": 1, "ocg": 2, "md": 0, "master_duel": 2}
+    assert data["dated"] == {"tcg": 1, "ocg": 2, "md": 0, "master_duel": 8}
     assert [s["name"] for s in data["sources"]] == ["yaml-yugi", "ygoprodeck"]
 
 
@@ -215,6 +216,7 @@ def test_show_spell_token_skill(db: str) -> None:
   name (ja): 海
   name (zh-CN): 海
   name (zh-TW): 海
+  Master Duel: no
 """
     assert run("--db", db, "cards", "show", "Sheep Token").stdout == (
         "Sheep Token [73915052]\n  token\n  Level 1, EARTH, Beast, ATK 0 / DEF 0\n")
