@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
+from deckcheck.cards.coverage import combine
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
@@ -575,6 +576,7 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
         sources = [dict(zip(cols, row, strict=True)) for row in con.execute(
             f"SELECT {', '.join(cols)} FROM sources ORDER BY name")]
         kinds = dict(con.execute("SELECT kind, count(*) FROM ids GROUP BY kind").fetchall())
+        covers = _covers_by_source(con)
     finally:
         con.close()
     built = meta.get("built_at")
@@ -584,6 +586,9 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
     return {"path": str(path), "exists": True, "built_at": built, "age_days": age,
             "cards": int(meta.get("cards", 0)), "alt_ids": kinds.get("alt", 0),
             "prerelease_ids": kinds.get("prerelease", 0), "sources": sources,
+            "data_ends": {k: v.isoformat() for k, v in sorted(combine(
+                c for name, c in covers.items() if any(s["name"] == name for s in sources)
+            ).items())},
             "dated": {k.removeprefix("dated_"): int(v) for k, v in meta.items()
                       if k.startswith("dated_")}}
 
@@ -643,8 +648,6 @@ class StorePool:
         #: what `preload`'s queries have cost so far, in rows (see `_QUERY_ROWS`)
         self._spent = 0.0
         self._pid = os.getpid()
-        from deckcheck.cards.coverage import combine
-
         self.info = PoolInfo(builtin=False, sources={k: v or "" for k, v in sources.items()},
                              card_count=self._len, imported_at=meta.get("built_at"),
                              path=str(self.path), covers=combine(

@@ -271,6 +271,7 @@ def search(obj: Ctx, query: str, limit: int, as_json: bool) -> None:
 @handle_errors
 def info(obj: Ctx, as_json: bool) -> None:
     """Show where the card database is, its sources, versions, card counts and age."""
+    from deckcheck.cards.coverage import WHAT
     from deckcheck.cards.store import store_info
 
     data = store_info(obj.db)
@@ -294,6 +295,9 @@ def info(obj: Ctx, as_json: bool) -> None:
                    f"{dated.get('master_duel', 0)} cards")
     else:
         click.echo("Release dates: not recorded (written by an older deckcheck; import again)")
+    ends = data.get("data_ends") or {}
+    if ends:
+        click.echo("Data ends: " + ", ".join(f"{WHAT[k]} {v}" for k, v in ends.items()))
     click.echo("Sources:")
     for s in data["sources"]:
         click.echo(f"  {s['name']}: {s['records']} records, version {s['version'] or '?'}, "

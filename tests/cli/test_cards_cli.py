@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -113,10 +114,15 @@ def test_info(db: str) -> None:
     assert lines[2].startswith("Built: ") and lines[2].endswith("(0 days ago)")
     assert lines[3] == ("Release dates: TCG 1, OCG 2, Master Duel 0 cards; Master Duel data "
                         "for 8 cards")  # YAML Yugi without a rarity: not in Master Duel
-    assert lines[4] == "Sources:"
-    assert lines[5].startswith("  yaml-yugi: 6 records, version ")
+    # each file's day (its modification day here) for the families it speaks for
+    day = dt.datetime.fromtimestamp((FIX / "yamlyugi_small.json").stat().st_mtime,
+                                    dt.UTC).date().isoformat()
+    assert lines[4].startswith("Data ends: card list ") and "Master Duel card pool " in lines[4]
+    assert lines[5] == "Sources:"
+    assert lines[6].startswith("  yaml-yugi: 6 records, version ")
     data = json.loads(run("--db", db, "cards", "info", "--json").stdout)
     assert data["cards"] == 19
+    assert data["data_ends"]["md"] == day
     assert data["dated"] == {"tcg": 1, "ocg": 2, "md": 0, "master_duel": 8}
     assert [s["name"] for s in data["sources"]] == ["yaml-yugi", "ygoprodeck"]
 
