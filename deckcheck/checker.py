@@ -367,7 +367,8 @@ class Checker:
             violations=violations,
             notices=ctx.notices,
             open_points=unsure,
-            pool=pool_used(self.pool) if ctx.unknown or unsure else None,
+            pool=pool_used(self.pool) if ctx.unknown or unsure or any(
+                p.kind in _OUTSIDE for p in deck.problems) else None,
         )
 
     def check_inputs(self, inputs: Iterable[Input], *, hands: int = 0, seed: int | None = None,
@@ -426,6 +427,8 @@ class Checker:
 
 
 _reading_order = Violation.sort_key
+#: Read problems that mean a card outside the pool (the report then says which pool it used).
+_OUTSIDE = frozenset({"unknown-name", "unknown-passcode"})
 
 
 def pool_used(pool: CardPool) -> str:

@@ -112,3 +112,15 @@ def test_master_duel_set_days_are_never_not_before() -> None:
     assert "DC402" not in codes(r)
     early = run(deck([(brute, 1)], fill=39), fmt, date=dt.date(2022, 3, 1), pool=_md(brute))
     assert "DC402" in codes(early)
+
+
+def test_the_report_names_the_pool_only_when_cards_are_outside_it() -> None:
+    from deckcheck.checker import DeckData, check_many
+
+    result = check_many([DeckData.text("3 Ash Blosom & Joyous Spring\n", name="t.txt"),
+                         DeckData.text("3 Ash Blossom & Joyous Spring\n", name="u.txt")],
+                        tcg(), AFTER, pool=_pool())
+    typo, known = result.reports
+    assert typo.pool is not None and typo.pool.startswith("checked against the imported card")
+    assert "`deckcheck cards import FILE`" in typo.pool
+    assert known.pool is None
