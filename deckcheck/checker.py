@@ -435,7 +435,7 @@ def pool_used(pool: CardPool) -> str:
     """Which card pool a check used, and how to get cards it does not know: one sentence for
     the first line of a report with cards outside it."""
     info = pool.info
-    end = info.covers.get("cards")
+    end = (getattr(info, "covers", None) or {}).get("cards")
     data = f" (card data to {end.isoformat()})" if end is not None else ""
     which = "deckcheck's built-in card pool" if info.builtin else "the imported card database"
     return (f"checked against {which}{data}; for cards it does not know, run `deckcheck cards "

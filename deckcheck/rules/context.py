@@ -212,7 +212,8 @@ class CheckContext:
 
     def past(self, family: str) -> dt.date | None:
         """The day the pool's data of `family` ends, when the date checked is past it."""
-        return past(self.pool.info.covers, family, self.date)
+        # a pool of the library user's own may have an info without `covers`: complete
+        return past(getattr(self.pool.info, "covers", None) or {}, family, self.date)
 
     def notice(self, text: str) -> None:
         if text not in self.notices:

@@ -422,3 +422,11 @@ def test_brute_enforcer_in_a_2022_master_duel_deck_is_released(tmp_path: Path) -
     codes = {v.code for r in result.reports for v in r.violations}
     assert builtin_pool().get(brute) is not None
     assert "DC402" not in codes and "DC401" not in codes
+
+
+@pytest.mark.parametrize("typo", ["Ash Blosom", "Blue Eyes Whyte Dragon", "Efect Veiler",
+                                  "pot of greeed", "Harpy Lady", "灰流うらら", "zzzz"])
+def test_suggestions_without_the_full_parse_are_the_full_pools(typo: str) -> None:
+    lazy, full = _fresh(), _fresh()
+    assert lazy.suggest(typo) == full._all().suggest(typo)
+    assert lazy.suggest(typo, 5) == full._all().suggest(typo, 5)
