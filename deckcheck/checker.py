@@ -234,10 +234,6 @@ class Checker:
         #: (`CheckContext.memo`); bounded by the card pool like `_facts`.
         self._memo: dict[str, object] = {}
         self.notices: list[str] = []
-        if pool.info.builtin:
-            self.notices.append(
-                "Checked against deckcheck's small built-in card set, so cards outside it are "
-                "reported as unknown; run `deckcheck cards update` for the full card pool.")
         if self.banlist is None:
             self.notices.append(
                 f"No {self.format.name} list was in force on {self.date.isoformat()}, so no "
@@ -346,12 +342,13 @@ class Checker:
         violations = sorted(registry.run(self._active, deck, ctx), key=_reading_order)
         bad = ("error", "warning") if self.strict else ("error",)
         illegal = any(v.severity in bad for v in violations)
+        unsure = ctx.unsure
         points = None
         if self._uses_points:
             points = sum(f[4] * e.count for _, e, f in ctx.rows)
         return Report(
             deck=label or deck.source or deck.name or "<deck>",
-            verdict="illegal" if illegal else "legal",
+            verdict="illegal" if illegal else "unchecked" if unsure else "legal",
             format=self.format.id,
             format_name=self.format.name,
             banlist=self.banlist.name if self.banlist is not None else None,
@@ -361,6 +358,9 @@ class Checker:
             cap=self.points_cap if self._uses_points else None,
             violations=violations,
             notices=ctx.notices,
+            open_points=unsure,
+            pool=pool_used(self.pool) if ctx.unknown or unsure or any(
+                p.kind in _OUTSIDE for p in deck.problems) else None,
         )
 
     def check_inputs(self, inputs: Iterable[Input], *, hands: int = 0, seed: int | None = None,
@@ -419,6 +419,19 @@ class Checker:
 
 
 _reading_order = Violation.sort_key
+#: Read problems that mean a card outside the pool (the report then says which pool it used).
+_OUTSIDE = frozenset({"unknown-name", "unknown-passcode"})
+
+
+def pool_used(pool: CardPool) -> str:
+    """Which card pool a check used, and how to get cards it does not know: one sentence for
+    the first line of a report with cards outside it."""
+    info = pool.info
+    end = (getattr(info, "covers", None) or {}).get("cards")
+    data = f" (card data to {end.isoformat()})" if end is not None else ""
+    which = "deckcheck's built-in card pool" if info.builtin else "the imported card database"
+    return (f"checked against {which}{data}; for cards it does not know, run `deckcheck cards "
+            "update`, or offline `deckcheck cards import FILE`")
 
 
 def _not_a_deck_file(source: str) -> str | None:

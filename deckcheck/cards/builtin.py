@@ -1,164 +1,278 @@
-"""The built-in card set: ~150 hand-written cards, so deckcheck works before any import.
+"""The built-in card pool: every card, so deckcheck checks real decks before any import.
 
-The cards live in `builtin_cards.tsv` next to this module (inside the package, so a wheel
-carries it). It is a text file written and checked by people: one card a line, facts only
-(passcodes, names, frame, level, attribute…), never card texts. Its header explains the
-columns. `tests/cards/test_builtin.py` checks every line against the real card data.
+Two text files next to this module (inside the package, so a wheel carries them), generated
+from real card data by deckcheck's own importers (`deckcheck.cards.build_builtin`; a test
+regenerates them and compares):
+
+- `builtin_cards.tsv`: one card a line, sorted by passcode, TAB-separated, the columns of
+  `COLUMNS` (an empty cell: nothing known). Facts only, never card texts. Its header names
+  each source, its version and the day its data ends, and what the pool covers per family
+  of facts (``# covers<TAB>md<TAB>2026-08-22``, `deckcheck.cards.coverage`).
+- `builtin_ids.tsv`: the ids that are not a card's own passcode (alternate artworks,
+  prerelease ids), sorted: ``id<TAB>passcode<TAB>kind``.
+- `builtin_names.tsv`: every name of every card, normalised (`cards.names.normalize`), sorted:
+  ``key<TAB>passcode,passcode``.
+
+Reading them costs nothing at start-up: `BuiltinPool.get` finds a passcode, and `find_name` a
+name, by bisecting the sorted bytes of the files (a deck parses only its own ~40 lines); the
+first look-up by Konami id or rule name, a suggestion or a walk over every card parses every
+line once (`MemoryPool`).
 
 `builtin_pool()` is what `deckcheck.cards.load.open_pool` falls back to when no card
-database has been imported yet.
+database has been imported; an imported store always wins over it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from deckcheck.cards.model import Card, Frame, Kind
+from deckcheck.cards.model import Card
+from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import MemoryPool, PoolInfo
+from deckcheck.cards.suggest import TrigramIndex, tier
 from deckcheck.errors import CardPoolError
 
-#: Version of the hand-written set; bump it whenever builtin_cards.tsv changes.
-BUILTIN_VERSION = "2026.11"
-DATA_FILE = "builtin_cards.tsv"
-
+CARDS_FILE = "builtin_cards.tsv"
+IDS_FILE = "builtin_ids.tsv"
+NAMES_FILE = "builtin_names.tsv"
+#: the languages `builtin_names.tsv` indexes (with the English name)
+NAME_LANGS = ("en", "ja", "zh-CN", "zh-TW", "ko")
+#: `builtin_cards.tsv`'s columns. `alt`: alternate-artwork passcodes; `rule_name`: the name
+#: the card counts as, when not its own; `stars`: level, rank or link rating (by frame);
+#: `released`: first release per region ("tcg=2002-03-08,ocg=…"); `master_duel`: "yes" or
+#: "no" and the sources that say so ("yes:yaml-yugi+ygojson"), empty when none says;
+#: `cns`: "1" when the card cannot be Normal Summoned/Set.
 COLUMNS = (
-    "passcode", "alt", "name", "ja", "zh-CN", "frame", "types", "level", "scale",
-    "attribute", "race", "atk/def", "archetypes", "rule_name", "flags",
+    "passcode", "alt", "konami", "kind", "frame", "name", "ja", "zh-CN", "zh-TW", "ko",
+    "rule_name", "types", "stars", "scale", "attribute", "race", "atk/def", "scopes",
+    "released", "master_duel", "cns",
 )
-#: Flags that are not scopes.
-_CNS = "cns"
-_SCOPES = frozenset({"ocg_only", "tcg_only", "anime", "prerelease", "rush", "speed", "skill",
-                     "unofficial"})
-_KIND_OF_FRAME = {Frame.SPELL: Kind.SPELL, Frame.TRAP: Kind.TRAP, Frame.TOKEN: Kind.TOKEN,
-                  Frame.SKILL: Kind.SKILL}
+_LANGS = ("ja", "zh-CN", "zh-TW", "ko")
+_N = len(COLUMNS)
 
 
 class BuiltinDataError(CardPoolError):
     """The built-in card file is malformed (a packaging bug, not a user error)."""
 
 
-def _cell(value: str) -> str | None:
-    value = value.strip()
-    return None if value in ("", "-") else value
+def released_cell(released: Mapping[str, str | dt.date]) -> str:
+    """"tcg=2002-03-08,ocg=1999-…": release days by region, in region order."""
+    return ",".join(f"{r}={d if isinstance(d, str) else d.isoformat()}"
+                    for r, d in sorted(released.items()))
 
 
-def _int(value: str | None, where: str, column: str) -> int | None:
-    return None if value is None else _num(value, where, column)
+def _ints(cell: str) -> tuple[int, ...]:
+    return tuple(map(int, cell.split(","))) if cell else ()
 
 
-def _num(value: str, where: str, column: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise BuiltinDataError(
-            f"{where}: column {column!r} holds {value!r}, not a number; fix the built-in card file."
-        ) from None
+def _int(cell: str) -> int | None:
+    return int(cell) if cell else None
 
 
-def _list(value: str | None) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    return tuple(part.strip() for part in value.split(",") if part.strip())
-
-
-def parse_line(line: str, where: str) -> Card:
-    """One card from one tab-separated line of the built-in file."""
+def parse_line(line: str, where: str = CARDS_FILE) -> Card:
+    """One card from one line of `builtin_cards.tsv`."""
     cells = line.rstrip("\r\n").split("\t")
-    if len(cells) != len(COLUMNS):
-        raise BuiltinDataError(
-            f"{where}: {len(cells)} columns instead of {len(COLUMNS)}; fix the built-in card file."
-        )
-    c = dict(zip(COLUMNS, (_cell(x) for x in cells), strict=True))
-    name = c["name"]
-    passcode = _int(c["passcode"], where, "passcode")
-    if passcode is None or name is None or c["frame"] is None:
-        raise BuiltinDataError(
-            f"{where}: a card needs a passcode, a name and a frame; fix the built-in card file."
-        )
+    if len(cells) != _N:
+        raise BuiltinDataError(f"{where}: {len(cells)} columns instead of {_N}; regenerate the "
+                               "built-in card file.")
+    (passcode, alt, konami, kind, frame, name, *langs) = cells[:10]
+    (rule_name, types, stars, scale, attribute, race, atkdef, scopes, released, md,
+     cns) = cells[10:]
     try:
-        frame = Frame(c["frame"])
-    except ValueError:
-        raise BuiltinDataError(
-            f"{where}: unknown frame {c['frame']!r}; use one of deckcheck.cards.model.Frame."
-        ) from None
-    kind = _KIND_OF_FRAME.get(frame, Kind.MONSTER)
-    stars = _int(c["level"], where, "level")
-    level = rank = link = None
-    if frame in (Frame.XYZ, Frame.XYZ_PENDULUM):
-        rank = stars
-    elif frame is Frame.LINK:
-        link = stars
-    else:
-        level = stars
-    atk = defense = None
-    if c["atk/def"] is not None:
-        a, _, d = c["atk/def"].partition("/")
-        atk = _int(_cell(a), where, "atk")
-        defense = _int(_cell(d), where, "def")
-    flags = _list(c["flags"])
-    unknown = set(flags) - _SCOPES - {_CNS}
-    if unknown:
-        raise BuiltinDataError(f"{where}: unknown flag {sorted(unknown)[0]!r}; "
-                               "fix the built-in card file.")
-    names = {"en": name}
-    for lang in ("ja", "zh-CN"):
-        translated = c[lang]
-        if translated is not None:
-            names[lang] = translated
-    return Card(
-        passcode=passcode,
-        alt_passcodes=tuple(_num(x, where, "alt") for x in _list(c["alt"])),
-        name=name,
-        names=names,
-        kind=kind,
-        frame=frame,
-        monster_types=_list(c["types"]),
-        level=level,
-        rank=rank,
-        link_rating=link,
-        scale=_int(c["scale"], where, "scale"),
-        attribute=c["attribute"],
-        race=c["race"],
-        atk=atk,
-        defense=defense,
-        archetypes=_list(c["archetypes"]),
-        scopes=frozenset(f for f in flags if f in _SCOPES),
-        rule_name=c["rule_name"] or name,
-        rule_name_evidence={"builtin": c["rule_name"] or name},
-        cannot_normal_summon=_CNS in flags,
-    )
+        names = {"en": name}
+        for lang, n in zip(_LANGS, langs, strict=True):
+            if n:
+                names[lang] = n
+        level = rank = link = None
+        if frame.startswith("xyz"):
+            rank = _int(stars)
+        elif frame == "link":
+            link = _int(stars)
+        else:
+            level = _int(stars)
+        atk = defense = None
+        if atkdef:
+            a, _, d = atkdef.partition("/")
+            atk, defense = _int(a), _int(d)
+        return Card(
+            passcode=int(passcode), alt_passcodes=_ints(alt), konami_id=_int(konami),
+            name=name, names=names, kind=kind, frame=frame,
+            monster_types=types.split(",") if types else (), level=level, rank=rank,
+            link_rating=link, scale=_int(scale), attribute=attribute or None,
+            race=race or None, atk=atk, defense=defense,
+            released={r: d for r, _, d in (p.partition("=") for p in released.split(","))}
+            if released else None,
+            master_duel=None if not md else md.startswith("yes"),
+            scopes=scopes.split(",") if scopes else (), rule_name=rule_name or name,
+            cannot_normal_summon=cns == "1")
+    except ValueError as exc:
+        raise BuiltinDataError(f"{where}: {exc}; regenerate the built-in card file.") from None
 
 
-def parse_builtin(text: str, source: str = DATA_FILE) -> list[Card]:
-    """Every card of a built-in-format text: `#` lines and blank lines are skipped."""
-    cards: list[Card] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cards.append(parse_line(line, f"{source}:{number}"))
-    return cards
-
-
-def builtin_text() -> str:
-    """The raw text of the built-in card file, read from inside the package."""
+def _package_file(name: str) -> bytes:
     # the package folder on disk (importlib.resources would cost ~10 ms of start-up)
-    return (Path(__file__).parent / DATA_FILE).read_text(encoding="utf-8")
+    try:
+        return (Path(__file__).parent / name).read_bytes()
+    except OSError as exc:
+        raise BuiltinDataError(f"The built-in card file {name} cannot be read ({exc.strerror});"
+                               " reinstall deckcheck.") from None
 
 
-@functools.cache
-def _cards() -> tuple[Card, ...]:
-    return tuple(parse_builtin(builtin_text()))
+def _body(data: bytes) -> int:
+    """Where the lines after the `#` header start."""
+    at = 0
+    while data.startswith(b"#", at):
+        at = data.index(b"\n", at) + 1
+    return at
+
+
+def _find(data: bytes, lo: int, key: int | bytes) -> bytes | None:
+    """The line of `data[lo:]` (sorted by its first cell: a number, or bytes when `key` is
+    bytes) whose first cell is `key`."""
+    number = isinstance(key, int)
+    hi = len(data)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start = data.rfind(b"\n", lo, mid) + 1 or lo
+        if start < lo:
+            start = lo
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = hi
+        cell = data[start:data.find(b"\t", start, end)]
+        found = int(cell) if number else cell
+        if found == key:
+            return data[start:end]
+        if found < key:  # type: ignore[operator]  # both numbers or both bytes
+            lo = end + 1
+        else:
+            hi = start
+    return None
+
+
+class BuiltinPool:
+    """A `CardPool` over the built-in files: passcodes by bisection, everything else from a
+    `MemoryPool` of every card, built on first need."""
+
+    def __init__(self, cards: bytes, ids: bytes, names: bytes) -> None:
+        self._data, self._ids_data, self._names_data = cards, ids, names
+        self._start, self._ids_start = _body(cards), _body(ids)
+        self._names_start = _body(names)
+        self._cards: dict[int, Card | None] = {}
+        self._memory: MemoryPool | None = None
+        #: the English names' trigram index and key -> names, for `suggest`
+        self._en: tuple[TrigramIndex, dict[str, list[str]]] | None = None
+        head = cards[:self._start].decode("utf-8").splitlines()
+        sources: dict[str, str] = {}
+        covers: dict[str, dt.date] = {}
+        count = 0
+        for line in head:
+            cells = line.split("\t")
+            if cells[0] == "# source" and len(cells) > 5 and cells[1] != "name":
+                sources[cells[1]] = f"{cells[3]} (data ends {cells[5]})"
+            elif cells[0] == "# covers" and len(cells) == 3:
+                covers[cells[1]] = dt.date.fromisoformat(cells[2])
+            elif cells[0] == "# cards" and len(cells) == 2:
+                count = int(cells[1])
+        self.info = PoolInfo(builtin=True, sources=sources, card_count=count, covers=covers)
+
+    def _line_card(self, line: bytes) -> Card:
+        card = parse_line(line.decode("utf-8"))
+        self._cards[card.passcode] = card
+        return card
+
+    def get(self, passcode: int) -> Card | None:
+        try:
+            return self._cards[passcode]
+        except KeyError:
+            pass
+        if self._memory is not None:
+            card = self._memory.get(passcode)
+        elif not isinstance(passcode, int) or passcode < 0:
+            return None
+        else:
+            line = _find(self._data, self._start, passcode)
+            card = None
+            if line is not None:
+                card = self._cards.get(passcode) or self._line_card(line)
+            else:
+                alias = _find(self._ids_data, self._ids_start, passcode)
+                if alias is not None:
+                    main = int(alias.split(b"\t")[1])
+                    card = self.get(main)
+        self._cards[passcode] = card
+        return card
+
+    def _all(self) -> MemoryPool:
+        if self._memory is None:
+            text = self._data[self._start:].decode("utf-8")
+            cards = [parse_line(line) for line in text.splitlines()]
+            extra = {}
+            for line in self._ids_data[self._ids_start:].decode("utf-8").splitlines():
+                i, pc, kind = line.split("\t")
+                if kind == "prerelease":
+                    extra[int(i)] = int(pc)
+            self._memory = MemoryPool(cards, self.info, extra_ids=extra)
+        return self._memory
+
+    def find_name(self, name: str) -> list[Card]:
+        if self._memory is not None:
+            return self._memory.find_name(name)
+        key = normalize(name)
+        line = _find(self._names_data, self._names_start, key.encode("utf-8")) if key else None
+        if line is None:
+            return []
+        cards = [self.get(int(pc)) for pc in line.split(b"\t", 1)[1].split(b",")]
+        return [c for c in cards if c is not None]
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """As `MemoryPool.suggest` (the same index, in the same order, so the same names);
+        for an ASCII name, whose candidates are the English names only, the index is built from
+        the name cells of the file without making a card of every line."""
+        key = normalize(name)
+        if self._memory is not None or not key or tier(key) != "en":
+            return self._all().suggest(name, limit) if key else []
+        if self._en is None:
+            by_key: dict[str, list[str]] = {}
+            text = self._data[self._start:].decode("utf-8")
+            for line in text.splitlines():
+                english = line.split("\t", 6)[5]
+                by_key.setdefault(normalize(english), []).append(english)
+            self._en = TrigramIndex(by_key), by_key
+        index, names = self._en
+        out: list[str] = []
+        for k in index.closest(key, limit * 3):
+            for n in names[k]:
+                if n not in out:
+                    out.append(n)
+        return out[:limit]
+
+    def by_konami_id(self, konami_id: int) -> Card | None:
+        return self._all().by_konami_id(konami_id)
+
+    def with_rule_name(self, rule_name: str) -> list[Card]:
+        return self._all().with_rule_name(rule_name)
+
+    def preload(self, passcodes: Iterable[int]) -> None:
+        """Nothing to do: each look-up is a bisection of the file in memory."""
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return self.info.card_count
 
 
 def builtin_cards() -> list[Card]:
-    """The built-in cards, in file order."""
-    return list(_cards())
+    """Every built-in card, in passcode order."""
+    return list(builtin_pool())
 
 
 @functools.cache
-def builtin_pool() -> MemoryPool:
-    """The built-in card set as a pool (built once, then cached)."""
-    cards = _cards()
-    info = PoolInfo(builtin=True, sources={"builtin": BUILTIN_VERSION}, card_count=len(cards))
-    return MemoryPool(cards, info)
+def builtin_pool() -> BuiltinPool:
+    """The built-in card pool (read once, then cached)."""
+    return BuiltinPool(_package_file(CARDS_FILE), _package_file(IDS_FILE),
+                       _package_file(NAMES_FILE))

@@ -43,7 +43,7 @@ def read_only_uri(path: str | os.PathLike[str]) -> str:
 def open_pool(db: str | os.PathLike[str] | None = None) -> CardPool:
     """The store at `db` (default: $DECKCHECK_DB, else the user's data directory).
 
-    When no store exists yet, the small built-in card set (`PoolInfo.builtin` is True).
+    When no store exists yet, the built-in pool of every card (`PoolInfo.builtin` is True).
     An existing file that is not a readable deckcheck store raises `StoreVersionError`.
     """
     path = resolve_path(db)

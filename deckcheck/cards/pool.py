@@ -8,6 +8,7 @@ interface over an imported database; `MemoryPool` serves the built-in card set a
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
@@ -20,7 +21,7 @@ from deckcheck.plain import Plain
 class PoolInfo(Plain):
     """Where a pool's cards came from, for notices and `deckcheck cards info`."""
 
-    __slots__ = ("builtin", "sources", "card_count", "imported_at", "path")
+    __slots__ = ("builtin", "sources", "card_count", "imported_at", "path", "covers")
 
     builtin: bool
     #: source name -> version or date string
@@ -28,15 +29,19 @@ class PoolInfo(Plain):
     card_count: int
     imported_at: str | None
     path: str | None
+    #: family of facts ("cards", "tcg", "ocg", "md") -> the last day the pool's data covers
+    #: (`deckcheck.cards.coverage`); a family not here is taken as complete
+    covers: dict[str, dt.date]
 
     def __init__(self, *, builtin: bool = False, sources: dict[str, str] | None = None,
                  card_count: int = 0, imported_at: str | None = None,
-                 path: str | None = None) -> None:
+                 path: str | None = None, covers: dict[str, dt.date] | None = None) -> None:
         self.builtin = builtin
         self.sources = {} if sources is None else dict(sources)
         self.card_count = card_count
         self.imported_at = imported_at
         self.path = path
+        self.covers = {} if covers is None else dict(covers)
 
 
 @runtime_checkable

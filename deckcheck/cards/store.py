@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck import clock
 from deckcheck.atomic import replacing
+from deckcheck.cards.coverage import combine
 from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
 from deckcheck.cards.load import read_only_uri
 from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
@@ -142,10 +143,13 @@ class SourceRows:
     instead of being written again."""
 
     def __init__(self, name: str, records: list[SourceRecord], version: str | None,
-                 origin: str | None, imported_at: str, stored_in: Path | None = None) -> None:
+                 origin: str | None, imported_at: str, stored_in: Path | None = None,
+                 covers: dict[str, str] | None = None) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
         self.stored_in = stored_in
+        #: family -> the day this source's data ends (`deckcheck.cards.coverage`)
+        self.covers = covers or {}
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
@@ -158,6 +162,9 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
         for name, version, origin, imported_at in con.execute(
                 "SELECT name, version, origin, imported_at FROM sources"):
             out[name] = SourceRows(name, [], version, origin, imported_at, stored_in)
+        for name, covers in _covers_by_source(con).items():
+            if name in out:
+                out[name].covers = covers
         for source, pc, data in con.execute(
                 "SELECT source, passcode, data FROM source_records"):
             try:
@@ -202,7 +209,8 @@ def _import_sources(path: Path, new: Iterable[SourceData]) -> dict[str, Any]:
         now = _now()
         changed = []
         for sd in new:
-            sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now)
+            sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now,
+                                          covers=sd.covers)
             changed.append(sd.name)
         merged = merge({name: rows.records for name, rows in sources.items()})
         if not merged.cards:
@@ -373,9 +381,29 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def _meta_rows(merged: Merged, built_at: str) -> list[tuple[str, str]]:
+def _meta_rows(merged: Merged, built_at: str,
+               sources: dict[str, SourceRows]) -> list[tuple[str, str]]:
     return [("built_at", built_at), ("cards", str(len(merged.cards))),
-            *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items())]
+            *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items()),
+            *((f"{COVERS}{s.name}", _dumps(s.covers)) for s in sources.values() if s.covers)]
+
+
+#: meta rows "covers:<source>" hold the day each family of a source's data ends (JSON)
+COVERS = "covers:"
+
+
+def _covers_by_source(con: sqlite3.Connection) -> dict[str, dict[str, str]]:
+    """Each source's coverage as the store's meta rows hold it (none in older stores)."""
+    out: dict[str, dict[str, str]] = {}
+    for key, value in con.execute("SELECT key, value FROM meta WHERE key LIKE 'covers:%'"):
+        try:
+            covers = json.loads(value)
+        except ValueError:
+            continue
+        if isinstance(covers, dict):
+            out[key.removeprefix(COVERS)] = {k: v for k, v in covers.items()
+                                             if isinstance(v, str)}
+    return out
 
 
 def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
@@ -405,7 +433,7 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
                   built_at: str) -> None:
     con.executescript(_DDL)
     with con:
-        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at))
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
         con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
         for s in sources.values():
             con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
@@ -427,7 +455,7 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
     written (the rows that stay keep their place)."""
     with con:
         con.execute("DELETE FROM meta")
-        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at))
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
         con.execute("DELETE FROM sources")
         con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
         for s in sources.values():
@@ -549,6 +577,7 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
         sources = [dict(zip(cols, row, strict=True)) for row in con.execute(
             f"SELECT {', '.join(cols)} FROM sources ORDER BY name")]
         kinds = dict(con.execute("SELECT kind, count(*) FROM ids GROUP BY kind").fetchall())
+        covers = _covers_by_source(con)
     finally:
         con.close()
     built = meta.get("built_at")
@@ -558,6 +587,9 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
     return {"path": str(path), "exists": True, "built_at": built, "age_days": age,
             "cards": int(meta.get("cards", 0)), "alt_ids": kinds.get("alt", 0),
             "prerelease_ids": kinds.get("prerelease", 0), "sources": sources,
+            "data_ends": {k: v.isoformat() for k, v in sorted(combine(
+                c for name, c in covers.items() if any(s["name"] == name for s in sources)
+            ).items())},
             "dated": {k.removeprefix("dated_"): int(v) for k, v in meta.items()
                       if k.startswith("dated_")}}
 
@@ -602,6 +634,7 @@ class StorePool:
         try:
             meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
             sources = dict(self._con.execute("SELECT name, version FROM sources").fetchall())
+            covers = _covers_by_source(self._con)
         except sqlite3.Error as exc:
             self._con.close()
             raise CardPoolError(f"{self.path} is damaged ({exc}); delete it and run "
@@ -618,7 +651,8 @@ class StorePool:
         self._pid = os.getpid()
         self.info = PoolInfo(builtin=False, sources={k: v or "" for k, v in sources.items()},
                              card_count=self._len, imported_at=meta.get("built_at"),
-                             path=str(self.path))
+                             path=str(self.path), covers=combine(
+                                 v for k, v in covers.items() if k in sources))
 
     def close(self) -> None:
         self._con.close()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -30,6 +33,39 @@ class _Progress(ProgressBar):
         if self.bar is None and self.done:
             click.echo(f"{self.label}: {self.done / 1e6:.1f} MB", err=True)
         self.close()
+
+
+def on_terminal() -> bool:
+    """Whether stderr is a terminal (progress is shown only there)."""
+    import sys
+
+    return sys.stderr.isatty()
+
+
+class _Stages:
+    """Each stage of an import on stderr, with its time, when stderr is a terminal: "Reading
+    cards.json… done (1.4 s: yaml-yugi, 14,218 records)"."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.show = not quiet and on_terminal()
+        self.detail = ""
+
+    @contextlib.contextmanager
+    def __call__(self, what: str) -> Iterator[None]:
+        started = time.monotonic()
+        self.detail = ""
+        if self.show:
+            click.echo(f"{what}…", err=True, nl=False)
+        try:
+            yield
+        except BaseException:
+            if self.show:
+                click.echo(" failed", err=True)  # the error's sentence on a line of its own
+            raise
+        if self.show:
+            took = time.monotonic() - started
+            click.echo(f" done ({took:.1f} s" + (f": {self.detail})" if self.detail else ")"),
+                       err=True)
 
 
 def _summary(result: dict[str, Any]) -> str:
@@ -84,8 +120,13 @@ def import_(obj: Ctx, file: str, as_json: bool) -> None:
     from deckcheck.cards.store import import_sources
     from deckcheck.sources import read_source
 
-    data = read_source(file)
-    result = import_sources(obj.db, [data])
+    stage = _Stages(as_json)
+    with stage(f"Reading {file}"):
+        data = read_source(file)
+        stage.detail = f"{data.name}, {len(data.records)} records"
+    with stage("Merging every source and writing the card database"):
+        result = import_sources(obj.db, [data])
+        stage.detail = f"{result['cards']} cards"
     if as_json:
         echo_json({**result, "source": data.name})
     else:
@@ -245,6 +286,7 @@ def search(obj: Ctx, query: str, limit: int, as_json: bool) -> None:
 @handle_errors
 def info(obj: Ctx, as_json: bool) -> None:
     """Show where the card database is, its sources, versions, card counts and age."""
+    from deckcheck.cards.coverage import WHAT
     from deckcheck.cards.store import store_info
 
     data = store_info(obj.db)
@@ -252,8 +294,9 @@ def info(obj: Ctx, as_json: bool) -> None:
         echo_json(data)
         return
     if not data["exists"]:
-        click.echo(f"No card database at {data['path']}: deckcheck uses its small built-in card "
-                   "set. Run `deckcheck cards update` or `deckcheck cards import FILE`.")
+        click.echo(f"No card database at {data['path']}: deckcheck uses its built-in card "
+                   "pool. Run `deckcheck cards update` or `deckcheck cards import FILE` for "
+                   "newer cards.")
         return
     age = data["age_days"]
     click.echo(f"Card database: {data['path']}")
@@ -267,6 +310,9 @@ def info(obj: Ctx, as_json: bool) -> None:
                    f"{dated.get('master_duel', 0)} cards")
     else:
         click.echo("Release dates: not recorded (written by an older deckcheck; import again)")
+    ends = data.get("data_ends") or {}
+    if ends:
+        click.echo("Data ends: " + ", ".join(f"{WHAT[k]} {v}" for k, v in ends.items()))
     click.echo("Sources:")
     for s in data["sources"]:
         click.echo(f"  {s['name']}: {s['records']} records, version {s['version'] or '?'}, "

@@ -110,7 +110,8 @@ def check(obj: Ctx, decks: tuple[str, ...], format_: str, date: dt.date | None,
     Rules: DC1xx deck structure, DC2xx copies and list limits, DC3xx Genesys points and card
     types, DC4xx unknown or unreleased cards (see --list-rules).
 
-    Exit code: 0 every deck legal, 1 any deck illegal, 2 a deck or option could not be used."""
+    Exit code: 0 every deck legal, 1 any deck illegal, 2 a deck or option could not be used
+    or a deck could not be fully checked (the card data ends before the date)."""
     opts = CheckOptions(
         decks=list(decks), format=format_, date=date, banlist=banlist, points_cap=points_cap,
         output=output, select=_codes(select) or None, ignore=_codes(ignore),

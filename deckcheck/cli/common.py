@@ -48,9 +48,12 @@ class Ctx:
 
             self._pool = open_pool(self.db)
             if self._pool.info.builtin and not quiet:
+                end = self._pool.info.covers.get("cards")
                 click.echo(
-                    "note: using deckcheck's small built-in card set; run `deckcheck cards "
-                    "update` (or `cards import FILE`) for the full card pool.", err=True)
+                    "note: using deckcheck's built-in card pool"
+                    + (f" (card data to {end.isoformat()})" if end else "")
+                    + "; run `deckcheck cards update` (or `cards import FILE`) for newer cards.",
+                    err=True)
         return self._pool
 
 

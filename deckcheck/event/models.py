@@ -17,12 +17,13 @@ from typing import Literal
 
 from deckcheck.decks.model import Deck
 
-Verdict = Literal["legal", "illegal", "unreadable"]
+Verdict = Literal["legal", "illegal", "unchecked", "unreadable"]
 
 #: How a verdict is written for people (report cells, the terminal summary).
 VERDICT_LABELS: dict[str, str] = {
     "legal": "legal",
     "illegal": "illegal",
+    "unchecked": "could not be fully checked",
     "unreadable": "could not read",
 }
 
@@ -119,8 +120,9 @@ class EventReport:
 
     @property
     def exit_code(self) -> int:
-        """0 all legal, 1 any illegal, 2 any list that could not be read."""
-        if self.unreadable:
+        """0 all legal, 1 any illegal, 2 any list that could not be read or fully checked
+        (the card data ends before the date: `deckcheck.cards.coverage`)."""
+        if self.unreadable or any(r.verdict == "unchecked" for r in self.players):
             return 2
         if self.illegal:
             return 1

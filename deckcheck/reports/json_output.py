@@ -8,7 +8,7 @@ breaking change would be ``deckcheck.check/2``)::
       "reports": [                       // one per deck, in the order the decks were read
         {
           "deck": "deck.ydk",            // the deck's source (file name) or name
-          "verdict": "legal" | "illegal" | "unreadable",
+          "verdict": "legal" | "illegal" | "unchecked" | "unreadable",
           "format": "tcg",               // format id
           "banlist": "2026.05 TCG",      // the list checked against, or null
           "date": "2026-11-22",          // ISO date the deck was checked as of
@@ -37,6 +37,8 @@ breaking change would be ``deckcheck.check/2``)::
           "error": null,                 // verdict "unreadable": the one-sentence reason
           "format_name": "TCG Advanced", // format name for people
           "cap": null,                   // the points cap in points formats, else null
+          "open_points": ["…"],          // what the card data could not settle on the date
+          "pool": null,                  // with cards outside the pool: which pool, what to do
           "hands": [["Card", "…"]]       // only with --hands N: sample opening hands
         }
       ],
@@ -47,7 +49,9 @@ breaking change would be ``deckcheck.check/2``)::
 
 An input that could not be read is a report with verdict "unreadable", its one-sentence
 "error", no violations and empty sizes. The verdict is "illegal" iff a violation has
-severity "error" (or "warning" with `--strict`). Violations come in reading order: deck-wide
+severity "error" (or "warning" with `--strict`); else "unchecked" ("could not be fully
+checked") when "open_points" is not empty: problems that rest on the absence of a fact on a
+date past the day the card data ends. Violations come in reading order: deck-wide
 ones (sizes, points) first, then by line, sheet and cell.
 """
 
@@ -79,7 +83,7 @@ def _unreadable(result: CheckResult, outcome: Outcome) -> dict[str, Any]:
     return {"deck": outcome.source, "verdict": "unreadable", "format": result.format,
             "banlist": result.banlist, "date": result.date, "sizes": {}, "points": None,
             "violations": [], "notices": [], "error": outcome.error,
-            "format_name": result.format_name, "cap": None}
+            "format_name": result.format_name, "cap": None, "open_points": [], "pool": None}
 
 
 def document(result: CheckResult) -> dict[str, Any]:
@@ -97,7 +101,7 @@ def document(result: CheckResult) -> dict[str, Any]:
                 "banlist": r.banlist, "date": r.date, "sizes": dict(r.sizes),
                 "points": r.points, "violations": [_violation(v) for v in r.violations],
                 "notices": list(r.notices), "error": None, "format_name": r.format_name,
-                "cap": r.cap}
+                "cap": r.cap, "open_points": list(r.open_points), "pool": r.pool}
             if result.hands:
                 d["hands"] = [list(h) for h in c.hands]
             out.append(d)

@@ -17,14 +17,18 @@ from deckcheck.rules.violation import Severity, Violation
 
 __all__ = ["CheckResult", "Outcome", "Report", "Severity", "Verdict", "Violation"]
 
-Verdict = Literal["legal", "illegal"]
+#: "unchecked": no error, but points the card data could not settle on the date (it ends
+#: before it): "could not be fully checked" (exit code 2), never "illegal".
+Verdict = Literal["legal", "illegal", "unchecked"]
+#: How each verdict reads for people.
+VERDICT_WORDS = {"legal": "legal", "illegal": "illegal", "unchecked": "could not be fully checked"}
 
 
 class Report(Plain):
     """The verdict on one deck under one format, list and date."""
 
     __slots__ = ("deck", "verdict", "format", "banlist", "date", "sizes", "points",
-                 "violations", "notices", "format_name", "cap")
+                 "violations", "notices", "format_name", "cap", "open_points", "pool")
     _nested = {"violations": [Violation]}
 
     deck: str  # the deck's source (file name) or name
@@ -38,12 +42,19 @@ class Report(Plain):
     notices: list[str]  # e.g. "built-in card set in use"
     format_name: str | None  # the format's name for people, e.g. "TCG Advanced"
     cap: int | None  # the points cap the deck was checked against (points formats)
+    #: What the card data could not settle on the date (past the day it ends), one sentence
+    #: each: with no error, the verdict is "unchecked".
+    open_points: list[str]
+    #: When the deck has cards outside the card pool (unknown or open points): which pool was
+    #: used and what to do, one sentence; else None.
+    pool: str | None
 
     def __init__(self, *, deck: str, verdict: Verdict, format: str,  # noqa: A002
                  banlist: str | None = None, date: str | None = None,
                  sizes: dict[str, int] | None = None, points: int | None = None,
                  violations: list[Violation] | None = None, notices: list[str] | None = None,
-                 format_name: str | None = None, cap: int | None = None) -> None:
+                 format_name: str | None = None, cap: int | None = None,
+                 open_points: list[str] | None = None, pool: str | None = None) -> None:
         self.deck = deck
         self.verdict = verdict
         self.format = format
@@ -55,6 +66,8 @@ class Report(Plain):
         self.notices = [] if notices is None else list(notices)
         self.format_name = format_name
         self.cap = cap
+        self.open_points = [] if open_points is None else list(open_points)
+        self.pool = pool
 
     @property
     def legal(self) -> bool:
@@ -162,7 +175,8 @@ class CheckResult(Plain):
     @property
     def exit_code(self) -> int:
         """0 every deck legal, 1 any deck illegal, 2 any input could not be read (or none held
-        a deck)."""
+        a deck) or any deck could not be fully checked (verdict "unchecked")."""
         if self.unreadable or not self.checked:
             return 2
-        return 1 if any(r.verdict == "illegal" for r in self.reports) else 0
+        verdicts = {r.verdict for r in self.reports}
+        return 2 if "unchecked" in verdicts else 1 if "illegal" in verdicts else 0

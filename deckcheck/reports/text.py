@@ -13,7 +13,7 @@ messages, file names) is passed through `printable`, so it cannot drive the term
 from __future__ import annotations
 
 from deckcheck.reports import Style, plain, printable
-from deckcheck.reports.model import CheckResult, Report, Violation
+from deckcheck.reports.model import VERDICT_WORDS, CheckResult, Report, Violation
 
 
 def _n(count: int, word: str) -> str:
@@ -42,7 +42,8 @@ class TextReporter:
                 for n in reports[0].notices:
                     if n in shared:
                         lines.append(self.style("note: ", "info") + printable(n))
-            counts = {v: sum(r.verdict == v for r in reports) for v in ("legal", "illegal")}
+            counts = {VERDICT_WORDS[v]: sum(r.verdict == v for r in reports)
+                      for v in ("legal", "illegal", "unchecked")}
             counts["unreadable"] = unreadable
             summary = ", ".join(f"{n} {v}" for v, n in counts.items() if n)
             lines.append(f"{len(reports) + unreadable} decks: {summary}.")
@@ -56,7 +57,8 @@ class TextReporter:
         infos = len(r.violations) - errors - warnings
         counts = ", ".join(_n(c, w) for c, w in
                            ((errors, "error"), (warnings, "warning"), (infos, "note")) if c)
-        verdict = s(r.verdict, "legal" if r.verdict == "legal" else "illegal")
+        verdict = s(VERDICT_WORDS.get(r.verdict, r.verdict),
+                    "legal" if r.verdict == "legal" else "illegal")
         if r.verdict == "legal":
             segs = [verdict + (f", {counts}" if counts else "")]
         else:
@@ -70,9 +72,13 @@ class TextReporter:
         if r.date:
             where.append(f"as of {r.date}")
         segs.append(", ".join(where))
+        if r.pool:  # cards outside the pool: which pool, and what to do, on the first line
+            segs.append(r.pool)
         lines = [f"{printable(r.deck)}: " + " — ".join(segs)]
         for v in r.violations:
             lines.append("  " + self.violation(v, r.deck))
+        for p in r.open_points:
+            lines.append("  " + s("open: ", "warning") + printable(p))
         for n in r.notices:
             if n not in skip_notices:
                 lines.append("  " + s("note: ", "info") + printable(n))

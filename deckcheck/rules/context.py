@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from deckcheck.cards.coverage import past
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Location
 from deckcheck.rules.violation import Found
@@ -170,6 +171,8 @@ class CheckContext:
     #: Items whose card is unknown, and items whose card is known.
     unknown: int = 0
     known: int = 0
+    #: Problems the card data cannot settle on this date (`open_point`), one sentence each.
+    unsure: list[str] = field(default_factory=list)
     _items: list[Item] | None = field(default=None, repr=False)
     _unusual: list[Item] | None = field(default=None, repr=False)
 
@@ -195,6 +198,22 @@ class CheckContext:
         if self._items is not None:
             return [i for i in self._items if i.card is None]
         return [Item(s, e, *f) for s, e, f in self.rows if f[0] is None]
+
+    def open_point(self, text: str, at: Item | None = None) -> None:
+        """A problem that rests on the absence of a fact on a date past the day the card data
+        ends (`deckcheck.cards.coverage`): not an error, but the deck is "could not be fully
+        checked" (exit 2) unless it is illegal anyway. `at`: the entry it is about (its
+        place starts the sentence)."""
+        loc = at.location if at is not None else None
+        if loc is not None:
+            text = f"{loc}: {text}"
+        if text not in self.unsure:
+            self.unsure.append(text)
+
+    def past(self, family: str) -> dt.date | None:
+        """The day the pool's data of `family` ends, when the date checked is past it."""
+        # a pool of the library user's own may have an info without `covers`: complete
+        return past(getattr(self.pool.info, "covers", None) or {}, family, self.date)
 
     def notice(self, text: str) -> None:
         if text not in self.notices:

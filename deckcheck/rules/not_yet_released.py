@@ -1,8 +1,10 @@
 """not-yet-released: a card may be used only from its release date in the format's region.
 
-Uses the card pool's first release dates (`Card.released["tcg"|"ocg"|"md"]`: the earliest
-dated printing in any TCG locale, in Japan, or in Master Duel) against the date the deck is
-checked as of (`--date`, default today). Cards the pool has no date for in that region are
+Uses the card pool's first release dates (`Card.released["tcg"|"ocg"]`: the earliest dated
+printing in any TCG locale, or in Japan; in Master Duel the day before which the card cannot
+have been in the game, `master_duel_floor`: a Master Duel set's date only shows the card in
+the game *by* that day, so it never makes a card "not yet released") against the date the
+deck is checked as of (`--date`, default today). Cards the pool has no date for in that region are
 counted in one notice ("3 cards have no known TCG release date; not checked"), never passed
 over in silence. Cards DC403 already refuses (not in the region, anime, unofficial) are left
 to it.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
+from deckcheck.cards.coverage import MD_LAUNCH
 from deckcheck.cards.model import Card, Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import NOTHING, CheckContext, Item, distinct, make, others
@@ -88,7 +91,8 @@ def _check(ctx: CheckContext, region: str) -> Iterator[Found]:
     for items in distinct(late).values():
         at = items[0]
         assert at.card is not None
-        day = at.card.released[region]
+        day = memo[at.card.passcode]
+        assert isinstance(day, dt.date)  # it is late: it has a day
         n = sum(i.count for i in items)
         yield make(f"{at.card.name} is not released in {place} until "
                    f"{day.isoformat()} (checked as of {ctx.date.isoformat()})"
@@ -104,6 +108,22 @@ def _day(card: Card, region: str, excluded: set[str]) -> dt.date | bool | None:
     """The card's first release in `region`; None when undated; False when not checked."""
     if card.kind in (Kind.TOKEN, Kind.SKILL) or card.scopes & excluded:
         return False
-    if region == "md" and card.master_duel is not True:
-        return False  # not in Master Duel, or not known to be: DC403 says so
+    if region == "md":
+        if card.master_duel is not True:
+            return False  # not in Master Duel, or not known to be: DC403 says so
+        return master_duel_floor(card)
     return card.released.get(region)
+
+
+_LAUNCH = dt.date.fromisoformat(MD_LAUNCH)
+
+
+def master_duel_floor(card: Card) -> dt.date | None:
+    """The day before which a card in Master Duel cannot have been there: its "md" day (the
+    importers' lower bound), else the game's launch or its first paper release, whichever is
+    later. A Master Duel set's date is never used: it shows the card in the game *by* then."""
+    day = card.released.get("md")
+    if day is not None:
+        return day
+    paper = [d for r, d in card.released.items() if r != "md"]
+    return max(_LAUNCH, min(paper)) if paper else None

@@ -2,7 +2,9 @@
 
 Reported for passcodes the pool does not know (anime and custom ids, typos, cards newer than
 the database) and for names a reader could not resolve (with "did you mean" suggestions).
-A deck with unknown cards cannot be shown to be legal.
+A deck with unknown cards cannot be shown to be legal. On a date past the day the card list
+ends (`deckcheck.cards.coverage`) an unknown passcode may be a card printed since (a new
+prerelease id): it is an open point, not an error, and the deck "could not be fully checked".
 
 Passing::
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
+from deckcheck.cards.coverage import beyond
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import NOTHING, CheckContext, distinct, make, others, where
 from deckcheck.rules.violation import Found, Severity
@@ -81,12 +84,17 @@ def _found(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
 def _check(deck: Deck, ctx: CheckContext, budget: _Budget) -> Iterator[Found]:
     unknown = ctx.unknown_items
     seen: set[str] = set()
+    end = ctx.past("cards")
     for items in distinct(unknown).values():
         at = items[0]
         n = sum(i.count for i in items)
         written = at.entry.written or (str(at.entry.passcode) if at.entry.passcode else "")
         seen.add(written)
-        if at.entry.passcode is not None:
+        if at.entry.passcode is not None and end is not None:
+            ctx.open_point(f"Passcode {at.entry.passcode} is not a card deckcheck's data knows, "
+                           f"but a card printed since may have it{others(items, at)}: "
+                           f"{beyond('cards', end)}.", at)
+        elif at.entry.passcode is not None:
             yield make(f"Passcode {at.entry.passcode} is not a card deckcheck knows; check the "
                        f"number, or update the card database if the card is new"
                        f"{others(items, at)}.", at, count=n)

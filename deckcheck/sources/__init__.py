@@ -27,7 +27,7 @@ import tempfile
 import zipfile
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Required, TypedDict
 
@@ -101,6 +101,9 @@ class SourceData:
     records: list[SourceRecord]
     version: str | None = None
     origin: str | None = None
+    #: family of facts -> the last day the data covers ("cards", "tcg", "ocg", "md";
+    #: `deckcheck.cards.coverage`)
+    covers: dict[str, str] = field(default_factory=dict)
 
 
 def _too_big(path: Path | str, member: str, what: str) -> ImportFailed:
@@ -238,8 +241,13 @@ def parse_json(data: Any, *, origin: str | None = None, version: str | None = No
 
 def read_source(path: str | Path) -> SourceData:
     """Read any supported card-data file, recognising the source from its content."""
+    from deckcheck.cards.coverage import file_day, source_covers
+
     with gc_paused():
-        return _read_source(path)
+        sd = _read_source(path)
+    if not sd.covers:
+        sd.covers = source_covers(sd.name, sd.records, file_day(path))
+    return sd
 
 
 def _read_source(path: str | Path) -> SourceData:

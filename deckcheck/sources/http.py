@@ -23,12 +23,13 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import requests
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.errors import FailedDownload
+
+if TYPE_CHECKING:
+    import requests
 
 #: progress(bytes_done, bytes_total_or_None)
 Progress = Callable[[int, "int | None"], None]
@@ -74,7 +75,11 @@ class Http:
         self.deadline = self.DEADLINE if deadline is None else deadline
         self.min_interval = 1.0 / rate if rate > 0 else 0.0
         self.sleep = sleep or time.sleep
-        self.session = session or requests.Session()
+        if session is None:
+            import requests  # on first use: importing it costs ~0.1-1 s (see `unreachable`)
+
+            session = requests.Session()
+        self.session = session
         self.session.headers.setdefault("User-Agent", USER_AGENT)
         self._last = 0.0
         self._lock = threading.Lock()
@@ -146,6 +151,8 @@ class Http:
             "nothing was changed — check the connection and try again later.")
 
     def _get(self, url: str, params: dict[str, str] | None, stream: bool) -> requests.Response:
+        import requests
+
         self._throttle()
         try:
             resp = self.session.get(url, params=params, timeout=self.timeout, stream=stream)
@@ -176,6 +183,8 @@ class Http:
 
     def _fetch_stream(self, url: str, params: dict[str, str] | None, out: Any,
                       progress: Progress | None, end: float) -> None:
+        import requests
+
         if time.monotonic() >= end:
             raise self._too_slow(url)
         resp = self._get(url, params, stream=True)
@@ -202,6 +211,8 @@ class Http:
 
     def _stream_body(self, url: str, resp: requests.Response, out: Any,
                      progress: Progress | None, expired: threading.Event) -> None:
+        import requests
+
         total_header = resp.headers.get("Content-Length")
         total = int(total_header) if total_header and total_header.isdigit() else None
         if total is not None and total > self.max_bytes:
@@ -236,6 +247,37 @@ class Http:
         what = "inflates to more than" if decoded else "is"
         return (f"Downloading {url} stopped: the body {what} {_size(size)}, over the "
                 f"{_size(self.max_bytes)} limit; nothing was changed — check the address.")
+
+
+#: Seconds `unreachable` waits for a connection: offline, a name does not resolve or the
+#: connection is refused at once; a host that drops packets is given this long.
+PROBE_SECONDS = 1.0
+
+
+def unreachable(url: str, timeout: float = PROBE_SECONDS) -> str | None:
+    """Why `url`'s host cannot be reached at all (no network, no such name, nothing
+    listening), found with one connection attempt of at most `timeout` seconds; None when it
+    answers. Lets a caller say "offline" at once instead of retrying for a quarter minute."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname
+    if not host:
+        return None
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except socket.gaierror:
+        return f"the name {host} does not resolve"
+    except TimeoutError:
+        return f"{host} did not answer within {timeout:g} s"
+    except OSError as exc:
+        return f"{host}:{port} refused the connection" if isinstance(
+            exc, ConnectionRefusedError) else f"{host} cannot be reached ({exc.strerror or exc})"
+    return None
 
 
 def _shutdown(resp: requests.Response) -> None:

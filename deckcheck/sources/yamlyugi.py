@@ -88,6 +88,8 @@ def card_record(raw: dict[str, Any]) -> SourceRecord | None:
     series = get("series")
     if type(series) is list and series:
         rec["archetypes"] = [s for s in series if type(s) is str]
+    rarity = get("master_duel_rarity")  # only cards in Master Duel have one (13,815 of 14,276)
+    rec["master_duel"] = type(rarity) is str and bool(rarity)
     reg = get("limit_regulation")
     if type(reg) is dict:
         _regulation(rec, reg)

@@ -9,8 +9,8 @@ whose ``contents[]`` entry for that locale prints the card:
   TCG locales is the first TCG release;
 - ``ocg``: ``jp``; ``kr``, ``sc``, ``tc``, ``ae``: the other OCG regions, where present;
 - ``md``: a lower bound of the day the card came to Master Duel (`master_duel_day`): the
-  game's launch or the card's first paper release, whichever is later, or for cards printed
-  after the launch its earliest dated Master Duel set (virtual sets with a ``date``).
+  game's launch or the card's first paper release, whichever is later (a Master Duel set's
+  date shows the card in the game *by* that day, never "not before").
 
 A card is in Master Duel when a Master Duel set holds it or the card carries ``masterDuel``
 data (its rarity there). Records only enrich cards other sources know (`enrich_only`): the
@@ -26,6 +26,7 @@ import zipfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.cards.coverage import MD_LAUNCH
 from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.errors import ImportFailed
 
@@ -40,8 +41,6 @@ REGION_OF = {
     "sp": "tcg", "pt": "tcg", "fc": "tcg",
     "jp": "ocg", "kr": "kr", "sc": "sc", "tc": "tc", "ae": "ae",
 }
-#: Master Duel's worldwide launch
-MD_LAUNCH = "2022-01-19"
 #: the largest single YGOJSON file is ~1.4 MB; anything far bigger is not YGOJSON data
 MEMBER_LIMIT = 32 * 1024 * 1024
 
@@ -194,19 +193,15 @@ def _records(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], origin: str,
 
 
 def master_duel_day(days: dict[str, str], in_md: bool) -> str | None:
-    """The day from which a card is surely in Master Duel's pool — a lower bound, so that a
-    deck is never refused on a guess: not before the game's launch, not before the card's first
-    paper release; for a card first printed after the launch, not before its earliest dated
-    Master Duel set. (Secret packs keep their launch date as cards are added to them, and cards
-    of the launch pool appear in later-dated packs too, so set dates alone would err both ways.)
-    """
+    """The day before which a card cannot have been in Master Duel — a lower bound, so that
+    a deck is never refused on a guess: the game's launch or the card's first paper release,
+    whichever is later. A Master Duel set's date says the card was in the game *by* that day,
+    never that it was not there before (secret packs keep their launch date as cards are added
+    to them, and cards of the launch pool appear in later-dated packs), so it is not used."""
     if not in_md:
         return None
     paper = min((d for r, d in days.items() if r != "md"), default=None)
-    day = max(MD_LAUNCH, paper or MD_LAUNCH)
-    if paper is not None and paper >= MD_LAUNCH and "md" in days:
-        day = max(day, days["md"])
-    return day
+    return max(MD_LAUNCH, paper or MD_LAUNCH)
 
 
 def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],

@@ -8,6 +8,7 @@ shared HTTP helper and imports it into the store.
 from __future__ import annotations
 
 import datetime as dt
+import html
 import json
 import os
 import re
@@ -17,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.cards.rulename import rule_name_from_english
-from deckcheck.errors import ImportFailed
+from deckcheck.errors import FailedDownload, ImportFailed
 from deckcheck.sources import SourceRecord
-from deckcheck.sources.http import Http, Progress
+from deckcheck.sources.http import Http, Progress, unreachable
 
 NAME = "ygoprodeck"
 DEFAULT_URL = "https://db.ygoprodeck.com/api/v7"
@@ -133,6 +134,8 @@ def card_record(raw: Any) -> SourceRecord | None:
     name = _text(raw, "name")
     if not name or not name.strip():
         return None
+    if "&" in name:  # the API writes some names HTML-escaped ("The Fallen &amp; The Virtuous")
+        name = html.unescape(name)
     for key in ("type", "frameType", "desc", "race", "attribute", "archetype"):
         _text(raw, key)
     kind, frame = _kind_frame(raw)
@@ -223,6 +226,8 @@ def _misc(rec: SourceRecord, m: dict[str, Any], name: str) -> set[str]:
     formats = {str(f).lower() for f in m.get("formats") or ()}
     if "master duel" in formats or m.get("md_rarity"):
         rec["master_duel"] = True
+    elif formats:  # the formats the card is in, as of the dump: not Master Duel
+        rec["master_duel"] = False
     if "ocg" in formats and "tcg" not in formats and not released.get("tcg"):
         scopes.add("ocg_only")
     elif "tcg" in formats and "ocg" not in formats and not released.get("ocg"):
@@ -283,6 +288,7 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
     Returns the import summary, with ``"unchanged": True`` when nothing needed doing.
     The previous store stays intact when anything fails.
     """
+    from deckcheck.cards.coverage import file_day, source_covers
     from deckcheck.cards.store import import_sources, resolve_path, store_info
     from deckcheck.gc_pause import gc_paused
     from deckcheck.sources import SourceData, _sha
@@ -297,8 +303,15 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
                                    "card data with `deckcheck cards import FILE`.")
             sd = SourceData(NAME, list(parse(data)), f"file {_sha(Path(from_file))}",
                             str(from_file))
+            sd.covers = source_covers(NAME, sd.records, file_day(from_file))
             return {**import_sources(path, [sd]), "unchanged": False}
-    http = http or Http()
+    if http is None:
+        why = unreachable(base_url(url))
+        if why is not None:
+            raise FailedDownload(f"YGOPRODeck cannot be reached ({why}: offline?); nothing was "
+                                 "changed — import card data you already have with `deckcheck "
+                                 "cards import FILE`, or try again when online.")
+        http = Http()
     version = remote_version(http, url)
     if not force and version is not None and path.exists():
         known = {s["name"]: s["version"] for s in store_info(path).get("sources", ())}
@@ -324,6 +337,7 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
                                    "JSON (cut off?); nothing was changed — try again later."
                                    ) from None
             sd = SourceData(NAME, list(parse(data)), version, f"{base_url(url)}/cardinfo.php")
+            sd.covers = source_covers(NAME, sd.records, dt.date.today().isoformat())
             return {**import_sources(path, [sd]), "unchanged": False, "version": version}
     finally:
         tmp.unlink(missing_ok=True)

@@ -239,7 +239,8 @@ def test_cards_show_part_of_a_name_and_empty_search(here: Path) -> None:
     result = run("cards", "show", "Ash Blossom")
     assert result.exit_code == 2
     assert last_err(result) == ("deckcheck: No card named or numbered 'Ash Blossom' is in the "
-                                f"card pool; did you mean '{ASH}'?")
+                                f"card pool; did you mean '{ASH}', 'Blossom Bombardment', "
+                                "'Red Blossoms from Underroot'?")
     result = run("cards", "search", "  ")
     assert result.exit_code == 2
     assert last_err(result) == ("deckcheck: The search is empty; give a part of a card name, "
@@ -349,8 +350,8 @@ def test_draw_and_odds_say_which_lines_were_left_out(here: Path) -> None:
     assert result.exit_code == 0
     assert result.stderr.splitlines()[1] == (
         "note: typo.txt:2: left out of the hands: No card is named 'Blue Eyes Whyte Dragon'; "
-        "did you mean Blue-Eyes White Dragon or Blue-Eyes Chaos Dragon or Blue-Eyes Ultimate "
-        "Dragon?")
+        "did you mean Blue-Eyes White Dragon or Blue-Eyes White Dragon (Rush) or Blue-Eyes White "
+        "Dragon (Deck Master)?")  # every card built in: Rush and Deck Master cards too
     result = run("odds", "typo.txt", "--profile", str(PROFILE), "--hands", "200", "--seed", "1",
                  "--no-sensitivity")
     assert result.exit_code == 0

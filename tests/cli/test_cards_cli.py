@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -55,6 +56,7 @@ def test_show_by_name_in_any_language_and_alt_passcode(db: str) -> None:
   Level 4, WIND, Winged Beast, Effect, ATK 1300 / DEF 1400
   name (ja): ハーピィ・レディ１
   name (zh-CN): 神鹰女郎１
+  Master Duel: no
   counts as: Harpie Lady
 """
     assert run("--db", db, "cards", "show", "91932350").stdout == expected
@@ -111,20 +113,25 @@ def test_info(db: str) -> None:
     assert lines[1] == "Cards: 19 (+4 alternate-artwork ids, +0 prerelease ids)"
     assert lines[2].startswith("Built: ") and lines[2].endswith("(0 days ago)")
     assert lines[3] == ("Release dates: TCG 1, OCG 2, Master Duel 0 cards; Master Duel data "
-                        "for 0 cards")
-    assert lines[4] == "Sources:"
-    assert lines[5].startswith("  yaml-yugi: 6 records, version ")
+                        "for 8 cards")  # YAML Yugi without a rarity: not in Master Duel
+    # each file's day (its modification day here) for the families it speaks for
+    day = dt.datetime.fromtimestamp((FIX / "yamlyugi_small.json").stat().st_mtime,
+                                    dt.UTC).date().isoformat()
+    assert lines[4].startswith("Data ends: card list ") and "Master Duel card pool " in lines[4]
+    assert lines[5] == "Sources:"
+    assert lines[6].startswith("  yaml-yugi: 6 records, version ")
     data = json.loads(run("--db", db, "cards", "info", "--json").stdout)
     assert data["cards"] == 19
-    assert data["dated"] == {"tcg": 1, "ocg": 2, "md": 0, "master_duel": 0}
+    assert data["data_ends"]["md"] == day
+    assert data["dated"] == {"tcg": 1, "ocg": 2, "md": 0, "master_duel": 8}
     assert [s["name"] for s in data["sources"]] == ["yaml-yugi", "ygoprodeck"]
 
 
 def test_info_and_show_without_store(tmp_path: Path) -> None:
     path = tmp_path / "none.sqlite"
     assert run("--db", str(path), "cards", "info").stdout == (
-        f"No card database at {path}: deckcheck uses its small built-in card set. Run "
-        "`deckcheck cards update` or `deckcheck cards import FILE`.\n")
+        f"No card database at {path}: deckcheck uses its built-in card pool. Run "
+        "`deckcheck cards update` or `deckcheck cards import FILE` for newer cards.\n")
     assert json.loads(run("--db", str(path), "cards", "info", "--json").stdout)["exists"] is False
 
 
@@ -151,6 +158,57 @@ def test_update_from_file(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "not a YGOPRODeck cardinfo.php answer" in res.stderr
 
 
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])  # closed again when the block ends
+
+
+def test_update_offline_fails_at_once_naming_cards_import(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Offline, `cards update` makes one connection attempt (no retries, no waits) and says
+    in one sentence how to import a file instead."""
+    from deckcheck.sources import http
+
+    def no_client(*args: object, **kw: object) -> None:
+        raise AssertionError("retrying client used while offline")
+
+    monkeypatch.setattr(http.Http, "__init__", no_client)
+    monkeypatch.setenv("DECKCHECK_YGOPRODECK_URL", f"http://127.0.0.1:{_closed_port()}/api")
+    res = run("--db", str(tmp_path / "c.sqlite"), "cards", "update")
+    assert res.exit_code == 2
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and "`deckcheck cards import FILE`" in lines[0]
+    assert lines[0].startswith("deckcheck: YGOPRODeck cannot be reached (127.0.0.1:")
+    assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_unreachable_says_why_without_waiting() -> None:
+    from deckcheck.sources.http import unreachable
+
+    port = _closed_port()
+    assert unreachable(f"http://127.0.0.1:{port}/x") == f"127.0.0.1:{port} refused the connection"
+    assert unreachable("not a url") is None
+
+
+def test_import_shows_its_stages_on_a_terminal(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.cli import cards
+
+    path = str(tmp_path / "c.sqlite")
+    quiet = run("--db", path, "cards", "import", str(FIX / "ygocdb_small.json"))
+    assert quiet.stderr == ""  # not a terminal: no progress
+    monkeypatch.setattr(cards, "on_terminal", lambda: True)
+    shown = run("--db", path, "cards", "import", str(FIX / "ygoprodeck_small.json"))
+    assert shown.exit_code == 0
+    lines = shown.stderr.splitlines()
+    assert lines[0].startswith(f"Reading {FIX / 'ygoprodeck_small.json'}… done (")
+    assert lines[0].endswith(" s: ygoprodeck, 18 records)")
+    assert lines[1].startswith("Merging every source and writing the card database… done (")
+
+
 @pytest.mark.parametrize("sub", ["update", "import", "show", "search", "info"])
 def test_help(sub: str) -> None:
     res = run("cards", sub, "--help")
@@ -164,6 +222,7 @@ def test_show_spell_token_skill(db: str) -> None:
   name (ja): 海
   name (zh-CN): 海
   name (zh-TW): 海
+  Master Duel: no
 """
     assert run("--db", db, "cards", "show", "Sheep Token").stdout == (
         "Sheep Token [73915052]\n  token\n  Level 1, EARTH, Beast, ATK 0 / DEF 0\n")
@@ -177,7 +236,7 @@ def test_show_with_builtin_pool(tmp_path: Path) -> None:
     assert json.loads(res.stdout)[0]["passcode"] == 46986414
     res = run("--db", str(tmp_path / "none.sqlite"), "cards", "search", "Dark Magician")
     assert " 46986414  Dark Magician\n" in res.stdout
-    assert res.stderr.startswith("note: using deckcheck's small built-in card set")
+    assert res.stderr.startswith("note: using deckcheck's built-in card pool (card data to ")
 
 
 def test_show_does_not_call_an_unmatched_foreign_name_a_disagreement() -> None:

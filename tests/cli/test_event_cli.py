@@ -169,7 +169,8 @@ def test_event_sheet_warns_of_an_unknown_card_and_writes_country_and_deck_name(
     result = run("event", "sheet", "d.txt", "--country", "Germany", "--deck-name", "Ash Pot",
                  "-o", "out.xlsx")
     assert result.exit_code == 0, result.output
-    assert ("warning: d.txt:2: No card is named 'Efect Veiler'; did you mean Effect Veiler?"
+    assert ("warning: d.txt:2: No card is named 'Efect Veiler'; did you mean Effect Veiler or "
+            "Extra Veiler or Defect Compiler?"
             in result.stderr.splitlines())
     texts = {str(c.value) for row in openpyxl.load_workbook("out.xlsx").active.iter_rows()
              for c in row if c.value is not None}

@@ -171,3 +171,13 @@ def test_a_registration_is_an_outcome_like_any_input(kit: SimpleNamespace) -> No
 
     crashed = check_registration(Registration(source="c.ydk", deck=deck), boom)
     assert crashed.error == "c.ydk could not be checked (ValueError: bad state)."
+
+
+def test_an_event_with_a_list_that_could_not_be_fully_checked_exits_2() -> None:
+    from deckcheck.event.columns import player_values
+    from deckcheck.event.models import EventReport, PlayerRow
+
+    row = PlayerRow(number=1, source="md.ydk", verdict="unchecked")
+    event = EventReport(format="master-duel", players=[row])
+    assert event.exit_code == 2
+    assert "could not be fully checked" in player_values(row)

@@ -124,7 +124,7 @@ def test_json_schema() -> None:
 # documentation), never renamed or removed. Changing these sets for any other reason breaks
 # every program that reads deckcheck's JSON.
 REPORT_FIELDS = ["deck", "verdict", "format", "banlist", "date", "sizes", "points",
-                 "violations", "notices", "error", "format_name", "cap"]
+                 "violations", "notices", "error", "format_name", "cap", "open_points", "pool"]
 VIOLATION_FIELDS = ["code", "name", "severity", "message", "card", "passcode", "section",
                     "location", "count", "limit", "points", "cap", "suggestions", "where"]
 WHERE_FIELDS = ["file", "line", "sheet", "cell", "part"]
@@ -196,3 +196,31 @@ def test_printable_keeps_ordinary_text() -> None:
     text = "Ash Blossom & Joyous Spring — 灰流うらら ×3"
     assert printable(text) is text
     assert printable("a\rb\x9bc") == "a\\rb\\x9bc"
+
+
+OPEN = Report(deck="md.ydk", verdict="unchecked",
+              open_points=["md.ydk:3: Bait Doll is not in Master Duel's card pool as deckcheck's "
+                           "data shows it, and may have been added since: …"],
+              pool="checked against deckcheck's built-in card pool (card data to 2026-08-22); "
+                   "for cards it does not know, run `deckcheck cards update`, or offline "
+                   "`deckcheck cards import FILE`", **COMMON)  # type: ignore[arg-type]
+
+
+def test_could_not_be_fully_checked_in_every_reporter() -> None:
+    """A deck whose only open points rest on data that ends before the date: its own verdict
+    (exit 2), the pool used and what to do on the report's first line, each point named."""
+    text = get_reporter("text").render(result(OPEN, GOOD)).splitlines()
+    assert text[0] == (
+        "md.ydk: could not be fully checked — main 40, extra 15, side 15 — TCG Advanced, list "
+        "2026.05 TCG, as of 2026-11-22 — checked against deckcheck's built-in card pool (card "
+        "data to 2026-08-22); for cards it does not know, run `deckcheck cards update`, or "
+        "offline `deckcheck cards import FILE`")
+    assert text[1] == "  open: " + OPEN.open_points[0]
+    assert text[-1] == "2 decks: 1 legal, 1 could not be fully checked."
+    [doc] = json.loads(get_reporter("json").render(result(OPEN)))["reports"]
+    assert doc["verdict"] == "unchecked" and doc["open_points"] == OPEN.open_points
+    assert doc["pool"] == OPEN.pool
+    assert get_reporter("parsable").render(result(OPEN)) == (
+        f"md.ydk:1:1: OPEN {OPEN.open_points[0]}\n")
+    assert result(OPEN, GOOD).exit_code == 2 and result(OPEN, BAD).exit_code == 2
+    assert result(GOOD, BAD).exit_code == 1

@@ -76,3 +76,10 @@ def test_an_id_sqlite_cannot_hold_is_one_sentence(tmp_path: Path) -> None:
                                            r"12345678901234567890, which is not a passcode"):
         import_sources(tmp_path / "cards.sqlite", [read_source(path)])
     assert not (tmp_path / "cards.sqlite").exists()
+
+
+def test_master_duel_from_the_rarity() -> None:
+    """Only cards in Master Duel carry a `master_duel_rarity`; the rest are not in it."""
+    base = {"password": 1, "name": {"en": "X"}, "card_type": "Spell", "property": "Normal"}
+    assert yamlyugi.card_record({**base, "master_duel_rarity": "UR"})["master_duel"] is True  # type: ignore[index]
+    assert yamlyugi.card_record(base)["master_duel"] is False  # type: ignore[index]

@@ -251,3 +251,14 @@ def test_encrypted_member_is_one_sentence(tmp_path: Path) -> None:
     path.write_bytes(bytes(raw))
     with pytest.raises(ImportFailed, match=r"locked\.zip is encrypted \(password-protected\)"):
         read_source(path)
+
+
+def test_a_master_duel_set_day_is_never_not_before() -> None:
+    """Brute Enforcer: printed 2022-05-05, first in a dated Master Duel set of 2023-10-30; in
+    the game by then, not "from" then: the lower bound is its paper release."""
+    from deckcheck.sources.ygojson import master_duel_day
+
+    days = {"tcg": "2022-05-05", "ocg": "2022-07-16", "md": "2023-10-30"}
+    assert master_duel_day(days, True) == "2022-05-05"
+    assert master_duel_day({"ocg": "2019-01-01", "md": "2023-10-30"}, True) == "2022-01-19"
+    assert master_duel_day(days, False) is None

@@ -143,3 +143,17 @@ def test_infinite_or_absurd_stats_are_unknown_stats(tmp_path: Path) -> None:
 def test_master_duel_from_misc_formats() -> None:
     rec = ygoprodeck.card_record({**GOOD, "misc_info": [{"formats": ["TCG", "Master Duel"]}]})
     assert rec is not None and rec["master_duel"] is True
+
+
+def test_master_duel_absent_from_misc_formats() -> None:
+    """The formats YGOPRODeck lists are evidence both ways, as of its dump."""
+    rec = ygoprodeck.card_record({**GOOD, "misc_info": [{"formats": ["TCG", "OCG"]}]})
+    assert rec is not None and rec["master_duel"] is False
+    rec = ygoprodeck.card_record(GOOD)
+    assert rec is not None and "master_duel" not in rec  # no misc_info: it says nothing
+
+
+def test_html_escapes_in_names_are_decoded() -> None:
+    rec = ygoprodeck.card_record({**GOOD, "name": "The Fallen &amp; The Virtuous"})
+    assert rec is not None and rec["name"] == "The Fallen & The Virtuous"
+    assert rec["names"] == {"en": "The Fallen & The Virtuous"}
