@@ -12,6 +12,11 @@ if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
 
 JSON_HELP = "Print JSON instead of text."
+ALLOW_SMALLER = click.option(
+    "--allow-smaller", is_flag=True,
+    help="Import even when the data would drop more than 5% (and more than 10) of the cards "
+         "the source or the card pool held before (refused by default: a cut-off or wrong "
+         "file).")
 
 
 @click.group()
@@ -43,20 +48,24 @@ def _summary(result: dict[str, Any]) -> str:
               help="Import a downloaded cardinfo.php answer (JSON or .zip) instead of going "
                    "online.")
 @click.option("--force", is_flag=True, help="Download even when the database version is unchanged.")
+@ALLOW_SMALLER
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
 @handle_errors
-def update(obj: Ctx, from_file: str | None, force: bool, as_json: bool) -> None:
+def update(obj: Ctx, from_file: str | None, force: bool, allow_smaller: bool,
+           as_json: bool) -> None:
     """Download the full YGOPRODeck card database and merge it into the card pool.
 
-    Skips the download when YGOPRODeck's database version has not changed. On any failure
-    the previous card pool stays as it was.
+    Skips the download when YGOPRODeck's database version has not changed (and the card
+    pool still holds what that version gave). On any failure the previous card pool stays as
+    it was.
     """
     from deckcheck.sources import ygoprodeck
 
     progress = None if as_json else _Progress("Downloading cards")
     try:
-        result = ygoprodeck.update(obj.db, from_file=from_file, force=force, progress=progress)
+        result = ygoprodeck.update(obj.db, from_file=from_file, force=force, progress=progress,
+                                   allow_smaller=allow_smaller)
     finally:
         if progress is not None:
             progress.finish()
@@ -70,10 +79,11 @@ def update(obj: Ctx, from_file: str | None, force: bool, as_json: bool) -> None:
 
 @cards.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@ALLOW_SMALLER
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
 @handle_errors
-def import_(obj: Ctx, file: str, as_json: bool) -> None:
+def import_(obj: Ctx, file: str, allow_smaller: bool, as_json: bool) -> None:
     """Import a card data FILE as its source publishes it, and merge it into the pool.
 
     FILE is a YGOPRODeck cardinfo.php answer, a YAML Yugi cards.json, a ygocdb cards.json,
@@ -85,7 +95,7 @@ def import_(obj: Ctx, file: str, as_json: bool) -> None:
     from deckcheck.sources import read_source
 
     data = read_source(file)
-    result = import_sources(obj.db, [data])
+    result = import_sources(obj.db, [data], allow_smaller=allow_smaller)
     if as_json:
         echo_json({**result, "source": data.name})
     else:

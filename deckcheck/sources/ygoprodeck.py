@@ -276,14 +276,21 @@ def load_file(path: str | Path) -> Any:
 
 def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | None = None,
            http: Http | None = None, url: str | None = None, force: bool = False,
-           progress: Progress | None = None) -> dict[str, Any]:
+           progress: Progress | None = None, allow_smaller: bool = False) -> dict[str, Any]:
     """Import the YGOPRODeck dump into the store: online (skipped when `checkDBVer.php`
-    reports the version already imported, unless `force`) or from a file.
+    reports the version already imported and the store still holds what that import wrote,
+    unless `force`) or from a file. A dump much smaller than the one stored is refused unless
+    `allow_smaller` (see `deckcheck.cards.store.shrinks`).
 
     Returns the import summary, with ``"unchanged": True`` when nothing needed doing.
     The previous store stays intact when anything fails.
     """
-    from deckcheck.cards.store import import_sources, resolve_path, store_info
+    from deckcheck.cards.store import (
+        import_sources,
+        matches_record,
+        resolve_path,
+        store_info,
+    )
     from deckcheck.gc_pause import gc_paused
     from deckcheck.sources import SourceData, _sha
 
@@ -297,12 +304,12 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
                                    "card data with `deckcheck cards import FILE`.")
             sd = SourceData(NAME, list(parse(data)), f"file {_sha(Path(from_file))}",
                             str(from_file))
-            return {**import_sources(path, [sd]), "unchanged": False}
+            return {**import_sources(path, [sd], allow_smaller=allow_smaller), "unchanged": False}
     http = http or Http()
     version = remote_version(http, url)
     if not force and version is not None and path.exists():
         known = {s["name"]: s["version"] for s in store_info(path).get("sources", ())}
-        if known.get(NAME) == version:
+        if known.get(NAME) == version and matches_record(path, NAME):
             return {"path": str(path), "imported": [], "unchanged": True,
                     "sources": known, "version": version}
     try:
@@ -324,6 +331,7 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
                                    "JSON (cut off?); nothing was changed — try again later."
                                    ) from None
             sd = SourceData(NAME, list(parse(data)), version, f"{base_url(url)}/cardinfo.php")
-            return {**import_sources(path, [sd]), "unchanged": False, "version": version}
+            return {**import_sources(path, [sd], allow_smaller=allow_smaller),
+                    "unchanged": False, "version": version}
     finally:
         tmp.unlink(missing_ok=True)

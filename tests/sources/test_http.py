@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import http.server
 import json
+import sqlite3
 import threading
 import time
 import zipfile
@@ -22,6 +23,7 @@ from deckcheck.cli.main import cli
 from deckcheck.errors import FailedDownload, ImportFailed
 from deckcheck.sources import read_source, ygoprodeck
 from deckcheck.sources.http import Http, _retry_after
+from tests.conftest import HOSTILE_FIXTURES
 
 FIX = Path(__file__).parent / "fixtures"
 SMALL = (FIX / "ygoprodeck_small.json").read_bytes()
@@ -304,3 +306,35 @@ def test_real_dump_over_http(server: Server, client: Http, tmp_path: Path,
     db = tmp_path / "cards.sqlite"
     result = ygoprodeck.update(db, http=client, url=server.url)
     assert result["cards"] == 14388
+
+
+def test_a_tiny_answer_to_a_forced_update_is_refused(server: Server, client: Http,
+                                                     tmp_path: Path) -> None:
+    """The 3-card YGOPRODeck answer would have shrunk the store 18 -> 3 with exit 0, and the
+    next update said "already up to date"."""
+    db = tmp_path / "cards.sqlite"
+    ygoprodeck.update(db, http=client, url=server.url)
+    server.body = (HOSTILE_FIXTURES / "dataloss-cards-update-3-card-answer.json").read_bytes()
+    with pytest.raises(ImportFailed, match="would leave 3 cards where there were 18"):
+        ygoprodeck.update(db, http=client, url=server.url, force=True)
+    assert store_info(db)["cards"] == 18
+    res = CliRunner().invoke(cli, ["--db", str(db), "cards", "update", "--force"],
+                             env={"DECKCHECK_YGOPRODECK_URL": server.url})
+    assert res.exit_code == 2 and "would leave 3 cards" in res.stderr, res.output
+    assert ygoprodeck.update(db, http=client, url=server.url, force=True,
+                             allow_smaller=True)["cards"] == 3
+
+
+def test_up_to_date_only_when_the_store_holds_what_it_recorded(
+        server: Server, client: Http, tmp_path: Path) -> None:
+    db = tmp_path / "cards.sqlite"
+    ygoprodeck.update(db, http=client, url=server.url)
+    con = sqlite3.connect(db)  # the store lost cards since (damage, another program)
+    con.execute("DELETE FROM source_records WHERE passcode = 14558127")
+    con.execute("DELETE FROM cards WHERE passcode = 14558127")
+    con.commit()
+    con.close()
+    again = ygoprodeck.update(db, http=client, url=server.url)
+    assert not again["unchanged"] and again["cards"] == 18
+    assert server.count("/cardinfo.php") == 2
+    assert ygoprodeck.update(db, http=client, url=server.url)["unchanged"]
