@@ -348,13 +348,15 @@ def glob_escape(name: str) -> str:
 
 
 def _check_ids(sd: SourceData) -> None:
-    """Every id a record gives must be a whole number SQLite can hold (a source with a 20-digit
-    id would otherwise fail half-way through writing)."""
+    """Every id a record gives (Konami's too) must be a whole number SQLite can hold (a source
+    with a 20-digit id would otherwise fail half-way through writing)."""
     for n, rec in enumerate(sd.records, 1):
         ids = [rec.get("passcode"), *(rec.get("alt_passcodes") or ()),
                *(rec.get("extra_ids") or ())]
         if rec.get("alias") is not None:
             ids.append(rec["alias"])
+        if rec.get("konami_id") is not None:  # a column of the cards table too
+            ids.append(rec["konami_id"])
         for i in ids:
             if not isinstance(i, int) or isinstance(i, bool) or not 0 < i < 2**63:
                 raise ImportFailed(f"{sd.origin or sd.name}: record #{n} has the id "

@@ -292,7 +292,7 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
         store_info,
     )
     from deckcheck.gc_pause import gc_paused
-    from deckcheck.sources import SourceData, _sha
+    from deckcheck.sources import SourceData, _sha, unreadable
 
     path = resolve_path(db)
     if from_file is not None:
@@ -302,7 +302,7 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
                 raise ImportFailed(f"{from_file} is not a YGOPRODeck cardinfo.php answer (no "
                                    "\"data\" list of cards); nothing was changed — import other "
                                    "card data with `deckcheck cards import FILE`.")
-            sd = SourceData(NAME, list(parse(data)), f"file {_sha(Path(from_file))}",
+            sd = SourceData(NAME, _records(data, from_file), f"file {_sha(Path(from_file))}",
                             str(from_file))
             return {**import_sources(path, [sd], allow_smaller=allow_smaller), "unchanged": False}
     http = http or Http()
@@ -326,12 +326,27 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
             try:
                 with open(tmp, "rb") as f:
                     data = json.load(f)
+            except RecursionError:
+                raise unreadable(f"The YGOPRODeck answer from {base_url(url)}",
+                                 RecursionError()) from None
             except ValueError:
                 raise ImportFailed(f"The YGOPRODeck answer from {base_url(url)} is not valid "
                                    "JSON (cut off?); nothing was changed — try again later."
                                    ) from None
-            sd = SourceData(NAME, list(parse(data)), version, f"{base_url(url)}/cardinfo.php")
+            origin = f"{base_url(url)}/cardinfo.php"
+            sd = SourceData(NAME, _records(data, f"The answer from {origin}"), version, origin)
             return {**import_sources(path, [sd], allow_smaller=allow_smaller),
                     "unchanged": False, "version": version}
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _records(data: Any, where: str | Path) -> list[SourceRecord]:
+    """`parse`'s records, or `deckcheck.sources.unreadable`'s sentence for a value of a type
+    no answer holds."""
+    from deckcheck.sources import UNEXPECTED, unreadable
+
+    try:
+        return list(parse(data))
+    except UNEXPECTED as exc:
+        raise unreadable(where, exc) from None
