@@ -52,7 +52,20 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.obj = Ctx(db=db)
 
 
+def escape_unencodable(*streams: object) -> None:
+    """Text a stream's encoding cannot hold (a Japanese name on a cp1252 or latin-1 console)
+    is written escaped (\\u5b58), never raised as UnicodeEncodeError."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # pragma: no cover - a stream already in use
+                pass
+
+
 def main() -> None:
+    escape_unencodable(sys.stdout, sys.stderr)
     try:
         cli(prog_name="deckcheck")
     except KeyboardInterrupt:
