@@ -165,8 +165,8 @@ def diff(old: str, new: str, date: str | None, as_json: bool) -> None:
               help="Write the lists into DIR instead of your data directory, replacing the "
                    "lists of every format imported (regenerates the shipped banlists/).")
 @click.option("--allow-smaller", is_flag=True,
-              help="Accept a downloaded list much smaller than the one in force (refused "
-                   "otherwise, as a cut-off download).")
+              help="Accept a list (downloaded or --from) much smaller than the one in force "
+                   "(refused otherwise, as a cut-off download or file).")
 @_date_option("The day YGOPRODeck's lists take effect (default today).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
@@ -189,6 +189,7 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     pool = obj.pool(quiet=True)
     if sources:
         report = upd.import_lists(list(sources), pool=pool, date=_date(date), dest=into,
+                                  allow_smaller=allow_smaller,
                                   clean=into is not None)
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
