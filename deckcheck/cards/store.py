@@ -299,24 +299,26 @@ def _check_writable(path: Path) -> None:
 
 @contextlib.contextmanager
 def store_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the store's folder while the block runs; another import into
-    that folder waits for it. (The folder, not a lock file: nothing is left behind, and the
-    store file itself is replaced by each import.) Where the platform has no `fcntl`
-    (Windows), the block runs unlocked."""
+    """Hold an exclusive lock on the store while the block runs; another import into it
+    waits. The lock is the operating system's on a lock file beside the store
+    (``cards.sqlite.lock``: `filelock`, fcntl on POSIX, msvcrt on Windows), not the store
+    itself, which each import replaces; the file stays, empty, and is reused."""
+    from filelock import FileLock
+
+    lock = FileLock(lock_path(path))
     try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
-    try:
-        fd = os.open(path.parent, os.O_RDONLY)
+        lock.acquire()
     except OSError as exc:
         raise _cannot_write(path, exc.strerror or str(exc)) from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        lock.release()
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of the store at `path` (`store_lock`)."""
+    return path.with_name(path.name + ".lock")
 
 
 def remove_stale_temp_files(path: Path) -> list[Path]:

@@ -119,3 +119,19 @@ def test_matches_record(full: Path) -> None:
     con.close()
     assert not matches_record(full, "ygoprodeck")
     assert not matches_record(full.parent / "none.sqlite", "ygoprodeck")
+
+
+def test_the_import_lock_is_a_filelock_beside_the_store(tmp_path: Path) -> None:
+    """The lock was `fcntl` on the folder, so on Windows two imports could run at once; it is
+    now `filelock`'s (fcntl or msvcrt) on ``cards.sqlite.lock``: while one import holds it,
+    another cannot take it."""
+    from filelock import FileLock, Timeout
+
+    from deckcheck.cards.store import lock_path, store_lock
+
+    db = tmp_path / "cards.sqlite"
+    with store_lock(db):
+        with pytest.raises(Timeout):
+            FileLock(lock_path(db)).acquire(timeout=0.2)
+    with FileLock(lock_path(db), timeout=1):
+        pass  # released
