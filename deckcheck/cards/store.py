@@ -45,7 +45,7 @@ from deckcheck.cards.model import (
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, rank, tier
-from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
+from deckcheck.errors import MAX_NAME, CardPoolError, ImportFailed, StoreVersionError
 
 if TYPE_CHECKING:
     from deckcheck.cards.merge import Merged
@@ -889,7 +889,7 @@ class StorePool:
         it, then the rest; official cards before
         anime and custom ones, shorter names first."""
         key = normalize(query)
-        if not key:
+        if not key or len(key) > MAX_NAME:  # no name contains that (LIKE would refuse it)
             return []
         word = " ".join(query.casefold().split())
 

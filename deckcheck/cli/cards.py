@@ -104,9 +104,11 @@ def import_(obj: Ctx, file: str, allow_smaller: bool, as_json: bool) -> None:
 
 
 def _lookup(pool: CardPool, query: str) -> list[Any]:
-    from deckcheck.errors import UnknownCard
+    from deckcheck.errors import MAX_NAME, UnknownCard
 
     q = query.strip()
+    if len(q) > MAX_NAME:  # no card is named that; the store's LIKE would call it "damaged"
+        raise UnknownCard.for_name(q, [])
     found: list[Any] = []
     if q.isdigit():
         card = pool.get(int(q))
@@ -220,6 +222,7 @@ def show(obj: Ctx, query: str, as_json: bool) -> None:
 def search(obj: Ctx, query: str, limit: int, as_json: bool) -> None:
     """List cards whose name (in any language) contains QUERY."""
     from deckcheck.cards.pool import search_pool
+    from deckcheck.errors import shown
 
     if not query.strip():
         raise UserError("The search is empty; give a part of a card name, e.g. `deckcheck "
@@ -230,7 +233,7 @@ def search(obj: Ctx, query: str, limit: int, as_json: bool) -> None:
                     "frame": c.frame.value} for c in found])
         return
     if not found:
-        click.echo(f"No card name contains {query!r}.")
+        click.echo(f"No card name contains {shown(query)}.")
     for c in found:
         click.echo(f"{c.passcode:>9}  {c.name}")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import click
 
@@ -64,8 +65,34 @@ def escape_unencodable(*streams: object) -> None:
                 pass
 
 
+class _EchoBounded:
+    """stderr, where an input echoed in a message (a 5,000-character --date, a pasted list as
+    a card name) is cut to `deckcheck.errors.ECHO` characters: no word of a sentence is that
+    long, so any run of that many non-space characters is input."""
+
+    def __init__(self, stream: Any) -> None:
+        import re
+
+        from deckcheck.errors import ECHO
+
+        self._stream, self._limit = stream, ECHO
+        self._long = re.compile(rf"\S{{{ECHO + 1},}}")
+
+    def write(self, text: str) -> int:
+        if len(text) > self._limit:
+            text = self._long.sub(self._cut, text)
+        return int(self._stream.write(text))
+
+    def _cut(self, m: Any) -> str:
+        return f"{m.group()[:self._limit - 40]}… ({len(m.group()):,} characters)"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def main() -> None:
     escape_unencodable(sys.stdout, sys.stderr)
+    sys.stderr = _EchoBounded(sys.stderr)
     try:
         cli(prog_name="deckcheck")
     except KeyboardInterrupt:

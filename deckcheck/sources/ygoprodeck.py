@@ -296,6 +296,11 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
 
     path = resolve_path(db)
     if from_file is not None:
+        with open(from_file, "rb") as f:
+            if f.read(16).startswith(b"SQLite format 3"):  # a cdb: card data, not this kind
+                raise ImportFailed(f"{from_file} is an SQLite card database (EDOPro's cards.cdb?)"
+                                   ", not a YGOPRODeck cardinfo.php answer; nothing was changed"
+                                   f" — import it with `deckcheck cards import {from_file}`.")
         with gc_paused():
             data = load_file(from_file)
             if not looks_like(data):
