@@ -89,9 +89,25 @@ class UnknownCard(CardPoolError):
 
     @classmethod
     def for_name(cls, query: str, suggestions: list[str]) -> UnknownCard:
+        if len(query) > MAX_NAME:
+            return cls(f"No card is named {query[:60]!r}… ({len(query):,} characters, longer "
+                       f"than any card name: at most {MAX_NAME}); check what was pasted.")
         hint = (f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions
                 else "; check the spelling, or run `deckcheck cards update` for the full pool.")
         return cls(f"No card named or numbered {query!r} is in the card pool{hint}")
+
+
+#: No card name is longer (the longest have about 70 characters); longer input is not looked
+#: up, and a message shows at most `ECHO` characters of any input.
+MAX_NAME = 200
+ECHO = 200
+
+
+def shown(text: str, limit: int = ECHO) -> str:
+    """`text` quoted for a message, cut to `limit` characters ("…" and the length after)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit - 40]!r}… ({len(text):,} characters)"
 
 
 class BadOption(DeckcheckError):

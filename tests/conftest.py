@@ -9,6 +9,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
+#: Small hostile inputs from ../shared/hostile kept with the tests (their README says what
+#: each broke); `hostile` reaches the larger ones there.
+HOSTILE_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hostile"
+SHARED_HOSTILE = ROOT.parent / "shared" / "hostile"
 
 
 @pytest.fixture(autouse=True)
@@ -40,6 +44,14 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present (real-data test)")
     return SHARED_DATA
+
+
+@pytest.fixture
+def hostile() -> Path:
+    """`../shared/hostile` (the larger hostile inputs), or skip the test without it."""
+    if not SHARED_HOSTILE.is_dir():
+        pytest.skip("../shared/hostile is not present")
+    return SHARED_HOSTILE
 
 
 #: Fixtures that read ../shared/data: a test using any of them (directly or through another

@@ -48,3 +48,85 @@ def test_a_missing_folder_is_reported_with_the_file_asked_for(tmp_path: Path) ->
     with pytest.raises(FileNotFoundError) as err, replacing(target):
         pass
     assert err.value.filename == str(target)
+
+
+# --- writes go only where they should (issue 21) --------------------------------------------
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+
+
+@needs_fifo
+def test_a_named_pipe_is_refused_and_left_alone(tmp_path: Path) -> None:
+    from deckcheck.errors import OutputError
+
+    fifo = tmp_path / "f.ydk"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError) as exc, replacing(fifo) as tmp:
+        tmp.write_text("x")
+    assert str(exc.value) == (f"{fifo} is a named pipe (FIFO), not a regular file; deckcheck "
+                              "writes only regular files — give the name of a file to write.")
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["f.ydk"]
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null")
+def test_a_device_is_refused_even_through_a_link(tmp_path: Path) -> None:
+    from deckcheck.errors import OutputError
+
+    link = tmp_path / "out.ydk"
+    link.symlink_to("/dev/null")
+    with pytest.raises(OutputError, match="is a character device, not a regular file"), \
+            replacing(link) as tmp:
+        tmp.write_text("x")
+    assert link.is_symlink()
+
+
+def test_a_symlink_is_written_through_and_stays_a_link(tmp_path: Path) -> None:
+    real = tmp_path / "decks" / "real.ydk"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "link.ydk"
+    link.symlink_to(real)
+    with replacing(link) as tmp:
+        assert tmp.parent == real.parent  # replaced atomically beside the file it points to
+        tmp.write_text("new")
+    assert link.is_symlink() and link.read_text() == "new" and real.read_text() == "new"
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.ydk"]
+
+
+@needs_fifo
+def test_convert_onto_a_pipe_is_one_sentence(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from deckcheck.cli.main import cli
+
+    deck = tmp_path / "d.ydk"
+    deck.write_text("#main\n14558127\n")
+    fifo = tmp_path / "f.ydk"
+    os.mkfifo(fifo)
+    res = CliRunner().invoke(cli, ["convert", str(deck), str(fifo)])
+    assert res.exit_code == 2 and "wrote" not in res.output
+    assert res.stderr == (f"deckcheck: {fifo} is a named pipe (FIFO), not a regular file; "
+                          "deckcheck writes only regular files — give the name of a file to "
+                          "write.\n")
+    assert fifo.is_fifo()
+
+
+@needs_fifo
+@pytest.mark.parametrize("how", ["--db", "DECKCHECK_DB"])
+def test_a_card_database_that_is_a_pipe_is_refused_not_waited_on(tmp_path: Path,
+                                                                  how: str) -> None:
+    """SQLite opening a FIFO waits forever: a subprocess, so the old code fails by timeout."""
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "cards.sqlite"
+    os.mkfifo(fifo)
+    deck = tmp_path / "d.ydk"
+    deck.write_text("#main\n14558127\n")
+    env = {**os.environ, "DECKCHECK_DB": str(fifo)}
+    args = ["--db", str(fifo)] if how == "--db" else []
+    res = subprocess.run([sys.executable, "-m", "deckcheck", *args, "check", str(deck)],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 2
+    assert res.stderr == (f"deckcheck: {fifo} is a named pipe (FIFO), not a card database "
+                          "file; point --db or DECKCHECK_DB at a regular file.\n")

@@ -31,6 +31,12 @@ def resolve_path(db: str | os.PathLike[str] | None) -> Path:
     if path.is_dir():
         raise CardPoolError(f"{path} is a folder, not a card database file; point --db or "
                             f"DECKCHECK_DB at a file such as {path / 'cards.sqlite'}.")
+    from deckcheck.atomic import not_regular
+
+    what = not_regular(path)
+    if what is not None:  # SQLite would wait on a FIFO forever
+        raise CardPoolError(f"{path} is {what}, not a card database file; point --db or "
+                            "DECKCHECK_DB at a regular file.")
     return path
 
 

@@ -47,7 +47,7 @@ from deckcheck.cards.model import (
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, rank, tier
-from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
+from deckcheck.errors import MAX_NAME, CardPoolError, ImportFailed, StoreVersionError
 
 if TYPE_CHECKING:
     from deckcheck.cards.merge import Merged
@@ -180,18 +180,72 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
 
 
 def import_sources(db: str | os.PathLike[str] | None,
-                   new: Iterable[SourceData]) -> dict[str, Any]:
+                   new: Iterable[SourceData], *, allow_smaller: bool = False) -> dict[str, Any]:
     """Add (or replace) sources in the store at `db` and rebuild the pool atomically.
 
-    `new` holds `deckcheck.sources.SourceData`. Returns a summary (cards, sources…).
+    `new` holds `deckcheck.sources.SourceData`. A source that would drop more than a small
+    share of the cards it gave before, or a store that would lose that many cards, is refused
+    (`shrinks`) unless `allow_smaller`. Returns a summary (cards, sources…).
     """
     from deckcheck.gc_pause import gc_paused
 
     with gc_paused():
-        return _import_sources(resolve_path(db), new)
+        return _import_sources(resolve_path(db), new, allow_smaller)
 
 
-def _import_sources(path: Path, new: Iterable[SourceData]) -> dict[str, Any]:
+#: An import may drop at most this share of the cards a source (or the store) held, or this
+#: many cards, whichever is more, before it is refused as a surprise (`shrinks`).
+SHRINK_SHARE = 0.05
+SHRINK_HANDFUL = 10
+
+
+def shrinks(old: int, new: int) -> bool:
+    """Whether going from `old` to `new` cards drops more than a small share of them (or all
+    but a handful): the sign of a cut-off or wrong file, not of a source that changed."""
+    return old - new > max(SHRINK_HANDFUL, old * SHRINK_SHARE)
+
+
+def _shrink_error(what: str, old: int, new: int) -> ImportFailed:
+    return ImportFailed(f"{what} would leave {new:,} cards where there were {old:,}; nothing "
+                        "was changed — check the data, or pass --allow-smaller if it really "
+                        "is that much smaller.")
+
+
+def _stored_cards(path: Path) -> int:
+    """How many cards the store at `path` holds (0 when it cannot say)."""
+    con = connect(path)
+    try:
+        n, = con.execute("SELECT count(*) FROM cards").fetchone()
+    except sqlite3.Error:
+        return 0
+    finally:
+        con.close()
+    return int(n)
+
+
+def matches_record(db: str | os.PathLike[str] | None, source: str) -> bool:
+    """Whether the store holds what it recorded for `source`: as many of its records as the
+    import counted, and as many cards as it wrote (a store changed or damaged since then does
+    not match, so an update does not call it up to date)."""
+    path = resolve_path(db)
+    if not path.is_file():
+        return False
+    con = connect(path)
+    try:
+        row = con.execute("SELECT records, (SELECT count(*) FROM source_records WHERE source = "
+                          "?) FROM sources WHERE name = ?", (source, source)).fetchone()
+        meta = con.execute("SELECT value FROM meta WHERE key = 'cards'").fetchone()
+        cards, = con.execute("SELECT count(*) FROM cards").fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        con.close()
+    return (row is not None and row[0] == row[1] and row[0] > 0 and meta is not None
+            and str(cards) == meta[0])
+
+
+def _import_sources(path: Path, new: Iterable[SourceData],
+                    allow_smaller: bool = False) -> dict[str, Any]:
     from deckcheck.cards.merge import merge
 
     new = list(new)
@@ -209,6 +263,11 @@ def _import_sources(path: Path, new: Iterable[SourceData]) -> dict[str, Any]:
         now = _now()
         changed = []
         for sd in new:
+            old = sources.get(sd.name)
+            if (not allow_smaller and old is not None
+                    and shrinks(len(old.records), len(sd.records))):
+                raise _shrink_error(f"{sd.origin or sd.name} ({sd.name})", len(old.records),
+                                    len(sd.records))
             sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now,
                                           covers=sd.covers)
             changed.append(sd.name)
@@ -216,6 +275,11 @@ def _import_sources(path: Path, new: Iterable[SourceData]) -> dict[str, Any]:
         if not merged.cards:
             raise ImportFailed("The data holds no complete cards (only names or ids for cards "
                                "no other source knows); import a full card source first.")
+        if not allow_smaller and path.exists():
+            before = _stored_cards(path)
+            if shrinks(before, len(merged.cards)):
+                raise _shrink_error(f"Importing {', '.join(changed)} into {path}", before,
+                                    len(merged.cards))
         _validate(merged.cards.values())
         write_store(path, sources, merged, now)
     return {"path": str(path), "imported": changed, "cards": len(merged.cards),
@@ -244,24 +308,26 @@ def _check_writable(path: Path) -> None:
 
 @contextlib.contextmanager
 def store_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the store's folder while the block runs; another import into
-    that folder waits for it. (The folder, not a lock file: nothing is left behind, and the
-    store file itself is replaced by each import.) Where the platform has no `fcntl`
-    (Windows), the block runs unlocked."""
+    """Hold an exclusive lock on the store while the block runs; another import into it
+    waits. The lock is the operating system's on a lock file beside the store
+    (``cards.sqlite.lock``: `filelock`, fcntl on POSIX, msvcrt on Windows), not the store
+    itself, which each import replaces; the file stays, empty, and is reused."""
+    from filelock import FileLock
+
+    lock = FileLock(lock_path(path))
     try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
-    try:
-        fd = os.open(path.parent, os.O_RDONLY)
+        lock.acquire()
     except OSError as exc:
         raise _cannot_write(path, exc.strerror or str(exc)) from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        lock.release()
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of the store at `path` (`store_lock`)."""
+    return path.with_name(path.name + ".lock")
 
 
 def remove_stale_temp_files(path: Path) -> list[Path]:
@@ -293,13 +359,15 @@ def glob_escape(name: str) -> str:
 
 
 def _check_ids(sd: SourceData) -> None:
-    """Every id a record gives must be a whole number SQLite can hold (a source with a 20-digit
-    id would otherwise fail half-way through writing)."""
+    """Every id a record gives (Konami's too) must be a whole number SQLite can hold (a source
+    with a 20-digit id would otherwise fail half-way through writing)."""
     for n, rec in enumerate(sd.records, 1):
         ids = [rec.get("passcode"), *(rec.get("alt_passcodes") or ()),
                *(rec.get("extra_ids") or ())]
         if rec.get("alias") is not None:
             ids.append(rec["alias"])
+        if rec.get("konami_id") is not None:  # a column of the cards table too
+            ids.append(rec["konami_id"])
         for i in ids:
             if not isinstance(i, int) or isinstance(i, bool) or not 0 < i < 2**63:
                 raise ImportFailed(f"{sd.origin or sd.name}: record #{n} has the id "
@@ -856,7 +924,7 @@ class StorePool:
         it, then the rest; official cards before
         anime and custom ones, shorter names first."""
         key = normalize(query)
-        if not key:
+        if not key or len(key) > MAX_NAME:  # no name contains that (LIKE would refuse it)
             return []
         word = " ".join(query.casefold().split())
 

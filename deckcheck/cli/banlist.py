@@ -158,8 +158,8 @@ def diff(old: str, new: str, date: dt.date | None, as_json: bool) -> None:
               help="Write the lists into DIR instead of your data directory, replacing the "
                    "lists of every format imported (regenerates the shipped banlists/).")
 @click.option("--allow-smaller", is_flag=True,
-              help="Accept a downloaded list much smaller than the one in force (refused "
-                   "otherwise, as a cut-off download).")
+              help="Accept a list (downloaded or --from) much smaller than the one in force "
+                   "(refused otherwise, as a cut-off download or file).")
 @click.option("--force", is_flag=True,
               help="Take every imported list, even one that would make the list in force "
                    "worse (fewer official passcodes, lost groups or whitelist entries, much "
@@ -179,14 +179,16 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     checks each is a whole list, and changes nothing unless all are. Lists keyed by Konami
     id or by card name need the card database (`deckcheck cards update`). The directory is
     $DECKCHECK_BANLISTS, else $XDG_DATA_HOME/deckcheck/banlists. Conflicts between sources
-    are written to CONFLICTS.md there.
+    are written to CONFLICTS.md there. Network bounds per download: 10 s to connect, 20 s
+    without data (retried once), at least 1 KB/s over any 30 s, 15 minutes in all.
     """
     from deckcheck.formats import update as upd
 
     pool = obj.pool(quiet=True)
     if sources:
         report = upd.import_lists(list(sources), pool=pool, date=date, dest=into,
-                                  clean=into is not None, force=force)
+                                  allow_smaller=allow_smaller, force=force,
+                                  clean=into is not None)
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
         if not chosen:

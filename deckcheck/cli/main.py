@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import click
 
@@ -52,7 +53,46 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.obj = Ctx(db=db)
 
 
+def escape_unencodable(*streams: object) -> None:
+    """Text a stream's encoding cannot hold (a Japanese name on a cp1252 or latin-1 console)
+    is written escaped (\\u5b58), never raised as UnicodeEncodeError."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # pragma: no cover - a stream already in use
+                pass
+
+
+class _EchoBounded:
+    """stderr, where an input echoed in a message (a 5,000-character --date, a pasted list as
+    a card name) is cut to `deckcheck.errors.ECHO` characters: no word of a sentence is that
+    long, so any run of that many non-space characters is input."""
+
+    def __init__(self, stream: Any) -> None:
+        import re
+
+        from deckcheck.errors import ECHO
+
+        self._stream, self._limit = stream, ECHO
+        self._long = re.compile(rf"\S{{{ECHO + 1},}}")
+
+    def write(self, text: str) -> int:
+        if len(text) > self._limit:
+            text = self._long.sub(self._cut, text)
+        return int(self._stream.write(text))
+
+    def _cut(self, m: Any) -> str:
+        return f"{m.group()[:self._limit - 40]}… ({len(m.group()):,} characters)"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def main() -> None:
+    escape_unencodable(sys.stdout, sys.stderr)
+    sys.stderr = _EchoBounded(sys.stderr)
     try:
         cli(prog_name="deckcheck")
     except KeyboardInterrupt:

@@ -406,6 +406,11 @@ class TableReader:
             written = name_s or _text(code)
             if pc is None:
                 if not name_s:
+                    if _meant_a_card(qty, code):
+                        deck.problems.append(_unusable_row(
+                            code if code is not None else qty, section,
+                            grid.loc(r, b.code if code is not None  # type: ignore[arg-type]
+                                     else b.qty), code is not None))
                     continue
                 found = self.resolver.lookup(name_s)
                 if isinstance(found, int):
@@ -542,6 +547,27 @@ class TableReader:
         if "player" not in out and ("first_name" in out or "last_name" in out):
             out["player"] = " ".join(x for x in (out.get("first_name"), out.get("last_name")) if x)
         return out
+
+
+def _meant_a_card(qty: Any, code: Any) -> bool:
+    """Whether a row with no name was meant as a card: a count beside a passcode cell, a
+    passcode cell holding digits, or a count alone (a note or a label in those columns, like
+    "Player signature", is not)."""
+    if code is not None:
+        return qty is not None or any(ch.isdigit() for ch in _text(code))
+    return isinstance(parse_count(qty), int) or isinstance(qty, int | float)
+
+
+def _unusable_row(value: Any, section: Section | None, where: Location,
+                  is_code: bool) -> ReadProblem:
+    """The problem for a row whose only card cell is a passcode that is none (`abc`, `-1`,
+    `1e9`, 4294967296) or that has a count and no card at all: skipped, but never silently."""
+    shown = _text(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    why = ("is not a passcode (at most 10 digits, below 2^32)" if is_code else
+           "is a count with no card name or passcode beside it")
+    return ReadProblem(kind="bad-line", section=section, written=shown, location=where,
+                       message=f"The cell {where.cell} ({shown!r}) {why}; the row was skipped.")
 
 
 def read_grid(grid: Grid, pool: CardPool | None, name: str | None = None) -> Deck | None:

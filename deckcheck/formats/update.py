@@ -37,7 +37,7 @@ import json
 import re
 import tempfile
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -484,21 +484,60 @@ def _write(path: Path, text: str) -> None:
 
 def import_lists(src: Sources, *, pool: CardPool | None = None, dest: str | Path | None = None,
                  date: dt.date | None = None, clean: bool = False,
-                 force: bool = False) -> ImportReport:
+                 force: bool = False, allow_smaller: bool = False) -> ImportReport:
     """Import every list under `src` (one or several folders or files) into `dest` (default:
     the user's banlist directory). `clean`: list files of the imported formats that this
-    import did not write are removed (regenerating the shipped `banlists/`). A list that
-    would make the list in force on its day worse is not written (`keep.worse`; the report's
-    `kept` says why) unless `force`."""
+    import did not write are removed (regenerating the shipped `banlists/`). A list much
+    smaller than the one in force it would follow is refused as `fetch` refuses a download
+    (`check_whole`), unless `allow_smaller`. A list that would make the list in force on its
+    day worse is not written (`keep.worse`; the report's `kept` says why) unless `force`."""
     target = Path(dest) if dest is not None else user_dir()
     srcs = _paths(src)
     lists, skipped, found = _collect(srcs, pool=pool, date=date, formats=None)
+    for path in _list_files(srcs):  # a file cut off mid-line, as `fetch` refuses a download
+        last = _cut_line(path)
+        if last is not None:
+            raise FormatError(f"{path}: its last line ({last}) is not a list line (the file "
+                              "looks cut off); no list was changed.")
+
+    def whole(chosen: Iterable[Banlist]) -> None:
+        """A list newer than every list of its format (the one that would come into force)
+        is held to `fetch`'s check against the newest; older lists and another source's copy
+        of a list deckcheck has are imported as they are (precedence picks between those)."""
+        for bl in chosen:
+            now = _current(bl.format, dt.date.max)
+            if now is not None and bl.effective > now.effective:
+                check_whole([bl], bl.source or ", ".join(map(str, srcs)),
+                            allow_smaller or force,
+                            "the file")
+
     if not lists and not skipped:
         shown = ", ".join(str(p) for p in srcs)
         raise FormatError(f"{shown} holds no list deckcheck can import (.lflist.conf, .toml, "
                           "Konami-id .json or YGOPRODeck cardinfo); nothing was changed.")
     return _store(lists, skipped, target, clean=clean, force=force,
-                  sources=[str(p) for p in srcs], used=found.used, moved=found.moved)
+                  allow_smaller=allow_smaller, sources=[str(p) for p in srcs],
+                  used=found.used, moved=found.moved, verify=None if clean else whole)
+
+
+def _list_files(srcs: Iterable[Path]) -> Iterator[Path]:
+    """The EDOPro lists (.lflist.conf) named or in the folders named."""
+    for src in srcs:
+        if src.is_file() and src.name.endswith(".conf"):
+            yield src
+        elif src.is_dir():
+            yield from sorted(p for p in src.rglob("*.lflist.conf") if p.is_file())
+
+
+def _cut_line(path: Path) -> int | None:
+    """The number of an EDOPro list's last line when it is no list line (the file was cut
+    off there; published lists have odd lines inside, never at the end), else None."""
+    text = path.read_bytes().decode("utf-8-sig", "replace")
+    if not lflist.looks_like_lflist(text):
+        return None
+    lines = text.rstrip().splitlines()
+    bad = lflist.unreadable_lines(text)
+    return len(lines) if bad and bad[-1] == len(lines) else None
 
 
 def _known(lists: Iterable[Banlist], skipped: dict[str, list[str]],
@@ -577,7 +616,9 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path,
            clean: bool = False, force: bool = False, allow_smaller: bool = False,
            sources: list[str] | None = None,
            used: Mapping[int, tuple[int, str | None]] | None = None,
-           moved: Iterable[conflicts.Moved] = ()) -> ImportReport:
+           moved: Iterable[conflicts.Moved] = (),
+           verify: Callable[[Iterable[Banlist]], None] | None = None) -> ImportReport:
+    """Write the lists that win (one per format and day); `verify` may refuse them first."""
     report = ImportReport(dest=target)
     skips = {k: list(v) for k, v in skipped.items()}
     lists = _known(lists, skips, all_formats())
@@ -592,6 +633,8 @@ def _store(lists: list[Banlist], skipped: Mapping[str, list[str]], target: Path,
         chosen = _below_shipped_official(chosen, skips)
         if not force:
             chosen, report.kept = _keep_in_force(chosen, target, allow_smaller=allow_smaller)
+    if verify is not None:
+        verify(chosen.values())
     paths = {key: _inside(target, *key) for key in chosen}
     try:
         for key, bl in sorted(chosen.items()):
@@ -708,6 +751,22 @@ def shrinks(new: Banlist, old: Banlist) -> str | None:
     return None
 
 
+def check_whole(lists: Iterable[Banlist], where: str, allow_smaller: bool,
+                what: str) -> None:
+    """Refuse lists much smaller than the list in force they would follow (`shrinks`), as a
+    cut-off download or file (`what`), unless `allow_smaller`: one check for `--url` and
+    `--from` alike."""
+    for bl in lists:
+        check_format_id(bl.format, where)
+        old = None if allow_smaller else _current(bl.format, bl.effective)
+        if old is not None and not bl.groups and old.groups:
+            old = old.model_copy(update={"groups": []})  # a kind of list that has none
+        small = shrinks(bl, old) if old is not None else None
+        if small:
+            raise FormatError(f"{where}: {small}, so {what} looks cut off; no list was changed "
+                              "(pass --allow-smaller if the list really shrank).")
+
+
 def _current(fid: str, day: dt.date) -> Banlist | None:
     from deckcheck.formats.loader import load_format
 
@@ -777,14 +836,7 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None
                         why = "it holds no list"
             if why is not None:
                 raise FormatError(f"{url}: {why}; no list was changed.")
-            for bl in mine:
-                check_format_id(bl.format, url)
-                old = None if allow_smaller or force else _current(bl.format, bl.effective)
-                small = shrinks(bl, old) if old is not None else None
-                if small:
-                    raise FormatError(f"{url}: {small}, so the download looks cut off; no "
-                                      "list was changed (pass --allow-smaller if the list "
-                                      "really shrank).")
+            check_whole(mine, url, allow_smaller or force, "the download")
             lists += mine
             for k, v in skips.items():
                 skipped.setdefault(k, []).extend(v)

@@ -63,10 +63,15 @@ class _Budget:
             self.spent += time.monotonic() - started
 
     def done(self) -> None:
-        if self.skipped:
+        looked = SUGGEST_MAX - self.left
+        if self.skipped and looked:
             self.ctx.notice(f"\"Did you mean\" suggestions were looked up for the first "
-                            f"{SUGGEST_MAX - self.left} unknown names only ({self.skipped} more "
-                            "have none).")
+                            f"{looked} unknown names only ({self.skipped} more have none).")
+        elif self.skipped:  # every one longer than any card name: none was looked up
+            which = "unknown name is" if self.skipped == 1 else \
+                f"{self.skipped} unknown names are"
+            self.ctx.notice(f"No \"did you mean\" suggestions were looked up: the {which} "
+                            "longer than any card name.")
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:

@@ -199,6 +199,9 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
         if b"\x00" in raw[:4096]:  # json.loads would guess UTF-16/32 and then say "bad JSON"
             raise UnicodeDecodeError("utf-8", raw[:1], 0, 1, "NUL byte")
         return json.loads(raw)
+    except RecursionError:  # before RuntimeError, its base class (an encrypted member)
+        raise ImportFailed(f"{path} nests its JSON deeper than any card data does (a damaged "
+                           "or hostile file); nothing was changed — check the file.") from None
     except UnicodeDecodeError:
         raise ImportFailed(f"{path} is not card data (neither JSON text, an SQLite card "
                            "database nor a zip of one); nothing was changed — check the file."
@@ -244,10 +247,30 @@ def read_source(path: str | Path) -> SourceData:
     from deckcheck.cards.coverage import file_day, source_covers
 
     with gc_paused():
-        sd = _read_source(path)
+        try:
+            sd = _read_source(path)
+        except UNEXPECTED as exc:
+            raise unreadable(path, exc) from None
     if not sd.covers:
         sd.covers = source_covers(sd.name, sd.records, file_day(path))
     return sd
+
+
+#: What a parser raises when a value has a type or size the source never publishes (text
+#: where a number belongs, a number where a list does): turned into `unreadable`'s sentence
+#: at the boundary, so any input gives cards or one sentence, never a traceback.
+UNEXPECTED = (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError,
+              RecursionError)
+
+
+def unreadable(where: Path | str, exc: BaseException) -> ImportFailed:
+    """The sentence for card data holding a value of a type or size no importer expects."""
+    if isinstance(exc, RecursionError):
+        what = "nests its data deeper than any card data does"
+    else:
+        what = f"holds a value deckcheck cannot read as card data ({type(exc).__name__}: " \
+               f"{str(exc).splitlines()[0][:80] if str(exc) else 'no detail'})"
+    return ImportFailed(f"{where} {what}; nothing was changed — check the file.")
 
 
 def _read_source(path: str | Path) -> SourceData:
@@ -296,4 +319,6 @@ def _cdb(path: Path, origin: str, version: str, label: str | None = None) -> Sou
     from deckcheck.sources import edopro_cdb
 
     name = f"{edopro_cdb.NAME}:{label or path.name}"
-    return SourceData(name, list(edopro_cdb.parse(path, source=edopro_cdb.NAME)), version, origin)
+    shown = f"{origin} ({label})" if label else None
+    return SourceData(name, list(edopro_cdb.parse(path, source=edopro_cdb.NAME, shown=shown)),
+                      version, origin)

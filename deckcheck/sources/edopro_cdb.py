@@ -160,9 +160,12 @@ def is_cdb(path: Path) -> bool:
     return {"datas", "texts"} <= tables
 
 
-def parse(path: str | Path, source: str = NAME) -> Iterator[SourceRecord]:
-    """Source records for every card of a cdb file."""
+def parse(path: str | Path, source: str = NAME, shown: str | None = None
+          ) -> Iterator[SourceRecord]:
+    """Source records for every card of a cdb file (`shown`: how messages name it, when it
+    was unpacked from an archive)."""
     path = Path(path)
+    where = shown or str(path)
     try:
         con = sqlite3.connect(read_only_uri(path), uri=True)
         try:
@@ -172,23 +175,43 @@ def parse(path: str | Path, source: str = NAME) -> Iterator[SourceRecord]:
         finally:
             con.close()
     except sqlite3.Error as exc:
-        raise ImportFailed(f"{path} is not a readable YGOPro card database ({exc}); nothing was "
+        raise ImportFailed(f"{where} is not a readable YGOPro card database ({exc}); nothing was "
                            "changed — check the file.") from None
-    for pid, ot, alias, ctype, atk, dfn, level, race, attr, name, desc in rows:
+    columns = ("id", "ot", "alias", "type", "atk", "def", "level", "race", "attribute")
+    for row in rows:
+        name, desc = row[9], row[10]
         if not name:
             continue
-        rec = decode(int(pid), int(ot or 0), int(ctype or 0), int(atk or 0), int(dfn or 0),
-                     int(level or 0), int(race or 0), int(attr or 0))
+        pid, ot, alias, ctype, atk, dfn, level, race, attr = (
+            _number(where, row[0], col, v) for col, v in zip(columns, row[:9], strict=True))
+        if not isinstance(name, str) or not isinstance(desc, str | None):
+            what = "text" if isinstance(name, str) else "name"
+            raise ImportFailed(f"{where}: card {pid} has a {what} that is not text (binary "
+                               "data); nothing was changed — check the file.")
+        rec = decode(pid, ot, ctype, atk, dfn, level, race, attr)
         rec["name"] = name
         rec["names"] = {"en": name}
         rec["text"] = desc or None
         if alias:
-            rec["alias"] = int(alias)
+            rec["alias"] = alias
         said = rule_name_from_english(desc)
         rec["spoke"] = [f"{source}-text"]
         if said and said != name:
             rec["hints"] = [[f"{source}-text", "name", said, "en"]]
         yield rec
+
+
+def _number(where: str, pid: Any, column: str, value: Any) -> int:
+    """A whole number from a `datas` column (empty is 0); anything else refuses the file."""
+    if not value:
+        return 0
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    shown = repr(value)[:40]
+    raise ImportFailed(f"{where}: card {str(pid)[:24]} has {shown} in its {column} column, not a "
+                       "whole number; nothing was changed — check the file.")
 
 
 def looks_like_mappings(data: Any) -> bool:

@@ -7,11 +7,19 @@ written to a temporary file next to the destination and renamed into place only 
 so an interrupted download never leaves a half-written file. Failures raise `FailedDownload`.
 Nothing here prints: progress is reported through an optional callback.
 
-Every call has two bounds, defaults that apply to every caller: ``max_bytes``, the size of the
-body *after* content decoding (counted while streaming, so a 2 MB gzip body cannot become
-6 GB), and ``deadline``, the seconds one call may take in all, retries and waits included (a
-server trickling one byte every few seconds never trips the per-read timeout; a watchdog
-closes the connection when the deadline passes).
+Every call has these bounds, defaults that apply to every caller:
+
+- ``max_bytes``, the size of the body *after* content decoding, counted while streaming in
+  small pieces (so a 2 MB gzip body cannot become 6 GB, nor fill memory on the way: a body
+  is written to its file as it comes; `get_json`, which holds its body, takes at most
+  ``JSON_MAX_BYTES``);
+- ``timeout``: 10 s to connect, 20 s of silence (a stall); a stall is retried once, so a
+  server that stops answering fails within about a minute;
+- a minimum rate: a body that brings less than ``MIN_RATE`` bytes a second over any
+  ``RATE_WINDOW`` seconds is cut off (a server trickling one byte every few seconds never
+  trips the per-read timeout); a watchdog thread closes the connection;
+- ``deadline``, the seconds one call may take in all, retries and waits included
+  (``DEADLINE``: 15 minutes).
 """
 
 from __future__ import annotations
@@ -39,31 +47,43 @@ RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 
 
 class _Retryable(Exception):
-    def __init__(self, reason: str, wait: float | None = None) -> None:
+    def __init__(self, reason: str, wait: float | None = None, stall: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.wait = wait
+        self.stall = stall
 
 
 class Http:
     """A polite HTTP client: timeouts, bounded retries with backoff, a rate limit."""
 
     #: Defaults (class attributes so tests can make retries fast everywhere).
-    TIMEOUT: float | tuple[float, float] = (10.0, 60.0)
+    #: Seconds to connect, and of silence while reading (a stall).
+    TIMEOUT: float | tuple[float, float] = (10.0, 20.0)
     RETRIES = 4
+    #: Stalls retried (a server that stopped once may answer again; twice, it is down).
+    STALL_RETRIES = 1
     BACKOFF = 1.0
     MAX_WAIT = 60.0
-    #: The largest body accepted, after decompression (the biggest card dump is ~60 MB).
-    MAX_BYTES = 512 * 2**20
+    #: The largest body accepted, after decompression (the card dump is ~30 MB in 2026).
+    MAX_BYTES = 128 * 2**20
+    #: The largest JSON answer `get_json` holds in memory (version checks are a few bytes).
+    JSON_MAX_BYTES = 32 * 2**20
     #: Seconds one call may take in all (retries and waits included).
     DEADLINE = 15 * 60.0
+    #: A body bringing fewer bytes a second than this over any `RATE_WINDOW` seconds is cut.
+    MIN_RATE = 1024
+    RATE_WINDOW = 30.0
+    #: Bytes read from the socket at a time (each decoded piece is bounded by the decoder).
+    CHUNK = 1 << 14
 
     def __init__(self, *, timeout: float | tuple[float, float] | None = None,
                  retries: int | None = None, backoff: float | None = None,
                  max_wait: float | None = None, rate: float = 20.0,
                  sleep: Callable[[float], None] | None = None,
                  session: requests.Session | None = None, max_bytes: int | None = None,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, min_rate: float | None = None,
+                 rate_window: float | None = None) -> None:
         """`backoff` is the first retry's delay (doubling each time); a server's Retry-After
         is honoured up to `max_wait` seconds; `rate` caps requests per second; `max_bytes`
         and `deadline` bound every call (see the module)."""
@@ -73,6 +93,8 @@ class Http:
         self.max_wait = self.MAX_WAIT if max_wait is None else max_wait
         self.max_bytes = self.MAX_BYTES if max_bytes is None else max_bytes
         self.deadline = self.DEADLINE if deadline is None else deadline
+        self.min_rate = self.MIN_RATE if min_rate is None else min_rate
+        self.rate_window = self.RATE_WINDOW if rate_window is None else rate_window
         self.min_interval = 1.0 / rate if rate > 0 else 0.0
         self.sleep = sleep or time.sleep
         if session is None:
@@ -88,7 +110,8 @@ class Http:
     def get_json(self, url: str, params: dict[str, str] | None = None) -> Any:
         """GET `url` and decode its JSON body."""
         end = time.monotonic() + self.deadline
-        body = self._with_retries(url, lambda: self._fetch_bytes(url, params, None, end), end)
+        body = self._with_retries(url, lambda: self._fetch_bytes(
+            url, params, None, end, min(self.max_bytes, self.JSON_MAX_BYTES)), end)
         try:
             return json.loads(body)
         except ValueError:
@@ -120,13 +143,20 @@ class Http:
 
     def _with_retries(self, url: str, fn: Callable[[], Any], end: float) -> Any:
         last = "no answer"
+        stalls = 0
         for attempt in range(self.retries + 1):
             try:
                 return fn()
             except _Retryable as exc:
                 last = exc.reason
+                stalls += exc.stall
                 if attempt == self.retries:
                     break
+                if stalls > self.STALL_RETRIES:
+                    raise FailedDownload(
+                        f"Downloading {url} failed: the server stopped answering ({exc.reason}) "
+                        f"{stalls} times; nothing was changed — check the connection and try "
+                        "again later.") from None
                 if exc.wait is not None and exc.wait > self.max_wait:
                     raise FailedDownload(
                         f"Downloading {url} failed ({exc.reason}): the server asks to wait "
@@ -156,7 +186,10 @@ class Http:
         self._throttle()
         try:
             resp = self.session.get(url, params=params, timeout=self.timeout, stream=stream)
-        except (requests.ConnectionError, requests.Timeout) as exc:
+        except requests.Timeout as exc:
+            raise _Retryable(f"no answer within {_duration(_stall(self.timeout))}: "
+                             f"{type(exc).__name__}", stall=True) from None
+        except requests.ConnectionError as exc:
             raise _Retryable(f"connection failed: {type(exc).__name__}") from None
         except requests.RequestException as exc:
             raise FailedDownload(
@@ -174,59 +207,86 @@ class Http:
         return resp
 
     def _fetch_bytes(self, url: str, params: dict[str, str] | None,
-                     progress: Progress | None, end: float) -> bytes:
+                     progress: Progress | None, end: float, cap: int) -> bytes:
         import io
 
         buf = io.BytesIO()
-        self._fetch_stream(url, params, buf, progress, end)
+        self._fetch_stream(url, params, buf, progress, end, cap)
         return buf.getvalue()
 
     def _fetch_stream(self, url: str, params: dict[str, str] | None, out: Any,
-                      progress: Progress | None, end: float) -> None:
+                      progress: Progress | None, end: float, cap: int | None = None) -> None:
         import requests
 
         if time.monotonic() >= end:
             raise self._too_slow(url)
         resp = self._get(url, params, stream=True)
         expired = threading.Event()
+        done = threading.Event()
+        slow: list[str] = []
+        wire = getattr(resp.raw, "tell", None)
 
-        def expire() -> None:  # the per-read timeout never fires on a trickle: cut it off
+        def watch() -> None:
+            """Cut the connection at the deadline, or when the body trickles in slower than
+            `min_rate` over a window (the per-read timeout never fires on a trickle)."""
+            mark, at = 0, time.monotonic()
+            while not done.wait(min(1.0, self.rate_window)):
+                now = time.monotonic()
+                if now >= end:
+                    break
+                if now - at >= self.rate_window:
+                    got = wire() if callable(wire) else 0
+                    if got - mark < self.min_rate * (now - at):
+                        slow.append(f"{(got - mark) / (now - at):.0f} bytes/s over "
+                                    f"{_duration(round(now - at))}")
+                        break
+                    mark, at = got, now
+            else:
+                return
             expired.set()
             _shutdown(resp)
 
-        watchdog = threading.Timer(max(end - time.monotonic(), 0.0), expire)
-        watchdog.daemon = True
+        watchdog = threading.Thread(target=watch, daemon=True)
         watchdog.start()
         try:
             with resp:
-                self._stream_body(url, resp, out, progress, expired)
+                self._stream_body(url, resp, out, progress, expired,
+                                  self.max_bytes if cap is None else cap)
         except (_Retryable, OSError, requests.RequestException):
             if expired.is_set():
-                raise self._too_slow(url) from None
+                raise self._cut_off(url, slow) from None
             raise
         finally:
-            watchdog.cancel()
+            done.set()
         if expired.is_set():
-            raise self._too_slow(url)
+            raise self._cut_off(url, slow)
+
+    def _cut_off(self, url: str, slow: list[str]) -> FailedDownload:
+        if not slow:
+            return self._too_slow(url)
+        return FailedDownload(
+            f"Downloading {url} stopped: the server sends too slowly ({slow[0]}, below "
+            f"{_size(int(self.min_rate))}/s); nothing was changed — check the connection and "
+            "try again later.")
 
     def _stream_body(self, url: str, resp: requests.Response, out: Any,
-                     progress: Progress | None, expired: threading.Event) -> None:
+                     progress: Progress | None, expired: threading.Event, cap: int) -> None:
         import requests
 
         total_header = resp.headers.get("Content-Length")
         total = int(total_header) if total_header and total_header.isdigit() else None
-        if total is not None and total > self.max_bytes:
-            raise FailedDownload(self._too_big(url, total))
+        if total is not None and total > cap:
+            raise FailedDownload(self._too_big(url, total, cap=cap))
         # Count what came over the wire (before any content decoding): that is what
         # Content-Length measures, for progress and to detect a truncated body; and what
         # came out of the decoder, which `max_bytes` bounds.
         done = 0
         wire = getattr(resp.raw, "tell", None)
         try:
-            for chunk in resp.iter_content(chunk_size=1 << 16):
+            for chunk in resp.iter_content(chunk_size=self.CHUNK):
                 done += len(chunk)
-                if done > self.max_bytes:
-                    raise FailedDownload(self._too_big(url, done, decoded=True))
+                if done > cap:
+                    raise FailedDownload(self._too_big(url, done, decoded=True, cap=cap))
                 out.write(chunk)
                 if progress is not None:
                     progress(wire() if callable(wire) else done, total)
@@ -235,7 +295,9 @@ class Http:
         except (requests.ConnectionError, requests.Timeout,
                 requests.exceptions.ChunkedEncodingError,
                 requests.exceptions.ContentDecodingError) as exc:
-            raise _Retryable(f"connection dropped: {type(exc).__name__}") from None
+            stalled = isinstance(exc, requests.Timeout) or "timed out" in str(exc)
+            raise _Retryable(f"connection dropped: {type(exc).__name__}"
+                             + (" (timed out)" if stalled else ""), stall=stalled) from None
         if expired.is_set():
             return
         raw_done = wire() if callable(wire) else done
@@ -243,10 +305,15 @@ class Http:
                 and raw_done < total:
             raise _Retryable(f"truncated body: {raw_done} of {total} bytes")
 
-    def _too_big(self, url: str, size: int, *, decoded: bool = False) -> str:
+    def _too_big(self, url: str, size: int, *, decoded: bool = False, cap: int) -> str:
         what = "inflates to more than" if decoded else "is"
         return (f"Downloading {url} stopped: the body {what} {_size(size)}, over the "
-                f"{_size(self.max_bytes)} limit; nothing was changed — check the address.")
+                f"{_size(cap)} limit; nothing was changed — check the address.")
+
+
+def _stall(timeout: float | tuple[float, float]) -> float:
+    """The read (stall) part of a requests timeout."""
+    return timeout[1] if isinstance(timeout, tuple) else timeout
 
 
 #: Seconds `unreachable` waits for a connection: offline, a name does not resolve or the

@@ -65,7 +65,9 @@ def card_record(raw: dict[str, Any]) -> SourceRecord | None:
         fake = None
     if type(passcode) is not int:
         passcode, fake = fake, None
-    names_raw = get("name") or {}
+    names_raw = get("name")
+    if type(names_raw) is not dict:
+        return None
     names = {}
     for lang in NAME_LANGUAGES:
         n = names_raw.get(lang)
@@ -77,7 +79,7 @@ def card_record(raw: dict[str, Any]) -> SourceRecord | None:
     rec: SourceRecord = {"passcode": passcode, "name": name, "names": names}
     if fake is not None:
         rec["extra_ids"] = [fake]
-    if type(kid := get("konami_id")) is int:
+    if type(kid := get("konami_id")) is int and 0 < kid < 2**31:
         rec["konami_id"] = kid
     ctype = get("card_type")
     if ctype == "Monster":
@@ -102,7 +104,8 @@ def card_record(raw: dict[str, Any]) -> SourceRecord | None:
 def _monster(rec: SourceRecord, raw: dict[str, Any]) -> None:
     """A monster's frame, types, attribute and numbers from its type line ("Dragon / Effect")."""
     get = raw.get
-    line = [p.strip() for p in (get("monster_type_line") or "").split("/") if p.strip()]
+    typeline = get("monster_type_line")
+    line = [p.strip() for p in typeline.split("/") if p.strip()] if type(typeline) is str else []
     race, types = (line[0], line[1:]) if line else (None, [])
     base = next((t.lower() for t in types if t in _SUMMON_FRAMES), None)
     if base is None:

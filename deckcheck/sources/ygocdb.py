@@ -40,7 +40,7 @@ def _int(v: Any) -> int | None:
         return None
     try:
         return int(v)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float
         return None
 
 
@@ -66,7 +66,7 @@ def card_record(raw: Any) -> SourceRecord | None:
         rec = {"passcode": passcode}
     rec["name"] = name
     rec["names"] = names
-    if (cid := _int(raw.get("cid"))) is not None and cid > 0:
+    if (cid := _int(raw.get("cid"))) is not None and 0 < cid < 2**31:
         rec["konami_id"] = cid
     text: dict[str, Any] = raw["text"] if isinstance(raw.get("text"), dict) else {}
     desc = "\n".join(t for t in (text.get("pdesc"), text.get("desc")) if isinstance(t, str) and t)

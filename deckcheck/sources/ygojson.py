@@ -122,7 +122,7 @@ def _read_set(s: Any, released: dict[str, dict[str, str]], printed: dict[str, bo
     first days per region; a Master Duel set that they are in Master Duel, and from when."""
     if not isinstance(s, dict):
         return
-    contents = [c for c in s.get("contents") or () if isinstance(c, dict)]
+    contents = [c for c in _seq(s.get("contents")) if isinstance(c, dict)]
     locales = s.get("locales")
     if isinstance(locales, dict):
         dates = {loc: _day(v.get("date")) for loc, v in locales.items() if isinstance(v, dict)}
@@ -136,11 +136,11 @@ def _read_printing(c: dict[str, Any], dates: dict[str, str | None],
                    released: dict[str, dict[str, str]], printed: dict[str, bool]) -> None:
     """One `contents[]` entry of a physical set: its cards are printed (in the TCG when a
     TCG locale prints them) and released in each region from the earliest of its days."""
-    uuids = [p["card"] for p in c.get("cards") or ()
+    uuids = [p["card"] for p in _seq(c.get("cards"))
              if isinstance(p, dict) and isinstance(p.get("card"), str)]
     first: dict[str, str] = {}  # region -> earliest day of this entry's locales
     tcg = False
-    for loc in c.get("locales") or ():
+    for loc in _seq(c.get("locales")):
         region = REGION_OF.get(loc) if isinstance(loc, str) else None
         if region is None:
             continue
@@ -160,13 +160,18 @@ def _read_master_duel_set(s: dict[str, Any], contents: list[dict[str, Any]],
     """A virtual set: its Master Duel cards are in Master Duel, from the set's day if dated."""
     day = _day(s.get("date"))
     for c in contents:
-        if "masterduel" not in (c.get("formats") or ()):
+        if "masterduel" not in _seq(c.get("formats")):
             continue
-        for p in c.get("cards") or ():
+        for p in _seq(c.get("cards")):
             if isinstance(p, dict) and isinstance(p.get("card"), str):
                 in_md.add(p["card"])
                 if day is not None:
                     _earliest(released, p["card"], "md", day)
+
+
+def _seq(v: Any) -> list[Any]:
+    """A JSON list, or nothing when the value is anything else (a number, a string, null)."""
+    return v if isinstance(v, list) else []
 
 
 def _passcode(v: Any) -> int | None:
@@ -228,8 +233,8 @@ def card_record(card: dict[str, Any], released: dict[str, dict[str, str]],
 
 def _ids(card: dict[str, Any]) -> tuple[list[int], list[int]]:
     """The card's passcodes (its first one first, then artwork ids) and its prerelease ids."""
-    codes = [pc for v in card.get("passwords") or () if (pc := _passcode(v)) is not None]
-    arts = [pc for img in card.get("images") or () if isinstance(img, dict)
+    codes = [pc for v in _seq(card.get("passwords")) if (pc := _passcode(v)) is not None]
+    arts = [pc for img in _seq(card.get("images")) if isinstance(img, dict)
             and (pc := _passcode(img.get("password"))) is not None]
     # an "artwork" id of 100,000,000 or more is the card's prerelease id, not an artwork
     pre = sorted({pc for pc in (*codes, *arts) if pc >= UNOFFICIAL_IDS})

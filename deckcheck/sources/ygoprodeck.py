@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from deckcheck import clock
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import FailedDownload, ImportFailed
 from deckcheck.sources import SourceRecord
@@ -281,30 +282,43 @@ def load_file(path: str | Path) -> Any:
 
 def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | None = None,
            http: Http | None = None, url: str | None = None, force: bool = False,
-           progress: Progress | None = None) -> dict[str, Any]:
+           progress: Progress | None = None, allow_smaller: bool = False) -> dict[str, Any]:
     """Import the YGOPRODeck dump into the store: online (skipped when `checkDBVer.php`
-    reports the version already imported, unless `force`) or from a file.
+    reports the version already imported and the store still holds what that import wrote,
+    unless `force`) or from a file. A dump much smaller than the one stored is refused unless
+    `allow_smaller` (see `deckcheck.cards.store.shrinks`).
 
     Returns the import summary, with ``"unchanged": True`` when nothing needed doing.
     The previous store stays intact when anything fails.
     """
     from deckcheck.cards.coverage import file_day, source_covers
-    from deckcheck.cards.store import import_sources, resolve_path, store_info
+    from deckcheck.cards.store import (
+        import_sources,
+        matches_record,
+        resolve_path,
+        store_info,
+    )
     from deckcheck.gc_pause import gc_paused
-    from deckcheck.sources import SourceData, _sha
+    from deckcheck.sources import SourceData, _sha, unreadable
 
     path = resolve_path(db)
     if from_file is not None:
+        with open(from_file, "rb") as f:
+            if f.read(16).startswith(b"SQLite format 3"):  # a cdb: card data, not this kind
+                raise ImportFailed(f"{from_file} is an SQLite card database (EDOPro's cards.cdb?)"
+                                   ", not a YGOPRODeck cardinfo.php answer; nothing was changed"
+                                   f" — import it with `deckcheck cards import {from_file}`.")
         with gc_paused():
             data = load_file(from_file)
             if not looks_like(data):
                 raise ImportFailed(f"{from_file} is not a YGOPRODeck cardinfo.php answer (no "
                                    "\"data\" list of cards); nothing was changed — import other "
                                    "card data with `deckcheck cards import FILE`.")
-            sd = SourceData(NAME, list(parse(data)), f"file {_sha(Path(from_file))}",
+            sd = SourceData(NAME, _records(data, from_file), f"file {_sha(Path(from_file))}",
                             str(from_file))
             sd.covers = source_covers(NAME, sd.records, file_day(from_file))
-            return {**import_sources(path, [sd]), "unchanged": False}
+            return {**import_sources(path, [sd], allow_smaller=allow_smaller),
+                    "unchanged": False}
     if http is None:
         why = unreachable(base_url(url))
         if why is not None:
@@ -315,7 +329,7 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
     version = remote_version(http, url)
     if not force and version is not None and path.exists():
         known = {s["name"]: s["version"] for s in store_info(path).get("sources", ())}
-        if known.get(NAME) == version:
+        if known.get(NAME) == version and matches_record(path, NAME):
             return {"path": str(path), "imported": [], "unchanged": True,
                     "sources": known, "version": version}
     try:
@@ -332,12 +346,28 @@ def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | 
             try:
                 with open(tmp, "rb") as f:
                     data = json.load(f)
+            except RecursionError:
+                raise unreadable(f"The YGOPRODeck answer from {base_url(url)}",
+                                 RecursionError()) from None
             except ValueError:
                 raise ImportFailed(f"The YGOPRODeck answer from {base_url(url)} is not valid "
                                    "JSON (cut off?); nothing was changed — try again later."
                                    ) from None
-            sd = SourceData(NAME, list(parse(data)), version, f"{base_url(url)}/cardinfo.php")
-            sd.covers = source_covers(NAME, sd.records, dt.date.today().isoformat())
-            return {**import_sources(path, [sd]), "unchanged": False, "version": version}
+            origin = f"{base_url(url)}/cardinfo.php"
+            sd = SourceData(NAME, _records(data, f"The answer from {origin}"), version, origin)
+            sd.covers = source_covers(NAME, sd.records, clock.today().isoformat())
+            return {**import_sources(path, [sd], allow_smaller=allow_smaller),
+                    "unchanged": False, "version": version}
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _records(data: Any, where: str | Path) -> list[SourceRecord]:
+    """`parse`'s records, or `deckcheck.sources.unreadable`'s sentence for a value of a type
+    no answer holds."""
+    from deckcheck.sources import UNEXPECTED, unreadable
+
+    try:
+        return list(parse(data))
+    except UNEXPECTED as exc:
+        raise unreadable(where, exc) from None

@@ -133,7 +133,7 @@ def test_failed_import_leaves_store_intact(db: Path, monkeypatch: pytest.MonkeyP
         import_sources(db, [read_source(FIX / "ygocdb_small.json")])
     monkeypatch.undo()
     assert db.read_bytes() == before
-    assert [p.name for p in db.parent.iterdir()] == ["cards.sqlite"]
+    assert sorted(p.name for p in db.parent.iterdir()) == ["cards.sqlite", "cards.sqlite.lock"]
     # and an interruption while writing the new file
     real_write = store.write_store
 
@@ -232,7 +232,7 @@ def test_name_with_uri_characters(tmp_path: Path) -> None:
     path = tmp_path / "x#y?%20.db"
     import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
     assert StorePool(path).get(14558127) is not None
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["x#y?%20.db"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x#y?%20.db", "x#y?%20.db.lock"]
 
 
 @pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,
@@ -270,7 +270,7 @@ def test_write_failures_say_what_failed(db: Path, monkeypatch: pytest.MonkeyPatc
         import_sources(db, [read_source(FIX / "ygocdb_small.json")])
     assert said in str(exc.value) and "damaged" not in str(exc.value)
     assert db.read_bytes() == before
-    assert [p.name for p in db.parent.iterdir()] == ["cards.sqlite"]
+    assert sorted(p.name for p in db.parent.iterdir()) == ["cards.sqlite", "cards.sqlite.lock"]
 
 
 def test_stale_temp_files_are_removed_by_the_next_import(db: Path) -> None:
@@ -298,20 +298,23 @@ import_sources(sys.argv[1], [read_source(sys.argv[2])])
 
 def test_concurrent_imports_are_serialised(tmp_path: Path) -> None:
     """Two processes import different sources at once: the store ends with both."""
-    import fcntl
     import subprocess
     import sys
+
+    from filelock import FileLock
+
+    from deckcheck.cards.store import lock_path
 
     path = tmp_path / "cards.sqlite"
     import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
     # hold the lock so both children start and wait, then let them race for it
-    fd = os.open(tmp_path, os.O_RDONLY)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    held = FileLock(lock_path(path))
+    held.acquire()
     children = [subprocess.Popen([sys.executable, "-c", _CHILD, str(path), str(FIX / name)])
                 for name in ("yamlyugi_small.json", "ygocdb_small.json")]
-    time.sleep(0.5)
+    time.sleep(3)
     assert all(c.poll() is None for c in children)  # both wait for the lock
-    os.close(fd)
+    held.release()
     assert [c.wait(timeout=60) for c in children] == [0, 0]
     names = {s["name"] for s in store_info(path)["sources"]}
     assert names == {"ygoprodeck", "yaml-yugi", "ygocdb"}

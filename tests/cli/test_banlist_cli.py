@@ -93,7 +93,9 @@ def test_update_then_history_by_date(home: Path) -> None:
     assert "skipped: EDOPro LFLists, old.lflist.conf: '2026.02 TCG': Konami's own list of " \
            "2026-02-02 (shipped) wins\n" in err
     (home / "src" / "next.lflist.conf").write_text(NEW.replace("2026.05", "2026.09"))
-    code, out, err = run("banlist", "update", "--from", str(home / "src" / "next.lflist.conf"))
+    # a hand-written list far smaller than the shipped one in force: accepted when asked
+    code, out, err = run("banlist", "update", "--from", str(home / "src" / "next.lflist.conf"),
+                         "--allow-smaller")
     assert out == f"tcg: 1 list\nImported 1 lists into {home / 'user'}.\n"
     code, out, _ = run("banlist", "show", "tcg", "--date", "2026-09-02")
     assert out.splitlines()[0] == "2026.09 TCG — format tcg, in force from 2026-09-01"

@@ -98,3 +98,57 @@ def test_guess_delimiter_counts_lines(text: str, want: str) -> None:
     from deckcheck.decks.csvfile import guess_delimiter
 
     assert guess_delimiter(text) == want
+
+
+# --- every row accounted for (issue 21): a row the reader cannot use is a problem with its cell
+
+
+@pytest.mark.parametrize(("row", "cell", "shown"), [
+    ("1,4294967296", "B3", "4294967296"),  # past 2^32
+    ("1,abc", "B3", "abc"),
+    ("1,-1", "B3", "-1"),
+    ("1,1e9", "B3", "1e9"),
+    ("1,55144522.5", "B3", "55144522.5"),
+    ("1,14558127x", "B3", "14558127x"),
+])
+def test_a_passcode_that_is_none_is_reported(pool: MemoryPool, row: str, cell: str,
+                                             shown: str) -> None:
+    deck = read_csv(f"Qty,Passcode\n3,14558127\n{row}\n", pool, "d.csv")
+    assert pairs(deck, "main") == [(14558127, 3)]
+    (p,) = deck.problems
+    assert (p.kind, p.location.cell, p.written) == ("bad-line", cell, shown)
+    assert p.message == (f"The cell {cell} ({shown!r}) is not a passcode (at most 10 digits, "
+                         "below 2^32); the row was skipped.")
+
+
+@pytest.mark.parametrize(("row", "cell", "why"), [
+    ("2,,", "A3", "is a count with no card name or passcode beside it"),
+    ("1,, ", "A3", "is a count with no card name or passcode beside it"),
+    ("1,,abc", "C3", "is not a passcode (at most 10 digits, below 2^32)"),
+    ("1,,4294967296", "C3", "is not a passcode (at most 10 digits, below 2^32)"),
+])
+def test_a_count_beside_an_empty_name_is_reported(pool: MemoryPool, row: str, cell: str,
+                                                  why: str) -> None:
+    deck = read_csv("Qty,Card Name,Passcode\n3,Ash Blossom & Joyous Spring,14558127\n"
+                    f"{row}\n", pool, "d.csv")
+    assert pairs(deck, "main") == [(14558127, 3)]
+    (p,) = deck.problems
+    assert p.location.cell == cell and why in p.message
+
+
+def test_notes_in_the_count_or_code_column_are_not_cards(pool: MemoryPool) -> None:
+    deck = read_csv("Qty,Card Name,Passcode\n3,Ash Blossom & Joyous Spring,14558127\n"
+                    "Player signature,,\n,,see notes\n,,\n", pool, "d.csv")
+    assert pairs(deck, "main") == [(14558127, 3)] and deck.problems == []
+
+
+def test_the_hostile_40_card_deck_plus_one_row(pool: MemoryPool) -> None:
+    """../shared/hostile/silent-drop-csv-passcode.csv: read as 40 cards with no problem."""
+    from tests.conftest import HOSTILE_FIXTURES
+
+    path = HOSTILE_FIXTURES / "silent-drop-csv-passcode.csv"
+    deck = read_csv(path.read_bytes(), pool, path.name)
+    assert deck.size("main") == 40
+    (p,) = deck.problems
+    assert (p.kind, p.written) == ("bad-line", "4294967296")
+    assert str(p.location) == "silent-drop-csv-passcode.csv:18" and p.location.cell == "B18"

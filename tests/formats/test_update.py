@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.errors import FailedDownload
-from deckcheck.formats import find_banlist, load_format
+from deckcheck.errors import FailedDownload, FormatError
+from deckcheck.formats import find_banlist, load_format, native
 from deckcheck.formats import update as upd
 
 
@@ -139,7 +139,7 @@ def test_single_files(tmp_path: Path, banlists_home: Path) -> None:
     info = tmp_path / "cardinfo.json"
     info.write_text(json.dumps({"data": [{"id": 55144522, "name": "Pot of Greed",
                                           "banlist_info": {"ban_tcg": "Forbidden"}}]}))
-    report = upd.import_lists(info, date=dt.date(2026, 6, 1))
+    report = upd.import_lists(info, date=dt.date(2026, 6, 1), allow_smaller=True)  # 1 card
     assert report.written == {"tcg": 1}
     assert find_banlist("tcg", dt.date(2026, 6, 2)).name == "YGOPRODeck TCG 2026-06-01"
 
@@ -355,3 +355,29 @@ def test_a_list_that_loses_its_groups_is_smaller() -> None:
     assert upd.shrinks(new, old) == ("New has 0 cards in limit groups where Old (2026-07-01) "
                                      "has 12")
     assert upd.shrinks(old, old) is None
+
+
+
+def test_a_cut_file_is_refused_as_a_cut_download_is(tmp_path: Path, banlists_home: Path) -> None:
+    """`--from` took a list cut short (at 60% of its lines, or mid-line) that `--url`
+    refuses; both now go through `check_whole`."""
+    now = load_format("tcg").newest_list()
+    assert now is not None
+    whole = native.dump_list(now)
+    lines = whole.splitlines()
+    nxt = tmp_path / "next.toml"
+    nxt.write_text("\n".join(lines[: len(lines) * 6 // 10]).replace(
+        now.effective.isoformat(), "2099-01-01") + "\n")
+    with pytest.raises(FormatError, match="so the file looks cut off; no list was changed"):
+        upd.import_lists(nxt)
+    assert not (banlists_home / "tcg").exists()
+    assert upd.import_lists(nxt, allow_smaller=True).written == {"tcg": 1}
+
+
+def test_a_file_cut_mid_line_is_refused(tmp_path: Path, banlists_home: Path) -> None:
+    cut = tmp_path / "Goat.lflist.conf"
+    cut.write_text("#[2005.04 Goat]\n!2005.04 Goat\n#Forbidden\n55144522 0 --Pot of Greed\n"
+                   "4031")
+    with pytest.raises(FormatError, match=r"its last line \(5\) is not a list line \(the file "
+                                          r"looks cut off\)"):
+        upd.import_lists(cut)

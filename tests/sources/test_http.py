@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import http.server
 import json
+import sqlite3
 import threading
 import time
 import zipfile
@@ -22,6 +23,7 @@ from deckcheck.cli.main import cli
 from deckcheck.errors import FailedDownload, ImportFailed
 from deckcheck.sources import read_source, ygoprodeck
 from deckcheck.sources.http import Http, _retry_after
+from tests.conftest import HOSTILE_FIXTURES
 
 FIX = Path(__file__).parent / "fixtures"
 SMALL = (FIX / "ygoprodeck_small.json").read_bytes()
@@ -70,6 +72,12 @@ class Server:
                     self._send(429, b"come back tomorrow", {"Retry-After": "86400"})
                 elif mode == "gzipbomb":  # ~200 KB on the wire, 200 MB once inflated
                     self._send(200, server.bomb, {"Content-Encoding": "gzip"})
+                elif mode == "stall":  # headers, then silence
+                    self.send_response(200)
+                    self.send_header("Content-Length", "1000")
+                    self.end_headers()
+                    self.wfile.flush()
+                    time.sleep(3)
                 elif mode == "trickle":  # one byte every 0.2 s, never finishing in time
                     self.send_response(200)
                     self.send_header("Content-Length", "1000")
@@ -307,3 +315,102 @@ def test_real_dump_over_http(server: Server, client: Http, tmp_path: Path,
     db = tmp_path / "cards.sqlite"
     result = ygoprodeck.update(db, http=client, url=server.url)
     assert result["cards"] == 14388
+
+
+def test_a_tiny_answer_to_a_forced_update_is_refused(server: Server, client: Http,
+                                                     tmp_path: Path) -> None:
+    """The 3-card YGOPRODeck answer would have shrunk the store 18 -> 3 with exit 0, and the
+    next update said "already up to date"."""
+    db = tmp_path / "cards.sqlite"
+    ygoprodeck.update(db, http=client, url=server.url)
+    server.body = (HOSTILE_FIXTURES / "dataloss-cards-update-3-card-answer.json").read_bytes()
+    with pytest.raises(ImportFailed, match="would leave 3 cards where there were 18"):
+        ygoprodeck.update(db, http=client, url=server.url, force=True)
+    assert store_info(db)["cards"] == 18
+    res = CliRunner().invoke(cli, ["--db", str(db), "cards", "update", "--force"],
+                             env={"DECKCHECK_YGOPRODECK_URL": server.url})
+    assert res.exit_code == 2 and "would leave 3 cards" in res.stderr, res.output
+    assert ygoprodeck.update(db, http=client, url=server.url, force=True,
+                             allow_smaller=True)["cards"] == 3
+
+
+def test_up_to_date_only_when_the_store_holds_what_it_recorded(
+        server: Server, client: Http, tmp_path: Path) -> None:
+    db = tmp_path / "cards.sqlite"
+    ygoprodeck.update(db, http=client, url=server.url)
+    con = sqlite3.connect(db)  # the store lost cards since (damage, another program)
+    con.execute("DELETE FROM source_records WHERE passcode = 14558127")
+    con.execute("DELETE FROM cards WHERE passcode = 14558127")
+    con.commit()
+    con.close()
+    again = ygoprodeck.update(db, http=client, url=server.url)
+    assert not again["unchanged"] and again["cards"] == 18
+    assert server.count("/cardinfo.php") == 2
+    assert ygoprodeck.update(db, http=client, url=server.url)["unchanged"]
+
+
+def _bomb(inflated: int) -> bytes:
+    """A gzip body of `inflated` zero bytes, compressed piece by piece (never held whole)."""
+    import zlib
+
+    z = zlib.compressobj(9, zlib.DEFLATED, 31)
+    piece = b"\0" * 2**20
+    return b"".join([*(z.compress(piece) for _ in range(inflated // 2**20)), z.flush()])
+
+
+def test_a_bomb_on_the_version_check_stays_under_128_mb(server: Server) -> None:
+    """A small gzip answer inflating to 256 MB on `checkDBVer.php`-style JSON calls peaked at
+    more than its inflated size (held in memory up to the 512 MB cap) before it was refused."""
+    import tracemalloc
+
+    server.bomb = _bomb(256 * 2**20)
+    assert len(server.bomb) < 2**20
+    server.modes = ["gzipbomb"]
+    tracemalloc.start()
+    try:
+        with pytest.raises(FailedDownload, match="inflates to more than 32 MB, over the 32 MB"):
+            Http(retries=0, rate=0, timeout=5).get_json(f"{server.url}/cardinfo.php")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 128 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+def test_a_stalled_server_is_given_up_after_two_stalls(server: Server) -> None:
+    server.modes = ["stall"] * 5
+    client = Http(retries=4, backoff=0.01, rate=0, timeout=(2, 0.3))
+    with pytest.raises(FailedDownload) as exc:
+        client.get_json(f"{server.url}/cardinfo.php")
+    assert "the server stopped answering" in str(exc.value) and "2 times" in str(exc.value)
+    assert server.count("/cardinfo.php") == 2  # not retries + 1 = 5 stalls
+
+
+def test_the_default_bounds_are_seconds_not_minutes() -> None:
+    """A stalled server took 316 s to fail (60 s per read, five attempts); a trickle ran to the
+    15-minute deadline."""
+    client = Http()
+    assert client.timeout == (10.0, 20.0)
+    worst_stall = (Http.STALL_RETRIES + 1) * 20.0 + client.backoff * (2 ** Http.STALL_RETRIES)
+    assert worst_stall <= 60
+    assert client.min_rate >= 1024 and client.rate_window <= 30
+
+
+def test_a_trickling_server_is_cut_off_by_its_rate(server: Server) -> None:
+    server.modes = ["trickle"] * 3
+    slow = Http(retries=2, backoff=0.01, rate=0, timeout=5, min_rate=1024, rate_window=1.0)
+    with pytest.raises(FailedDownload) as exc:
+        slow.get_json(f"{server.url}/cardinfo.php")
+    assert "the server sends too slowly" in str(exc.value) and "below 1 KB/s" in str(exc.value)
+    assert server.count("/cardinfo.php") == 1  # not retried: it would trickle again
+
+
+@pytest.mark.parametrize("command", [["cards", "update"], ["banlist", "update"]])
+def test_the_bounds_are_stated_in_help(command: list[str]) -> None:
+    """--help states the bounds `Http` applies (this test holds the two together)."""
+    client = Http()
+    assert isinstance(client.timeout, tuple)
+    text = " ".join(CliRunner().invoke(cli, [*command, "--help"]).output.split())
+    assert (f"{client.timeout[0]:g} s to connect, {client.timeout[1]:g} s without data "
+            f"(retried {'once' if Http.STALL_RETRIES == 1 else Http.STALL_RETRIES})") in text
+    assert f"at least {client.min_rate / 1024:g} KB/s over any {client.rate_window:g} s" in text
+    assert f"{client.deadline / 60:g} minutes" in text
