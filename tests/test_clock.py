@@ -30,7 +30,7 @@ def test_the_default_date_is_the_clocks(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(clock, "today", lambda: dt.date(2005, 4, 1))
     assert parse_date(None) == dt.date(2005, 4, 1)
     listed = load_format("tcg").banlist_at()
-    assert listed is not None and listed.name == "2005.03 TCG"  # the list in force that day
+    assert listed is not None and listed.name == "2005.04 TCG"  # the list in force from that day
 
 
 def test_now_is_aware_utc() -> None:

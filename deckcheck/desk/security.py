@@ -24,6 +24,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from deckcheck import clock
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -134,7 +136,7 @@ class RefusalLog:
 
     def add(self, what: str, who: str, wait: float) -> None:
         with self._lock:
-            self._items.append(Refusal(dt.datetime.now(dt.UTC), what, who, wait))
+            self._items.append(Refusal(clock.now_utc(), what, who, wait))
             self.total[what] = self.total.get(what, 0) + 1
 
     def recent(self, n: int = 20) -> list[Refusal]:
