@@ -22,7 +22,6 @@ KNOWN: frozenset[frozenset[str]] = frozenset({
                "sources.yamlyugi", "sources.ygocdb", "sources.ygojson", "sources.ygoprodeck"}),
     # the formats loader clears the checker's cache.
     frozenset({"checker", "formats", "formats.loader"}),
-    frozenset({"sim.goldfish._profile_schema", "sim.goldfish.profile"}),
 })
 
 
