@@ -20,8 +20,6 @@ KNOWN: frozenset[frozenset[str]] = frozenset({
     # cards/store.py is both the read-only pool and the import writer (issue 23, point 1).
     frozenset({"cards.load", "cards.merge", "cards.store", "sources", "sources.edopro_cdb",
                "sources.yamlyugi", "sources.ygocdb", "sources.ygojson", "sources.ygoprodeck"}),
-    # the formats loader clears the checker's cache.
-    frozenset({"checker", "formats", "formats.loader"}),
 })
 
 
