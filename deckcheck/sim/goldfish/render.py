@@ -33,6 +33,25 @@ def _delta(base: float, value: float | None, lo: float | None, hi: float | None)
 
 
 def render_text(rep: OddsReport) -> str:
+    """The report for people: what was run, success per seat and goal, then each part the
+    report holds (by turn, draw cards played, deck-outs, failing hands, +-1 copy, side plan,
+    copies, A/B)."""
+    width = _label_width(rep)
+    lines = [*_heading(rep), *_success_table(rep, width), *_by_turn(rep, width),
+             *_played(rep), *_failing(rep), *_sensitivity(rep)]
+    if rep.sided:
+        lines.append("")
+        lines.extend(render_sided(rep.sided, {res.going: res.goal().by_turn[0]
+                                              for res in rep.results}))
+    if rep.copies:
+        lines.append("")
+        lines.extend(render_copies(rep.copies))
+    lines += _comparison(rep)
+    return "\n".join(lines) + "\n"
+
+
+def _heading(rep: OddsReport) -> list[str]:
+    """Deck, profile, engine, policy and notes, then a blank line."""
     lines: list[str] = []
     what = f"{rep.deck} ({rep.deck_size} cards)" if rep.deck else f"{rep.deck_size} cards"
     lines.append(f"Deck: {what}")
@@ -47,11 +66,21 @@ def render_text(rep: OddsReport) -> str:
     for note in rep.notes:
         lines.append(f"Note: {note}")
     lines.append("")
-    seats = [r.going for r in rep.results]
+    return lines
+
+
+def _label_width(rep: OddsReport) -> int:
+    """The width of the row labels of the success tables."""
     goals = rep.results[0].goals
-    width = max([len(goals[0].name), *(len(g.name) + 2 for g in goals[1:]),
-                 *(len(r.name) + 2 + 17 * (r.kind == "count") for r in rep.results[0].rows)]
-                ) + 2
+    return max([len(goals[0].name), *(len(g.name) + 2 for g in goals[1:]),
+                *(len(r.name) + 2 + 17 * (r.kind == "count") for r in rep.results[0].rows)]
+               ) + 2
+
+
+def _success_table(rep: OddsReport, width: int) -> list[str]:
+    """Turn 1's success per seat: the goal, each condition, each derived row."""
+    lines: list[str] = []
+    seats = [r.going for r in rep.results]
     header = "".join(f"{'going ' + s:>22}" for s in seats)
     lines.append(f"{'':{width}}{header}")
     for gi, goal in enumerate(rep.results[0].goals):
@@ -63,6 +92,12 @@ def render_text(rep: OddsReport) -> str:
         cells = "".join(f"{render_derived(res.rows[ri].by_turn[0], dr.kind):>22}"
                         for res in rep.results)
         lines.append(f"{label:{width}}{cells}")
+    return lines
+
+
+def _by_turn(rep: OddsReport, width: int) -> list[str]:
+    """Success by turn per seat (none for turn 1 alone)."""
+    lines: list[str] = []
     turns = len(rep.results[0].goal().by_turn)
     if turns > 1:
         lines.append("")
@@ -72,6 +107,12 @@ def render_text(rep: OddsReport) -> str:
         for res in rep.results:
             cells = "".join(f"{_pct(r):>18}" for r in res.goal().by_turn)
             lines.append(f"{'going ' + res.going:{width}}{cells}")
+    return lines
+
+
+def _played(rep: OddsReport) -> list[str]:
+    """The draw cards played and the deck-outs, per seat."""
+    lines: list[str] = []
     for res in rep.results:
         if res.played:
             p0 = res.played[0]
@@ -82,12 +123,24 @@ def render_text(rep: OddsReport) -> str:
     for res in rep.results:
         if res.deck_outs:
             lines.append(f"Deck-outs going {res.going}: {res.deck_outs} hands.")
+    return lines
+
+
+def _failing(rep: OddsReport) -> list[str]:
+    """The most common failing hands of the first seat."""
+    lines: list[str] = []
     if rep.results[0].failing:
         lines.append("")
         lines.append(f"Most common failing hands (going {rep.results[0].going}, turn 1):")
         for fh in rep.results[0].failing:
             desc = ", ".join(f"{n} {label}" for label, n in fh.cards.items())
             lines.append(f"  {fh.probability * 100:6.2f}%  {desc}")
+    return lines
+
+
+def _sensitivity(rep: OddsReport) -> list[str]:
+    """The +-1 copy table."""
+    lines: list[str] = []
     if rep.sensitivity:
         lines.append("")
         s0 = rep.sensitivity[0]
@@ -102,13 +155,12 @@ def render_text(rep: OddsReport) -> str:
             minus = _delta(d.base, d.minus_one, d.minus_low, d.minus_high)
             lines.append(f"  {d.card + ' x' + str(d.copies):{cw}} +1: {plus} pp   "
                          f"-1: {minus} pp")
-    if rep.sided:
-        lines.append("")
-        lines.extend(render_sided(rep.sided, {res.going: res.goal().by_turn[0]
-                                              for res in rep.results}))
-    if rep.copies:
-        lines.append("")
-        lines.extend(render_copies(rep.copies))
+    return lines
+
+
+def _comparison(rep: OddsReport) -> list[str]:
+    """The A/B comparison."""
+    lines: list[str] = []
     if rep.compare:
         c = rep.compare
         lines.append("")
@@ -120,7 +172,7 @@ def render_text(rep: OddsReport) -> str:
             lines.append(f"  going {row.going:<6} turn {row.turn}:  A {row.a * 100:6.2f}%  "
                          f"B {row.b * 100:6.2f}%  B-A {row.difference * 100:+.2f} pp{span} "
                          f"({row.method})")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def render_sided(results: list[SidedResult], game1: dict[str, Any]) -> list[str]:
