@@ -39,6 +39,8 @@ from deckcheck.sim.goldfish.results import (
 if TYPE_CHECKING:
     from fractions import Fraction
 
+    from deckcheck.sim.goldfish.conditions import Term
+
 
 Mode = Literal["auto", "exact", "mc"]
 MAX_TURNS = 10
@@ -107,27 +109,8 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
     for success, every goal measured on it (else each goal played for on its own)."""
     goal_terms = cp.goals(going_second)
     goals = list(goal_terms)
-    exact_turns = []
     rules = cp.rules
-    if mode != "mc":
-        for t in range(1, turns + 1):
-            n = rules.cards_by(t, going_second)
-            if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n, mode=mode):
-                exact_turns.append(t)
-            else:
-                break
-    if mode == "exact" and len(exact_turns) < turns:
-        if cp.zones:
-            raise SimError("Conditions on the GY or banished cards need the Monte Carlo "
-                           "engine; drop --exact.")
-        t = len(exact_turns) + 1
-        if _exact_possible(cp, rules.hand_size, mode=mode) and t > 1:
-            raise SimError(f"Turn {t} cannot be computed exactly (draws, discards or 'at most' "
-                           f"conditions over several turns); drop --exact or use --turns "
-                           f"{t - 1}.")
-        raise ExactTooLarge(f"The exact calculation needs more than "
-                            f"{DEFAULT_BUDGET // 20 if cp.has_draws else DEFAULT_BUDGET} hand "
-                            f"vectors; drop --exact (Monte Carlo) or tag fewer cards.")
+    exact_turns = _turns_exact(cp, going_second, mode, turns)
     rates: dict[str, list[Rate]] = {g: [] for g in goals}
     fails: list[FailingHand] = []
     played: list[PlayedCard] = []
@@ -160,29 +143,69 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
                                  method="exact") for d, p in res.played.items()]
     deck_outs = 0
     if len(exact_turns) < turns:
-        from deckcheck.sim.goldfish.montecarlo import simulate
-
-        n_hands = hands or (DEFAULT_HANDS_OPENING if turns == 1 and not cp.has_draws
-                            else DEFAULT_HANDS_TURNS)
-        mc = simulate(cp, n_hands, seed=seed, going_second=going_second, turns=turns,
-                      goals=goal_terms, failing=failing if not exact_turns else 0,
-                      one_game=one_game)
-        for g in goals:
-            for t in range(len(exact_turns) + 1, turns + 1):
-                rates[g].append(_mc_rate(t, mc.by_turn[g][t - 1], n_hands))
+        mc_fails, mc_played, deck_outs = _monte_carlo_turns(
+            cp, going_second, goal_terms, rates, len(exact_turns) + 1, turns=turns,
+            hands=hands, seed=seed, failing=failing if not exact_turns else 0,
+            one_game=one_game)
         if not exact_turns:
-            fails = [FailingHand(cards=_label(cp, k), probability=c / n_hands)
-                     for k, c in mc.failing]
-        if mc.played:
-            played = [PlayedCard(card=cp.classes[d].label, turn=turns,
-                                 probability=c / n_hands, method="monte-carlo",
-                                 hands=n_hands) for d, c in mc.played.items()]
-        deck_outs = mc.deck_outs
+            fails = mc_fails
+        if mc_played:
+            played = mc_played
     return GoingResult(going="second" if going_second else "first",
                        goals=[GoalResult(name=g, by_turn=rates[g]) for g in goals
                               if not g.startswith(HIDDEN)],
                        rows=[derived_result(dv, rates) for dv in cp.derived],
                        failing=fails, deck_outs=deck_outs, played=played, notes=notes)
+
+
+def _turns_exact(cp: CompiledProfile, going_second: bool, mode: Mode, turns: int
+                 ) -> list[int]:
+    """The turns 1, 2, ... the exact engine is tried for (up to the first it cannot answer);
+    with --exact (`mode` "exact"), a SimError or ExactTooLarge saying why when that is not
+    every turn."""
+    exact_turns: list[int] = []
+    rules = cp.rules
+    if mode != "mc":
+        for t in range(1, turns + 1):
+            n = rules.cards_by(t, going_second)
+            if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n, mode=mode):
+                exact_turns.append(t)
+            else:
+                break
+    if mode == "exact" and len(exact_turns) < turns:
+        if cp.zones:
+            raise SimError("Conditions on the GY or banished cards need the Monte Carlo "
+                           "engine; drop --exact.")
+        t = len(exact_turns) + 1
+        if _exact_possible(cp, rules.hand_size, mode=mode) and t > 1:
+            raise SimError(f"Turn {t} cannot be computed exactly (draws, discards or 'at most' "
+                           f"conditions over several turns); drop --exact or use --turns "
+                           f"{t - 1}.")
+        raise ExactTooLarge(f"The exact calculation needs more than "
+                            f"{DEFAULT_BUDGET // 20 if cp.has_draws else DEFAULT_BUDGET} hand "
+                            f"vectors; drop --exact (Monte Carlo) or tag fewer cards.")
+    return exact_turns
+
+
+def _monte_carlo_turns(cp: CompiledProfile, going_second: bool,
+                       goal_terms: dict[str, list[Term]], rates: dict[str, list[Rate]],
+                       first: int, *, turns: int, hands: int | None, seed: int, failing: int,
+                       one_game: bool) -> tuple[list[FailingHand], list[PlayedCard], int]:
+    """Monte Carlo for turns `first`..`turns` of one seat, their rates added to `rates`:
+    (the failing hands, the draw cards played, deck-outs)."""
+    from deckcheck.sim.goldfish.montecarlo import simulate
+
+    n_hands = hands or (DEFAULT_HANDS_OPENING if turns == 1 and not cp.has_draws
+                        else DEFAULT_HANDS_TURNS)
+    mc = simulate(cp, n_hands, seed=seed, going_second=going_second, turns=turns,
+                  goals=goal_terms, failing=failing, one_game=one_game)
+    for g in goal_terms:
+        for t in range(first, turns + 1):
+            rates[g].append(_mc_rate(t, mc.by_turn[g][t - 1], n_hands))
+    fails = [FailingHand(cards=_label(cp, k), probability=c / n_hands) for k, c in mc.failing]
+    played = [PlayedCard(card=cp.classes[d].label, turn=turns, probability=c / n_hands,
+                         method="monte-carlo", hands=n_hands) for d, c in mc.played.items()]
+    return fails, played, mc.deck_outs
 
 
 class _At:
