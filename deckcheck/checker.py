@@ -100,7 +100,8 @@ def _env() -> tuple[str | None, ...]:
 
 def clear_cache() -> None:
     """Forget `check()`'s prepared checkers (`formats.loader.clear_cache` calls this after an
-    import wrote new list files)."""
+    import wrote new list files: registered with `formats.loader.on_clear` when the first
+    checker is prepared)."""
     _CHECKERS.clear()
 
 
@@ -136,6 +137,9 @@ def _cached_checker(format: Format | str, date: dt.date | str | None, pool: Card
     if checker is None:
         checker = Checker(format, day, pool=pool, banlist=banlist, points_cap=points_cap,
                           select=select, ignore=ignore, strict=strict)
+        from deckcheck.formats.loader import on_clear
+
+        on_clear(clear_cache)  # (before any checker is kept: new list files forget them)
         _CHECKERS[key] = checker
         if len(_CHECKERS) > _CACHE_SIZE:
             _CHECKERS.popitem(last=False)

@@ -27,3 +27,16 @@ def test_a_changed_environment_prepares_a_new_checker(tmp_path: Path,
     assert second is not first
     monkeypatch.delenv("DECKCHECK_BANLISTS")
     assert prepared() is first
+
+
+def test_new_list_files_forget_the_prepared_checkers() -> None:
+    # the loader calls the checker back (it does not import the checker: issue 23)
+    from deckcheck.formats.loader import clear_cache
+
+    pool = builtin_pool()
+    day = dt.date(2026, 6, 1)
+    first = checker._cached_checker("tcg", day, pool, None, None, None, None, False)
+    assert checker._cached_checker("tcg", day, pool, None, None, None, None, False) is first
+    clear_cache()
+    assert checker._cached_checker("tcg", day, pool, None, None, None, None, False) \
+        is not first

@@ -20,13 +20,6 @@ KNOWN: frozenset[frozenset[str]] = frozenset({
     # cards/store.py is both the read-only pool and the import writer (issue 23, point 1).
     frozenset({"cards.load", "cards.merge", "cards.store", "sources", "sources.edopro_cdb",
                "sources.yamlyugi", "sources.ygocdb", "sources.ygojson", "sources.ygoprodeck"}),
-    # the formats loader clears the checker's cache.
-    frozenset({"checker", "formats", "formats.loader"}),
-    # the desk's app factory is also the helper library its pages import back.
-    frozenset({"desk.app", "desk.player", "desk.staff"}),
-    # event checking and running import each other.
-    frozenset({"event.jobs", "event.run"}),
-    frozenset({"sim.goldfish._profile_schema", "sim.goldfish.profile"}),
 })
 
 

@@ -217,13 +217,10 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
 
 def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     from deckcheck.sim.draws import new_seed
-    from deckcheck.sim.goldfish.report import (
-        as_json,
-        compare,
-        render_text,
-        require_deck_size,
-    )
+    from deckcheck.sim.goldfish.render import render_text
+    from deckcheck.sim.goldfish.report import compare, require_deck_size
     from deckcheck.sim.goldfish.report import odds as goldfish_odds
+    from deckcheck.sim.goldfish.results import as_json
 
     if opts.exact and opts.hands is not None:
         raise ProfileError("--exact and --hands exclude each other; give one of them.")

@@ -26,7 +26,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from deckcheck.desk import library
-from deckcheck.desk.app import (
+from deckcheck.desk.security import same
+from deckcheck.desk.store import Submission, normalize_receipt, registration_key
+from deckcheck.desk.web import (
     Refused,
     check_csrf,
     clean_filename,
@@ -34,12 +36,11 @@ from deckcheck.desk.app import (
     clean_player_id,
     client_of,
     desk_of,
+    local_time,
     render,
     route,
     session_of,
 )
-from deckcheck.desk.security import same
-from deckcheck.desk.store import Submission, normalize_receipt, registration_key
 
 #: The most text a pasted list may hold (a deck list is a few kB).
 MAX_PASTE = 200_000
@@ -163,9 +164,7 @@ def _accept(desk: Any, player: str, player_id: str, receipt: str, data: bytes, l
 
 
 def _when(value: Any) -> str:
-    from deckcheck.desk.app import _time
-
-    return _time(value)
+    return local_time(value)
 
 
 def _owner(request: Request, sub: Submission) -> bool:

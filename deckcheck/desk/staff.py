@@ -27,7 +27,10 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from deckcheck.desk import library
-from deckcheck.desk.app import (
+from deckcheck.desk.security import STAFF_COOKIE, same, staff_cookie_value
+from deckcheck.desk.settings import parse_deadline
+from deckcheck.desk.store import Conflict, Registration, Submission
+from deckcheck.desk.web import (
     Desk,
     Refused,
     check_csrf,
@@ -39,9 +42,6 @@ from deckcheck.desk.app import (
     render,
     route,
 )
-from deckcheck.desk.security import STAFF_COOKIE, same, staff_cookie_value
-from deckcheck.desk.settings import parse_deadline
-from deckcheck.desk.store import Conflict, Registration, Submission
 
 NOT_STAFF = ("This page is for the event staff; open the staff link printed when the desk "
              "started, or log in with the staff password.")

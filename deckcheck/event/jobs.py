@@ -1,8 +1,9 @@
 """An event checked in several processes: `check_event(..., jobs=N)`.
 
-The files are cut into runs of consecutive files (at most `run.BATCH` each); each worker
-process reads and checks a run exactly as one process would (`run.check_one`) and sends back
-its rows as plain tuples (`run.RowData`), never model objects. The parent adds them in file
+The files are cut into runs of consecutive files (at most `Work.most` each); each worker
+process reads and checks a run exactly as one process would (`Work.check_run`, given by
+`event.run`, which this module does not import) and sends back its rows as plain tuples
+(`run.RowData`), never model objects. The parent adds them in file
 order, numbering the rows as one process would, so the report is the same whatever `jobs`
 is; duplicates are flagged on the whole event afterwards (`run.finish`).
 
@@ -16,9 +17,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckcheck.event.models import EventReport, SkippedRow
 
@@ -43,6 +44,21 @@ RunResult = tuple[list["RowData"], list[tuple[str, str]],
                   tuple["str | None", "str | None", list[str]]]
 
 
+class Work(NamedTuple):
+    """What the workers do, given by the caller (`event.run`): module-level functions, so a
+    spawned worker is sent them by name."""
+
+    #: (entries, pool, checker, part) -> the rows of those entries; what was skipped and the
+    #: list's facts go to `part`.
+    check_run: Callable[[Sequence[Path | Skipped], Any, CheckFn, EventReport], list[RowData]]
+    #: Adds one row (as a worker sent it) to the parent's report.
+    add_row: Callable[[EventReport, RowData], object]
+    #: (pool, format, date, options) -> the pool and checker a spawned worker prepares.
+    prepare: Callable[[Any, str, str, dict[str, Any]], tuple[CachingPool, CheckFn]]
+    #: The most inputs in one run.
+    most: int
+
+
 def default_jobs() -> int:
     """The cores this process may use."""
     try:
@@ -51,12 +67,10 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def runs_of(entries: Sequence[Path | Skipped], jobs: int) -> list[tuple[int, int]]:
-    """(start, stop) of each run of consecutive inputs."""
-    from deckcheck.event.run import BATCH
-
+def runs_of(entries: Sequence[Path | Skipped], jobs: int, most: int) -> list[tuple[int, int]]:
+    """(start, stop) of each run of consecutive inputs (at most `most` each)."""
     n = len(entries)
-    size = min(BATCH, max(MIN_RUN, -(-n // (jobs * RUNS_PER_JOB))))
+    size = min(most, max(MIN_RUN, -(-n // (jobs * RUNS_PER_JOB))))
     # the last runs are shorter, so that the workers finish close together
     tail = max(0, (n - 2 * jobs * size) // size * size)
     last = max(MIN_RUN, size // 4)
@@ -65,14 +79,12 @@ def runs_of(entries: Sequence[Path | Skipped], jobs: int) -> list[tuple[int, int
 
 
 def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: CachingPool,
-                checker: CheckFn, *, jobs: int, progress: Progress | None = None,
+                checker: CheckFn, *, jobs: int, work: Work, progress: Progress | None = None,
                 options: dict[str, Any] | None = None) -> None:
     """Read and check `entries` in `jobs` processes, adding their rows to `event` in order
     (not finished: `run.finish` flags duplicates). `options` (banlist, points_cap, strict)
-    prepare a worker's own checker where workers cannot be forked."""
-    from deckcheck.event.run import add_row
-
-    runs = runs_of(entries, jobs)
+    prepare a worker's own checker where workers cannot be forked (`work.prepare`)."""
+    runs = runs_of(entries, jobs, work.most)
     files_in = [sum(isinstance(e, Path) for e in entries[a:b]) for a, b in runs]
     left = sum(files_in)
     store = None if pool.info.builtin else getattr(pool, "path", None)
@@ -80,20 +92,21 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
     if forked:
         # inherited, not pickled: the inputs, the prepared checker, the cards looked up
         ctx: multiprocessing.context.BaseContext = multiprocessing.get_context("fork")
-        _state.update(entries=entries, pool=pool, checker=checker, format=event.format)
+        _state.update(entries=entries, pool=pool, checker=checker, format=event.format,
+                      work=work)
         initializer: Any = _init_forked
         initargs: tuple[Any, ...] = ()
     else:  # pragma: no cover - Windows, macOS: the worker prepares its own checker
         ctx = multiprocessing.get_context("spawn")
         initializer = _init_spawned
         initargs = (list(entries), store, None if store else pool, event.format,
-                    event.date, options or {})
+                    event.date, options or {}, work)
     try:
         with ctx.Pool(jobs, initializer=initializer, initargs=initargs) as workers:
             for k, (rows, skipped, facts) in enumerate(workers.imap(_check_run, runs)):
                 event.skipped += [SkippedRow(source=s, reason=r) for s, r in skipped]
                 for data in rows:
-                    add_row(event, data)
+                    work.add_row(event, data)
                 _add_facts(event, facts)
                 left -= files_in[k]
                 if progress is not None:
@@ -123,30 +136,21 @@ def _init_forked() -> None:
 
 
 def _init_spawned(entries: list[Path | Skipped], store: str | os.PathLike[str] | None,
-                  pool: Any, format: str, date: str, options: dict[str, Any]
+                  pool: Any, format: str, date: str, options: dict[str, Any], work: Work
                   ) -> None:  # pragma: no cover - platforms without fork
-    from deckcheck.event.run import CachingPool, make_checker
-
     if store is not None:
         from deckcheck.cards.store import StorePool
 
         pool = StorePool(store)
-    cached = CachingPool(pool)
-    _state.update(entries=entries, pool=cached, format=format,
-                  checker=make_checker(cached, format=format, date=date, **options))
+    cached, checker = work.prepare(pool, format, date, options)
+    _state.update(entries=entries, pool=cached, format=format, checker=checker, work=work)
 
 
 def _check_run(run: tuple[int, int]) -> RunResult:
     """Read and check one run of inputs in this worker; its rows as plain data."""
-    from deckcheck.event.run import check_one, preload_cards, read_entry
-
-    pool, checker = _state["pool"], _state["checker"]
     part = EventReport(format=_state["format"])  # gathers what was skipped, and the facts
     start, stop = run
-    regs = []
-    for entry in _state["entries"][start:stop]:
-        regs += read_entry(entry, pool, part)
-    preload_cards(pool, regs)
-    rows = [check_one(reg, checker, pool, part) for reg in regs]
+    rows = _state["work"].check_run(_state["entries"][start:stop], _state["pool"],
+                                    _state["checker"], part)
     return (rows, [(s.source, s.reason) for s in part.skipped],
             (part.banlist, part.date, part.notices))

@@ -170,9 +170,12 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     event.event = event_name
     with gc_paused():
         if jobs > 1 and len(files) >= MIN_FILES_PER_JOB * 2:
-            from deckcheck.event.jobs import check_files
+            from deckcheck.event.jobs import Work, check_files
 
-            check_files(event, entries, cached, checker, jobs=jobs, progress=progress,
+            work = Work(check_run=check_run, add_row=add_row, prepare=prepare_worker,
+                        most=BATCH)
+            check_files(event, entries, cached, checker, jobs=jobs, work=work,
+                        progress=progress,
                         options={"banlist": banlist, "points_cap": points_cap,
                                  "strict": strict})
         else:
@@ -203,6 +206,24 @@ def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: C
             add_row(event, check_one(reg, checker, pool, event))
             if progress is not None:
                 progress("check", len(event.players), total)
+
+
+def check_run(entries: Sequence[Path | Skipped], pool: CardPool, checker: CheckFn,
+              part: EventReport) -> list[RowData]:
+    """Read and check a run of inputs as a worker of `event.jobs` does: their rows as plain
+    data; what was skipped and the list's facts go to `part`."""
+    regs: list[Registration] = []
+    for entry in entries:
+        regs += read_entry(entry, pool, part)
+    preload_cards(pool, regs)
+    return [check_one(reg, checker, pool, part) for reg in regs]
+
+
+def prepare_worker(pool: CardPool, format: str, date: str, options: dict[str, Any]
+                   ) -> tuple[CachingPool, CheckFn]:  # pragma: no cover - without fork
+    """The pool and checker a spawned worker of `event.jobs` prepares for itself."""
+    cached = CachingPool(pool)
+    return cached, make_checker(cached, format=format, date=date, **options)
 
 
 def preload_cards(pool: CardPool, regs: Iterable[Registration]) -> None:

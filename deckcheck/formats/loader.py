@@ -25,6 +25,8 @@ from deckcheck.formats.model import Banlist, Format
 from deckcheck.plain import Plain
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from deckcheck.cards.pool import CardPool
 
 FORMAT_FILE = "format.toml"
@@ -62,15 +64,25 @@ def search_dirs() -> tuple[Path, ...]:
     return tuple(out)
 
 
+#: What `clear_cache` also calls: caches built from parsed files elsewhere (the checker's
+#: prepared checkers register theirs when they make one), so this module imports none of them.
+_ON_CLEAR: list[Callable[[], None]] = []
+
+
+def on_clear(forget: Callable[[], None]) -> None:
+    """Have `clear_cache` call `forget` too (once, however often it is registered)."""
+    if forget not in _ON_CLEAR:
+        _ON_CLEAR.append(forget)
+
+
 def clear_cache() -> None:
-    """Forget parsed files (after an import wrote new ones)."""
+    """Forget parsed files (after an import wrote new ones), and what was built from them."""
     _load_format.cache_clear()
     _parse_list.cache_clear()
     _all_formats.cache_clear()
     _headers.cache_clear()
-    from deckcheck.checker import clear_cache as forget_checkers
-
-    forget_checkers()
+    for forget in _ON_CLEAR:
+        forget()
 
 
 def _text(path: Path) -> str:

@@ -9,7 +9,7 @@ import pytest
 from simkit import expand, fillers, monster
 
 from deckcheck.errors import ProfileError, SimError
-from deckcheck.sim.goldfish import report
+from deckcheck.sim.goldfish import render
 from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.copies import copies_curve, parse_target
 from deckcheck.sim.goldfish.profile import parse_profile
@@ -38,7 +38,7 @@ def test_the_curve_is_the_hypergeometric_one_and_the_smallest_count() -> None:
     # 1 copy: 12.5% first / 15% second; 2: 23.6% / 27.9%
     assert res.smallest == [2, 2]
     assert copies_curve(_cp(), "Card X", target=0.9).smallest == [None, None]
-    text = "\n".join(report.render_copies(res))
+    text = "\n".join(render.render_copies(res))
     assert "Going first: 2 copies reach 20%." in text
 
 

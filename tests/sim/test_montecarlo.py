@@ -236,7 +236,7 @@ def test_turn_loop_opening_sampler_is_hypergeometric() -> None:
 
     import numpy as np
 
-    from deckcheck.sim.goldfish.turnloop import _sample_opening
+    from deckcheck.sim.goldfish.deal import _sample_opening
 
     K = np.array([3, 5, 32])
     H = _sample_opening(np.random.default_rng(4), K, 5, 200_000)

@@ -9,11 +9,11 @@ from simkit import expand, fillers, make_pool, monster, spell, trap
 
 from deckcheck.errors import ProfileError
 from deckcheck.sim.goldfish.compiled import compile_profile
+from deckcheck.sim.goldfish.keys import key_path
 from deckcheck.sim.goldfish.profile import (
     find_profile,
     inline_profile,
     inline_roles,
-    key_path,
     load_profile_file,
     parse_profile,
 )

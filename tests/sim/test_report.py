@@ -13,11 +13,11 @@ from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.exact import exact_odds
 from deckcheck.sim.goldfish.montecarlo import wilson
 from deckcheck.sim.goldfish.profile import parse_profile
+from deckcheck.sim.goldfish.render import render_text
 from deckcheck.sim.goldfish.report import (
     compare,
     exact_turn_ok,
     odds,
-    render_text,
     sensitivity,
 )
 

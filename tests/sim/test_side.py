@@ -10,7 +10,7 @@ from simkit import fillers, make_deck, make_pool, monster
 
 from deckcheck.decks.model import Deck
 from deckcheck.errors import ProfileError
-from deckcheck.sim.goldfish import report
+from deckcheck.sim.goldfish import render
 from deckcheck.sim.goldfish.profile import parse_profile
 from deckcheck.sim.goldfish.side import parse_entry, sided_odds
 
@@ -44,7 +44,7 @@ def test_games_two_and_three_use_the_sided_deck_per_seat() -> None:
     assert second.deck_size == 39 and second.success.probability == 0
     # a card sided out that the profile names: a note, not an error
     assert second.notes == ["Card X (conditions.c) is not in this deck."]
-    text = "\n".join(report.render_sided([first, second], {}))
+    text = "\n".join(render.render_sided([first, second], {}))
     assert "going first: 33.76%" in text and "+2 Card X, -2 Blank" in text
 
 

@@ -1,7 +1,8 @@
 """The goldfishing profile format as pydantic models: what `profile` falls back to when a
 profile is not plainly well-formed, to coerce what pydantic coerces and to word the error
 with its TOML key path. Well-formed profiles never import pydantic (`profile` checks them
-itself, to the same rules)."""
+itself, to the same rules). This module imports nothing of `profile`: the plain reader falls
+back to it, never the other way round."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from deckcheck.errors import ProfileError
-from deckcheck.sim.goldfish.profile import key_path
+from deckcheck.sim.goldfish.keys import key_path
 
 
 class Options(BaseModel):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from deckcheck.errors import OutputError
 
 if TYPE_CHECKING:
-    from deckcheck.sim.goldfish.report import OddsReport
+    from deckcheck.sim.goldfish.results import OddsReport
 
 INSTALL = ("--chart needs matplotlib, the chart extra; install it with "
            "pip install 'deckcheck[chart]'.")

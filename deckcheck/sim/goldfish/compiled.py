@@ -36,11 +36,11 @@ from deckcheck.sim.goldfish.conditions import (
     make_atom,
     nnf,
 )
+from deckcheck.sim.goldfish.keys import key as toml_key
 from deckcheck.sim.goldfish.profile import (
     Behaviour,
     ProfileFile,
     RoleSpec,
-    _key,
     behaviour,
 )
 from deckcheck.sim.rules import DEFAULT_RULES, TurnRules, summonable_now
@@ -267,7 +267,7 @@ class _Resolver:
         if isinstance(spec, list):
             spec = RoleSpec(cards=spec)
         members: set[str] = set()
-        path = f"roles.{_key(name)}"
+        path = f"roles.{toml_key(name)}"
         for i, written in enumerate(spec.cards):
             hit = self.card_name(written, f"{path}[{i}]" if listed else f"{path}.cards[{i}]")
             if hit:
@@ -384,7 +384,7 @@ class _Resolver:
         allowed = {"role", "card", "at_least", "at_most", "exactly", "different"}
         extra = set(cond) - allowed
         if extra:
-            raise self.error(f"{path}.{_key(sorted(extra)[0])}",
+            raise self.error(f"{path}.{toml_key(sorted(extra)[0])}",
                              "unknown key; a condition table has all, any, not, or role/card "
                              "with at_least/at_most/exactly (and different = true).")
         who = [k for k in ("role", "card") if k in cond]
@@ -432,7 +432,7 @@ class _Resolver:
             name, op, num = text.strip(), ">=", 1
             if named is not None and name in named:
                 if name not in seen:
-                    return self.parse(named[name], f"conditions.{_key(name)}", named,
+                    return self.parse(named[name], f"conditions.{toml_key(name)}", named,
                                       (*seen, name))
                 if seen != (name,) and normalize(name) not in self.role_keys and \
                         normalize(name) not in self.names:
@@ -489,7 +489,7 @@ def compile_profile(pf: ProfileFile, cards: list[Card] | Deck, pool: CardPool | 
         r.role(role)
     named: dict[str, Node] = {}
     for name, cond in pf.conditions.items():
-        named[name] = r.parse(cond, f"conditions.{_key(name)}", pf.conditions, (name,))
+        named[name] = r.parse(cond, f"conditions.{toml_key(name)}", pf.conditions, (name,))
     if pf.success is not None:
         success_node = r.parse(pf.success, "success", pf.conditions)
     elif named:
@@ -552,7 +552,7 @@ def _derived_rows(pf: ProfileFile, r: _Resolver, cards: list[Card]
     for c in cards:
         copies[c.name] = copies.get(c.name, 0) + 1
     for name, spec in pf.rows.items():
-        path = f"rows.{_key(name)}"
+        path = f"rows.{toml_key(name)}"
         if name in pf.conditions or name == "success":
             raise r.error(path, "a row has the name of a condition; give it another name.")
         if set(spec) == {"count"} and isinstance(spec["count"], str):
@@ -616,14 +616,14 @@ def _behaviours(pf: ProfileFile, r: _Resolver
     deck's cards, with the profile's entries laid over it."""
     written_for: dict[str, tuple[str, Any]] = {}
     for written, entry in pf.cards.items():
-        path = f"cards.{_key(written)}"
+        path = f"cards.{toml_key(written)}"
         hit = r.card_name(written, path)
         if hit:
             written_for[hit] = (path, entry)
     out: dict[str, tuple[Behaviour, int | None, int | None]] = {}
     for name, card in r.cards.items():
         base = builtin_rules(card.name, card.rule_name)
-        path, entry = written_for.get(name, (f"cards.{_key(name)}", None))
+        path, entry = written_for.get(name, (f"cards.{toml_key(name)}", None))
         if base is None and entry is None:
             continue
         b = behaviour(base, entry, path, r.source)

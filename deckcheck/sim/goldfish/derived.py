@@ -11,7 +11,7 @@ from deckcheck.plain import Plain
 
 if TYPE_CHECKING:
     from deckcheck.sim.goldfish.compiled import Derived
-    from deckcheck.sim.goldfish.report import Rate
+    from deckcheck.sim.goldfish.results import Rate
 
 
 class DerivedRate(Plain):

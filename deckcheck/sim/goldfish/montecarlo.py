@@ -25,8 +25,10 @@ import numpy as np
 from deckcheck.errors import SimError
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
+from deckcheck.sim.goldfish.deal import deal_orders, deck_slots
 from deckcheck.sim.goldfish.npeval import Array, NpEvaluator
-from deckcheck.sim.goldfish.turnloop import deal_orders, deck_slots, play_paired, play_turns
+from deckcheck.sim.goldfish.turnloop import play_turns
+from deckcheck.sim.goldfish.variants import play_paired
 
 CHUNK = 1 << 20
 

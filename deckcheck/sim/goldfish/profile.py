@@ -18,7 +18,6 @@ key path (``cards."Pot of Desires".draw: …``). A plainly well-formed profile i
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -276,22 +275,6 @@ def behaviour(base: dict[str, Any] | None, entry: CardEntry | None,
     from deckcheck.sim.goldfish._profile_schema import validate_behaviour
 
     return Behaviour(**validate_behaviour(fields, source, path).model_dump())
-
-
-def _key(part: object) -> str:
-    if isinstance(part, int):
-        return f"[{part}]"
-    s = str(part)
-    return s if re.fullmatch(r"[A-Za-z0-9_-]+", s) else f'"{s}"'
-
-
-def key_path(loc: tuple[object, ...]) -> str:
-    """A TOML key path: ("cards", "Pot of Desires", "draw") -> cards."Pot of Desires".draw."""
-    out = ""
-    for part in loc:
-        k = _key(part)
-        out += k if k.startswith("[") or not out else "." + k
-    return out or "(top level)"
 
 
 def load_profile_file(path: str | Path) -> ProfileFile:

@@ -6,8 +6,8 @@ included; draw cards too when the enumeration is small, any size with --exact; a
 turns for conditions that only say "at least" with no draw cards, before the hand size
 limit can bite), Monte Carlo for the rest. `compare()` and the +-1 copy table report each
 difference with its interval, Monte Carlo runs paired on common random numbers. The result
-is plain data (`OddsReport`: `Plain` value classes, no validation for the package's own values):
-`--json` prints `as_json(report)`; `render_text` prints it for people.
+is plain data (`results.OddsReport`): `--json` prints `results.as_json(report)`;
+`render.render_text` prints it for people.
 """
 
 from __future__ import annotations
@@ -15,21 +15,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from deckcheck.errors import ExactTooLarge, SimError
-from deckcheck.plain import Plain
 from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile
-from deckcheck.sim.goldfish.derived import DerivedResult, derived_result, render_derived
+from deckcheck.sim.goldfish.derived import derived_result
 from deckcheck.sim.goldfish.exact import (
     DEFAULT_BUDGET,
     NeedsMonteCarlo,
     count_vectors,
     exact_odds,
 )
+from deckcheck.sim.goldfish.results import (
+    CardDelta,
+    ClassSummary,
+    Comparison,
+    ComparisonRow,
+    FailingHand,
+    GoalResult,
+    GoingResult,
+    OddsReport,
+    PlayedCard,
+    Rate,
+)
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from deckcheck.sim.goldfish.copies import CopiesResult
-    from deckcheck.sim.goldfish.side import SidedResult
+    from deckcheck.sim.goldfish.conditions import Term
+
 
 Mode = Literal["auto", "exact", "mc"]
 MAX_TURNS = 10
@@ -44,180 +55,6 @@ AUTO_DRAW_VECTORS = 600
 #: ... and with --exact (past it, --exact fails in about a second, saying why).
 EXACT_DRAW_WORK = 120_000
 COPY_LIMIT = 3
-
-
-class Rate(Plain):
-    """One probability: exact (with its fraction) or estimated (with a 95% Wilson interval)."""
-
-    __slots__ = ("turn", "probability", "percent", "method", "fraction", "low", "high",
-                 "hands")
-
-    def __init__(self, turn: int, probability: float, percent: float,
-                 method: Literal["exact", "monte-carlo"], fraction: str | None = None,
-                 low: float | None = None, high: float | None = None,
-                 hands: int | None = None) -> None:
-        self.turn = turn
-        self.probability = probability
-        self.percent = percent
-        self.method = method
-        self.fraction = fraction
-        self.low = low
-        self.high = high
-        self.hands = hands
-
-
-class GoalResult(Plain):
-    __slots__ = ("name", "by_turn")
-
-    def __init__(self, name: str, by_turn: list[Rate]) -> None:
-        self.name = name
-        self.by_turn = by_turn
-
-
-class FailingHand(Plain):
-    __slots__ = ("cards", "probability")
-
-    def __init__(self, cards: dict[str, int], probability: float) -> None:
-        self.cards = cards
-        self.probability = probability
-
-
-class PlayedCard(Plain):
-    """How often a draw card was played in the games of one seat: by turn `turn` (Monte
-    Carlo: of `hands` hands)."""
-
-    __slots__ = ("card", "turn", "probability", "method", "hands")
-
-    def __init__(self, card: str, turn: int, probability: float,
-                 method: Literal["exact", "monte-carlo"], hands: int | None = None) -> None:
-        self.card = card
-        self.turn = turn
-        self.probability = probability
-        self.method = method
-        self.hands = hands
-
-
-class GoingResult(Plain):
-    __slots__ = ("going", "goals", "rows", "failing", "deck_outs", "played", "notes")
-
-    def __init__(self, going: Literal["first", "second"], goals: list[GoalResult],
-                 failing: list[FailingHand] | None = None, deck_outs: int = 0,
-                 played: list[PlayedCard] | None = None,
-                 notes: list[str] | None = None,
-                 rows: list[DerivedResult] | None = None) -> None:
-        self.going = going
-        self.goals = goals
-        #: Derived rows (`[rows]`): conditional probabilities and expected counts.
-        self.rows = [] if rows is None else rows
-        self.failing = [] if failing is None else failing
-        self.deck_outs = deck_outs
-        #: The draw cards played in this seat's games, and how often.
-        self.played = [] if played is None else played
-        #: Why an engine was chosen here (e.g. exact given up past its work limit).
-        self.notes = [] if notes is None else notes
-
-    def goal(self, name: str = "success") -> GoalResult:
-        return next(g for g in self.goals if g.name == name)
-
-
-class CardDelta(Plain):
-    """The success rate (turn 1) with one copy more / one copy fewer of a card; Monte
-    Carlo: the 95% interval of each difference (paired, the same hands)."""
-
-    __slots__ = ("card", "copies", "base", "plus_one", "minus_one", "method", "plus_low",
-                 "plus_high", "minus_low", "minus_high", "hands")
-
-    def __init__(self, card: str, copies: int, base: float, plus_one: float | None,
-                 minus_one: float | None, method: Literal["exact", "monte-carlo"],
-                 plus_low: float | None = None, plus_high: float | None = None,
-                 minus_low: float | None = None, minus_high: float | None = None,
-                 hands: int | None = None) -> None:
-        self.card = card
-        self.copies = copies
-        self.base = base
-        self.plus_one = plus_one
-        self.minus_one = minus_one
-        self.method = method
-        self.plus_low = plus_low
-        self.plus_high = plus_high
-        self.minus_low = minus_low
-        self.minus_high = minus_high
-        self.hands = hands
-
-
-class ClassSummary(Plain):
-    __slots__ = ("label", "size", "roles", "cards")
-
-    def __init__(self, label: str, size: int, roles: list[str], cards: dict[str, int]
-                 ) -> None:
-        self.label = label
-        self.size = size
-        self.roles = roles
-        self.cards = cards
-
-
-class ComparisonRow(Plain):
-    """Success of A and B for one seat and turn, and B - A with its 95% interval (exact:
-    the interval is the difference itself)."""
-
-    __slots__ = ("going", "turn", "a", "b", "difference", "low", "high", "method", "hands")
-
-    def __init__(self, going: Literal["first", "second"], turn: int, a: float, b: float,
-                 difference: float, low: float, high: float,
-                 method: Literal["exact", "monte-carlo"], hands: int | None = None) -> None:
-        self.going = going
-        self.turn = turn
-        self.a = a
-        self.b = b
-        self.difference = difference
-        self.low = low
-        self.high = high
-        self.method = method
-        self.hands = hands
-
-
-class Comparison(Plain):
-    """A/B: the same questions for a second deck or profile. Monte Carlo rows use common
-    random numbers: the same seed, hand count and (for two profiles of one deck) the same
-    classes, so both see the very same hands, and the interval of B - A is paired."""
-
-    __slots__ = ("label_a", "label_b", "rows")
-
-    def __init__(self, label_a: str, label_b: str, rows: list[ComparisonRow]) -> None:
-        self.label_a = label_a
-        self.label_b = label_b
-        self.rows = rows
-
-
-class OddsReport(Plain):
-    __slots__ = ("deck", "profile", "deck_size", "engine", "seed", "policy", "notes",
-                 "classes", "results", "sensitivity", "compare", "copies", "sided")
-
-    def __init__(self, deck: str | None, profile: str, deck_size: int, engine: str,
-                 seed: int | None, policy: str, notes: list[str], classes: list[ClassSummary],
-                 results: list[GoingResult], sensitivity: list[CardDelta] | None = None,
-                 compare: Comparison | None = None, copies: CopiesResult | None = None,
-                 sided: list[SidedResult] | None = None) -> None:
-        self.deck = deck
-        self.profile = profile
-        self.deck_size = deck_size
-        self.engine = engine
-        self.seed = seed
-        self.policy = policy
-        self.notes = notes
-        self.classes = classes
-        self.results = results
-        self.sensitivity = [] if sensitivity is None else sensitivity
-        self.compare = compare
-        #: `--copies CARD`: success with 0..3 copies and the smallest count for a target.
-        self.copies = copies
-        #: Games 2 and 3 after the profile's side plan, per seat it names.
-        self.sided = [] if sided is None else sided
-
-
-def as_json(report: OddsReport) -> dict[str, Any]:
-    """The report as JSON-ready data (`--json`): every field, in the order declared."""
-    return report.model_dump()
 
 
 def exact_turn_ok(cp: CompiledProfile, turn: int, going_second: bool) -> bool:
@@ -272,27 +109,8 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
     for success, every goal measured on it (else each goal played for on its own)."""
     goal_terms = cp.goals(going_second)
     goals = list(goal_terms)
-    exact_turns = []
     rules = cp.rules
-    if mode != "mc":
-        for t in range(1, turns + 1):
-            n = rules.cards_by(t, going_second)
-            if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n, mode=mode):
-                exact_turns.append(t)
-            else:
-                break
-    if mode == "exact" and len(exact_turns) < turns:
-        if cp.zones:
-            raise SimError("Conditions on the GY or banished cards need the Monte Carlo "
-                           "engine; drop --exact.")
-        t = len(exact_turns) + 1
-        if _exact_possible(cp, rules.hand_size, mode=mode) and t > 1:
-            raise SimError(f"Turn {t} cannot be computed exactly (draws, discards or 'at most' "
-                           f"conditions over several turns); drop --exact or use --turns "
-                           f"{t - 1}.")
-        raise ExactTooLarge(f"The exact calculation needs more than "
-                            f"{DEFAULT_BUDGET // 20 if cp.has_draws else DEFAULT_BUDGET} hand "
-                            f"vectors; drop --exact (Monte Carlo) or tag fewer cards.")
+    exact_turns = _turns_exact(cp, going_second, mode, turns)
     rates: dict[str, list[Rate]] = {g: [] for g in goals}
     fails: list[FailingHand] = []
     played: list[PlayedCard] = []
@@ -325,29 +143,69 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
                                  method="exact") for d, p in res.played.items()]
     deck_outs = 0
     if len(exact_turns) < turns:
-        from deckcheck.sim.goldfish.montecarlo import simulate
-
-        n_hands = hands or (DEFAULT_HANDS_OPENING if turns == 1 and not cp.has_draws
-                            else DEFAULT_HANDS_TURNS)
-        mc = simulate(cp, n_hands, seed=seed, going_second=going_second, turns=turns,
-                      goals=goal_terms, failing=failing if not exact_turns else 0,
-                      one_game=one_game)
-        for g in goals:
-            for t in range(len(exact_turns) + 1, turns + 1):
-                rates[g].append(_mc_rate(t, mc.by_turn[g][t - 1], n_hands))
+        mc_fails, mc_played, deck_outs = _monte_carlo_turns(
+            cp, going_second, goal_terms, rates, len(exact_turns) + 1, turns=turns,
+            hands=hands, seed=seed, failing=failing if not exact_turns else 0,
+            one_game=one_game)
         if not exact_turns:
-            fails = [FailingHand(cards=_label(cp, k), probability=c / n_hands)
-                     for k, c in mc.failing]
-        if mc.played:
-            played = [PlayedCard(card=cp.classes[d].label, turn=turns,
-                                 probability=c / n_hands, method="monte-carlo",
-                                 hands=n_hands) for d, c in mc.played.items()]
-        deck_outs = mc.deck_outs
+            fails = mc_fails
+        if mc_played:
+            played = mc_played
     return GoingResult(going="second" if going_second else "first",
                        goals=[GoalResult(name=g, by_turn=rates[g]) for g in goals
                               if not g.startswith(HIDDEN)],
                        rows=[derived_result(dv, rates) for dv in cp.derived],
                        failing=fails, deck_outs=deck_outs, played=played, notes=notes)
+
+
+def _turns_exact(cp: CompiledProfile, going_second: bool, mode: Mode, turns: int
+                 ) -> list[int]:
+    """The turns 1, 2, ... the exact engine is tried for (up to the first it cannot answer);
+    with --exact (`mode` "exact"), a SimError or ExactTooLarge saying why when that is not
+    every turn."""
+    exact_turns: list[int] = []
+    rules = cp.rules
+    if mode != "mc":
+        for t in range(1, turns + 1):
+            n = rules.cards_by(t, going_second)
+            if exact_turn_ok(cp, t, going_second) and _exact_possible(cp, n, mode=mode):
+                exact_turns.append(t)
+            else:
+                break
+    if mode == "exact" and len(exact_turns) < turns:
+        if cp.zones:
+            raise SimError("Conditions on the GY or banished cards need the Monte Carlo "
+                           "engine; drop --exact.")
+        t = len(exact_turns) + 1
+        if _exact_possible(cp, rules.hand_size, mode=mode) and t > 1:
+            raise SimError(f"Turn {t} cannot be computed exactly (draws, discards or 'at most' "
+                           f"conditions over several turns); drop --exact or use --turns "
+                           f"{t - 1}.")
+        raise ExactTooLarge(f"The exact calculation needs more than "
+                            f"{DEFAULT_BUDGET // 20 if cp.has_draws else DEFAULT_BUDGET} hand "
+                            f"vectors; drop --exact (Monte Carlo) or tag fewer cards.")
+    return exact_turns
+
+
+def _monte_carlo_turns(cp: CompiledProfile, going_second: bool,
+                       goal_terms: dict[str, list[Term]], rates: dict[str, list[Rate]],
+                       first: int, *, turns: int, hands: int | None, seed: int, failing: int,
+                       one_game: bool) -> tuple[list[FailingHand], list[PlayedCard], int]:
+    """Monte Carlo for turns `first`..`turns` of one seat, their rates added to `rates`:
+    (the failing hands, the draw cards played, deck-outs)."""
+    from deckcheck.sim.goldfish.montecarlo import simulate
+
+    n_hands = hands or (DEFAULT_HANDS_OPENING if turns == 1 and not cp.has_draws
+                        else DEFAULT_HANDS_TURNS)
+    mc = simulate(cp, n_hands, seed=seed, going_second=going_second, turns=turns,
+                  goals=goal_terms, failing=failing, one_game=one_game)
+    for g in goal_terms:
+        for t in range(first, turns + 1):
+            rates[g].append(_mc_rate(t, mc.by_turn[g][t - 1], n_hands))
+    fails = [FailingHand(cards=_label(cp, k), probability=c / n_hands) for k, c in mc.failing]
+    played = [PlayedCard(card=cp.classes[d].label, turn=turns, probability=c / n_hands,
+                         method="monte-carlo", hands=n_hands) for d, c in mc.played.items()]
+    return fails, played, mc.deck_outs
 
 
 class _At:
@@ -582,155 +440,3 @@ def _exact_turns(cp: CompiledProfile, seat: bool, mode: Mode, turns: int) -> lis
             break
         out.append(res.probabilities["success"])
     return out
-
-
-# -- text --------------------------------------------------------------------------------
-def _pct(r: Rate) -> str:
-    s = f"{r.percent:6.2f}%"
-    if r.method == "monte-carlo" and r.low is not None and r.high is not None:
-        s += f" ±{(r.high - r.low) * 50:.2f}"
-    elif r.fraction and len(r.fraction) <= 9:
-        s += f" ({r.fraction})"
-    return s
-
-
-def _delta(base: float, value: float | None, lo: float | None, hi: float | None) -> str:
-    if value is None:
-        return f"{'—':>7}"
-    out = f"{(value - base) * 100:+7.2f}"
-    if lo is not None and hi is not None:
-        out += f" ±{(hi - lo) * 50:.2f}"
-    return out
-
-
-def render_text(rep: OddsReport) -> str:
-    lines: list[str] = []
-    what = f"{rep.deck} ({rep.deck_size} cards)" if rep.deck else f"{rep.deck_size} cards"
-    lines.append(f"Deck: {what}")
-    lines.append(f"Profile: {rep.profile}")
-    eng = rep.engine.replace("monte-carlo", "Monte Carlo")
-    hands = {r.hands for res in rep.results for g in res.goals for r in g.by_turn if r.hands}
-    if hands:
-        eng += f" ({', '.join(f'{h:,}' for h in sorted(hands))} hands, seed {rep.seed}, " \
-               f"± is the 95% Wilson interval)"
-    lines.append(f"Engine: {eng}")
-    lines.append(f"Policy: {rep.policy}")
-    for note in rep.notes:
-        lines.append(f"Note: {note}")
-    lines.append("")
-    seats = [r.going for r in rep.results]
-    goals = rep.results[0].goals
-    width = max([len(goals[0].name), *(len(g.name) + 2 for g in goals[1:]),
-                 *(len(r.name) + 2 + 17 * (r.kind == "count") for r in rep.results[0].rows)]
-                ) + 2
-    header = "".join(f"{'going ' + s:>22}" for s in seats)
-    lines.append(f"{'':{width}}{header}")
-    for gi, goal in enumerate(rep.results[0].goals):
-        name = goal.name if gi == 0 else "  " + goal.name
-        cells = "".join(f"{_pct(res.goals[gi].by_turn[0]):>22}" for res in rep.results)
-        lines.append(f"{name:{width}}{cells}")
-    for ri, dr in enumerate(rep.results[0].rows):
-        label = f"  {dr.name}" + (" (expected cards)" if dr.kind == "count" else "")
-        cells = "".join(f"{render_derived(res.rows[ri].by_turn[0], dr.kind):>22}"
-                        for res in rep.results)
-        lines.append(f"{label:{width}}{cells}")
-    turns = len(rep.results[0].goal().by_turn)
-    if turns > 1:
-        lines.append("")
-        lines.append("Success by turn:")
-        lines.append(f"{'':{width}}" + "".join(f"{'turn ' + str(t):>18}"
-                                              for t in range(1, turns + 1)))
-        for res in rep.results:
-            cells = "".join(f"{_pct(r):>18}" for r in res.goal().by_turn)
-            lines.append(f"{'going ' + res.going:{width}}{cells}")
-    for res in rep.results:
-        if res.played:
-            p0 = res.played[0]
-            when = "turn 1" if p0.turn == 1 else f"by turn {p0.turn}"
-            cards = ", ".join(f"{p.card} {p.probability * 100:.2f}%" for p in res.played)
-            lines.append(f"Draw cards played (going {res.going}, {when}, share of hands): "
-                         f"{cards}")
-    for res in rep.results:
-        if res.deck_outs:
-            lines.append(f"Deck-outs going {res.going}: {res.deck_outs} hands.")
-    if rep.results[0].failing:
-        lines.append("")
-        lines.append(f"Most common failing hands (going {rep.results[0].going}, turn 1):")
-        for fh in rep.results[0].failing:
-            desc = ", ".join(f"{n} {label}" for label, n in fh.cards.items())
-            lines.append(f"  {fh.probability * 100:6.2f}%  {desc}")
-    if rep.sensitivity:
-        lines.append("")
-        s0 = rep.sensitivity[0]
-        how = s0.method if s0.hands is None else (
-            f"Monte Carlo, {s0.hands:,} hands each, the same hands as without the change; "
-            f"± is the 95% interval of the difference")
-        lines.append(f"Effect of one copy more / fewer (success, going {rep.results[0].going}, "
-                     f"turn 1, {how}):")
-        cw = max(len(d.card) for d in rep.sensitivity) + 6
-        for d in rep.sensitivity:
-            plus = _delta(d.base, d.plus_one, d.plus_low, d.plus_high)
-            minus = _delta(d.base, d.minus_one, d.minus_low, d.minus_high)
-            lines.append(f"  {d.card + ' x' + str(d.copies):{cw}} +1: {plus} pp   "
-                         f"-1: {minus} pp")
-    if rep.sided:
-        lines.append("")
-        lines.extend(render_sided(rep.sided, {res.going: res.goal().by_turn[0]
-                                              for res in rep.results}))
-    if rep.copies:
-        lines.append("")
-        lines.extend(render_copies(rep.copies))
-    if rep.compare:
-        c = rep.compare
-        lines.append("")
-        lines.append(f"A/B: A = {c.label_a}, B = {c.label_b} (Monte Carlo rows: the same "
-                     f"hands for A and B, [95% interval of B-A])")
-        for row in c.rows:
-            span = "" if row.method == "exact" else \
-                f" [{row.low * 100:+.2f}, {row.high * 100:+.2f}]"
-            lines.append(f"  going {row.going:<6} turn {row.turn}:  A {row.a * 100:6.2f}%  "
-                         f"B {row.b * 100:6.2f}%  B-A {row.difference * 100:+.2f} pp{span} "
-                         f"({row.method})")
-    return "\n".join(lines) + "\n"
-
-
-def render_sided(results: list[SidedResult], game1: dict[str, Any]) -> list[str]:
-    """The side plan's lines for people; `game1`: seat -> game 1's success Rate."""
-    lines = ["Games 2 and 3 after siding (success, turn 1):"]
-    for r in results:
-        moves = ", ".join([*(f"+{n} {c}" for c, n in r.cards_in.items()),
-                           *(f"-{n} {c}" for c, n in r.cards_out.items())]) or "no change"
-        rate = r.success
-        cell = f"{rate.percent:.2f}%"
-        if rate.low is not None and rate.high is not None:
-            cell += f" ±{(rate.high - rate.low) * 50:.2f}"
-        before = game1.get(r.going)
-        vs = f" (game 1: {before.percent:.2f}%)" if before is not None else ""
-        lines.append(f"  going {r.going}: {cell}{vs}, {r.deck_size} cards; {moves}")
-        for note in r.notes:
-            lines.append(f"    Note: {note}")
-    return lines
-
-
-def render_copies(res: CopiesResult) -> list[str]:
-    """The copies table for people."""
-    how = "exact" if res.method == "exact" else (
-        f"Monte Carlo, {res.hands:,} hands each, ± is the 95% interval")
-    lines = [f"Copies of {res.card} (now {res.now}; making room: {res.swap}; success, turn 1, "
-             f"{how}):"]
-    lines.append("  copies" + "".join(f"{'going ' + s:>22}" for s in res.seats))
-    for row in res.rows:
-        cells = []
-        for rate, lo, hi in zip(row.rates, row.lows, row.highs, strict=True):
-            cell = f"{rate * 100:6.2f}%"
-            if lo is not None and hi is not None:
-                cell += f" ±{(hi - lo) * 50:.2f}"
-            cells.append(f"{cell:>22}")
-        mark = "  (now)" if row.copies == res.now else ""
-        lines.append(f"  {row.copies:>6}" + "".join(cells) + mark)
-    for seat, n in zip(res.seats, res.smallest, strict=True):
-        goal = f"{res.target * 100:g}%"
-        lines.append(f"  Going {seat}: " + (
-            f"{n} cop{'y' if n == 1 else 'ies'} reach {goal}." if n is not None else
-            f"{goal} is not reached even with {res.rows[-1].copies} copies."))
-    return lines

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
     from deckcheck.decks.model import Deck
     from deckcheck.sim.goldfish.profile import ProfileFile
-    from deckcheck.sim.goldfish.report import Mode, Rate
+    from deckcheck.sim.goldfish.report import Mode
+    from deckcheck.sim.goldfish.results import Rate
     from deckcheck.sim.rules import TurnRules
 
 SEATS = {"first": False, "second": True}
