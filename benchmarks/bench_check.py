@@ -109,8 +109,8 @@ def plain_tables(pool: str) -> tuple[dict[int, dict[str, Any]], list[tuple[int, 
             ids.append((pc, pc))
         for line in (folder / builtin.IDS_FILE).read_text("utf-8").splitlines():
             if line and line[0] != "#":
-                id_, pc, _ = line.split("\t")
-                ids.append((int(id_), int(pc)))
+                id_, card, _ = line.split("\t")
+                ids.append((int(id_), int(card)))
         return cards, ids
     con = sqlite3.connect(full_store_path().resolve().as_uri() + "?mode=ro", uri=True)
     for pc, data in con.execute("SELECT passcode, data FROM cards"):
