@@ -1,16 +1,26 @@
-"""Shared by the benchmark scripts: the real data folder, a card store imported from it once
-(cached in the system temp folder), and the real .ydk corpus."""
+"""Shared by the benchmark scripts: the real data folder, the card pools a user has after the
+README's steps (the built-in pool of every card, and a store imported from every card source;
+the store is imported once, cached in the system temp folder), and the real .ydk corpus."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from deckcheck.cards.builtin import BuiltinPool
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
-CARDINFO = SHARED / "cards" / "ygoprodeck-cardinfo.zip"
+CARDS = SHARED / "cards"
+CARDINFO = CARDS / "ygoprodeck-cardinfo.zip"
 DECKS = SHARED / "decks"
+#: the two pools a user has after the README's steps, as the benchmarks name them
+POOLS = ("built-in", "every source")
 
 
 def need_data() -> None:
@@ -18,9 +28,53 @@ def need_data() -> None:
         sys.exit(f"needs the real data folder {SHARED} (absent here)")
 
 
+def card_sources() -> list[Path]:
+    """Every card source of the real data folder, as `deckcheck cards import` takes them: the
+    YGOPRODeck dump, YAML Yugi, every EDOPro cdb and mappings.json, and YGOJSON v1."""
+    files = [CARDINFO, CARDS / "yaml-yugi-cards.zip",
+             *sorted((CARDS / "edopro").glob("*.cdb")), CARDS / "edopro" / "mappings.json",
+             CARDS / "ygojson-v1.zip"]
+    return [f for f in files if f.is_file()]
+
+
+def _cache_key(files: list[Path]) -> str:
+    """The data files (name, size) and the code that turns them into a store (the store
+    schema and the importers' source), so that a store cached by another deckcheck is not
+    measured."""
+    from deckcheck.cards.store import SCHEMA
+
+    h = hashlib.sha256(f"schema{SCHEMA}".encode())
+    for f in files:
+        h.update(f"{f.name}:{f.stat().st_size}".encode())
+    pkg = ROOT / "deckcheck"
+    for code in sorted([*(pkg / "sources").glob("*.py"), pkg / "cards" / "merge.py",
+                        pkg / "cards" / "store.py"]):
+        h.update(code.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def full_store_path() -> Path:
+    """A card store imported from every card source (`card_sources`), what a user has after
+    the README's `cards update` and `cards import` steps: one merge of them all, done on first
+    use, then reused from the system temp folder."""
+    files = card_sources()
+    path = Path(tempfile.gettempdir()) / f"deckcheck-bench-every-source-{_cache_key(files)}.sqlite"
+    if not path.exists():
+        from deckcheck.cards.store import import_sources
+        from deckcheck.sources import read_source
+
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        print(f"(importing every card source into {path} once: {len(files)} files)",
+              file=sys.stderr)
+        import_sources(tmp, [read_source(f) for f in files])
+        os.replace(tmp, path)
+    return path
+
+
 def store_path() -> Path:
-    """A card store imported from the YGOPRODeck dump (imported on first use, then reused; one
-    file per store schema, so that a store cached by an older deckcheck is not measured)."""
+    """A card store imported from the YGOPRODeck dump alone (imported on first use, then
+    reused; one file per store schema). Easier than what users have: the benchmarks of what
+    users run take `full_store_path()` or the built-in pool instead."""
     from deckcheck.cards.store import SCHEMA
 
     path = (Path(tempfile.gettempdir())
@@ -30,6 +84,25 @@ def store_path() -> Path:
 
         ygoprodeck.update(path, from_file=CARDINFO)
     return path
+
+
+def fresh_builtin_pool() -> BuiltinPool:
+    """A new built-in pool (nothing looked up yet), as a fresh process has it."""
+    from deckcheck.cards.builtin import CARDS_FILE, IDS_FILE, NAMES_FILE, BuiltinPool
+    from deckcheck.cards.builtin import _package_file as package_file
+
+    return BuiltinPool(package_file(CARDS_FILE), package_file(IDS_FILE),
+                       package_file(NAMES_FILE))
+
+
+def builtin_env(tmp: str | os.PathLike[str]) -> dict[str, str]:
+    """The environment of a user who has imported nothing: DECKCHECK_DB names no file, and
+    HOME and the XDG folders are empty folders under `tmp`."""
+    home = Path(tmp) / "home"
+    home.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "DECKCHECK_"))}
+    env.update(HOME=str(home), DECKCHECK_DB=str(Path(tmp) / "no-store.sqlite"))
+    return env
 
 
 def ydk_files() -> list[Path]:

@@ -234,6 +234,11 @@ class Checker:
         #: written passcode -> Item fields (card, key, place, limit, points, unusual), looked up
         #: once per run.
         self._facts: dict[int, Facts] = {}
+        #: passcodes whose card is `unusual` only for its release dates and was released in
+        #: the format's region on or before the date (not a Master Duel format): not
+        #: `unusual`, so that DC402 and the other rules of unusual items skip it; the engine
+        #: counts them (`CheckContext.dated`) so that DC402 still knows the deck is dated.
+        self._dated: set[int] = set()
         #: what rules work out per card or name, shared by all this checker's decks
         #: (`CheckContext.memo`); bounded by the card pool like `_facts`.
         self._memo: dict[str, object] = {}
@@ -261,6 +266,8 @@ class Checker:
         rows: list[tuple[Section, Entry, Facts]] = []
         add = rows.append
         odd_count = 0
+        dated_count = 0
+        dated = self._dated
         totals: dict[str, int] = {}
         candidates: set[str] = set()
         listed: dict[str, int] = {}
@@ -297,12 +304,15 @@ class Checker:
                     odd_count += 1
                     if not skills_count and card is not None and card.kind is Kind.SKILL:
                         continue  # not part of the size (`CheckContext.counts_in_size`)
+                elif dated and entry.passcode in dated:
+                    dated_count += 1
                 size += count
             sizes[section] = size
         return CheckContext(deck=deck, format=self.format, banlist=self.banlist, date=self.date,
                             pool=self.pool, view=self.view, points_cap=self.points_cap,
                             rows=rows, notices=list(self.notices), memo=self._memo,
-                            sizes=sizes, odd=odd_count, totals=totals, candidates=candidates,
+                            sizes=sizes, odd=odd_count, dated=dated_count, totals=totals,
+                            candidates=candidates,
                             listed=listed, unnamed=unnamed, misplaced=misplaced,
                             unknown=unknown, known=len(rows) - unknown)
 
@@ -316,6 +326,7 @@ class Checker:
         pool = self.pool
         pool.preload(missing)  # the store: one query at most
         get, view = pool.get, self.view
+        region, day = self.format.region, self.date
         limits, points = view.limits, view.points
         for pc in missing:  # each new passcode's `Facts`: this runs for every card a run meets
             card = get(pc)
@@ -333,10 +344,16 @@ class Checker:
                 limit = limits.get(pc)
                 worth = points.get(pc) or 0
             odd = kind is Kind.TOKEN or kind is Kind.SKILL
+            unusual = bool(odd or card.scopes or not own)
+            if not unusual and card.released:
+                released = card.released.get(region) if region != "md" else None
+                if released is not None and released <= day:
+                    self._dated.add(pc)  # dated, and out on the day: nothing for DC402
+                else:
+                    unusual = True
             facts[pc] = (card, card.rule_key,
                          None if odd else "extra" if card.frame in EXTRA_FRAMES else "main",
-                         limit, worth, bool(odd or card.scopes or card.released or not own),
-                         card.name == card.rule_name)
+                         limit, worth, unusual, card.name == card.rule_name)
         return self.context(deck)
 
     def check(self, deck: Deck, *, label: str | None = None) -> Report:

@@ -154,8 +154,13 @@ class CheckContext:
     memo: dict[str, object] = field(default_factory=dict, repr=False)
     #: Cards per section counted in its size (`counts_in_size`).
     sizes: dict[str, int] = field(default_factory=dict, repr=False)
-    #: How many entries are `unusual` (Token, Skill, scoped, dated, written under another id).
+    #: How many entries are `unusual` (Token, Skill, scoped, dated but not out in the region
+    #: on the date, written under another id).
     odd: int = 0
+    #: How many entries are not `unusual` but dated: out in the format's region on or before
+    #: the date (not counted in Master Duel formats, where every dated card is `unusual`).
+    #: The other known entries that are not `unusual` have no release dates.
+    dated: int = 0
     #: Copies per copy-limit key (main + extra + side), keys in order of first appearance.
     totals: dict[str, int] = field(default_factory=dict, repr=False)
     #: Keys that may break a limit: over the format's copy limit, listed, or a card treated as

@@ -43,11 +43,13 @@ LABEL = {"tcg": "TCG", "ocg": "OCG", "md": "Master Duel"}
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:
     region = ctx.format.region
     if region != "md" and not ctx.unusual:
-        # every known card is undated (an item that is not `unusual` has no release dates)
-        # and none dated: the notice below, with nothing to count
-        if ctx.known:
+        # An item that is not `unusual` is out in the region on the date (`ctx.dated`) or has
+        # no release dates at all.
+        if ctx.known == ctx.dated:  # every known card out on the date: nothing to say
+            return NOTHING
+        if not ctx.dated:  # every known card undated: the notice, with nothing to count
             ctx.notice(_not_known(PLACE.get(region, region.upper())))
-        return NOTHING
+            return NOTHING
     return _check(ctx, region)
 
 
@@ -56,15 +58,18 @@ def _check(ctx: CheckContext, region: str) -> Iterator[Found]:
     place, label = PLACE.get(region, region.upper()), LABEL.get(region, region.upper())
     late: list[Item] = []
     undated: set[int] = set()
-    dated = False
+    dated = ctx.dated > 0
     # card -> its release day here, None when undated, False when not checked (the same for
     # every deck of a run)
     memo: dict[int, dt.date | bool | None] = ctx.memo.setdefault(CODE, {})  # type: ignore[assignment]
     candidates: list[Item] = ctx.items
     if region != "md":
-        # An item that is not `unusual` has a known card with no release dates (and no
-        # scopes, not a Token or Skill): undated. Only the unusual ones need a look.
-        undated = {i.card.passcode for i in ctx.items if not i.unusual and i.card is not None}
+        # An item that is not `unusual` has a known card out in the region on the date
+        # (`ctx.dated`) or with no release dates (and no scopes, not a Token or Skill):
+        # undated. Only the unusual ones need a look.
+        if ctx.known - ctx.odd > ctx.dated:
+            undated = {i.card.passcode for i in ctx.items if not i.unusual
+                       and i.card is not None and not i.card.released}
         candidates = ctx.unusual
     for i in candidates:
         card = i.card

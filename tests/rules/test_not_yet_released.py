@@ -62,3 +62,44 @@ def test_master_duel_dates_decide_in_master_duel() -> None:
                          "(checked as of 2023-11-01).")
     assert codes(run(deck([(md_card, 1)], fill=39), md, pool=pool,
                      date=dt.date(2023, 12, 1))) == []
+
+
+def _dated_filler(day: dt.date = dt.date(2002, 3, 8)) -> list[Card]:
+    return [card(c.passcode, c.name, c.frame, released={"tcg": day}) for c in FILLER]
+
+
+def test_cards_out_on_the_date_are_not_unusual_and_say_nothing() -> None:
+    # a card dated in the region and out on the date leaves DC402 nothing to look at: the
+    # engine counts it (`dated`) instead of making it an `unusual` item every rule walks
+    from deckcheck.checker import Checker
+
+    checker = Checker(tcg(), dt.date(2026, 6, 1), pool=MemoryPool(_dated_filler()))
+    ctx = checker.context(deck())
+    assert (ctx.unusual, ctx.odd, ctx.dated, ctx.known) == ([], 0, 40, 40)
+    r = checker.check(deck())
+    assert codes(r) == [] and r.verdict == "legal"
+    assert not any("release date" in n for n in r.notices)
+
+
+def test_a_card_dated_only_elsewhere_or_later_stays_unusual() -> None:
+    from deckcheck.checker import Checker
+
+    ocg_only = card(99900005, "Test OCG-dated Card", released={"ocg": dt.date(2020, 1, 1)})
+    later = card(99900006, "Test Later Card", released={"tcg": dt.date(2026, 9, 1)})
+    pool = MemoryPool([*_dated_filler(), ocg_only, later])
+    d = deck([(ocg_only, 1), (later, 1)], fill=38)
+    checker = Checker(tcg(), dt.date(2026, 6, 1), pool=pool)
+    ctx = checker.context(d)
+    assert {i.card.passcode for i in ctx.unusual if i.card} == {99900005, 99900006}
+    assert ctx.dated == 38
+    r = checker.check(d)
+    assert codes(r) == ["DC402"]
+    assert "1 card has no known TCG release date; not checked." in r.notices
+
+
+def test_undated_cards_beside_cards_out_on_the_date_are_counted() -> None:
+    undated = [card(99900010 + k, f"Test Undated {k}") for k in range(2)]
+    pool = MemoryPool([*_dated_filler(), *undated])
+    r = run(deck([(undated[0], 2), (undated[1], 1)], fill=37), pool=pool)
+    assert "2 cards have no known TCG release date; not checked." in r.notices
+    assert codes(r) == []
