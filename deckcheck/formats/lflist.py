@@ -57,13 +57,23 @@ def _comment_name(text: str | None) -> str | None:
     return name or None
 
 
-def parse(text: str, source: str | None = None) -> list[RawList]:
-    """Every list in an `.lflist.conf` text, in file order."""
+#: More list entries in one file than any card pool has cards (the largest real list, a
+#: whitelist, has 13,035; the built-in pool 23,867 cards of every kind): such a file is no
+#: banlist, and is refused before it is held in memory.
+MAX_ENTRIES = 50_000
+
+
+def parse(text: str | Iterable[str], source: str | None = None) -> list[RawList]:
+    """Every list in an `.lflist.conf` text, in file order. `text` may be an open file (its
+    lines are read one at a time, so a huge file is refused at `MAX_ENTRIES` without being
+    read whole)."""
     lists: list[RawList] = []
     current: RawList | None = None
     section: str | None = None
-    for lineno, line in enumerate(text.lstrip("\ufeff").splitlines(), 1):
-        s = line.strip()
+    lines = text.lstrip("\ufeff").splitlines() if isinstance(text, str) else text
+    entries = 0
+    for lineno, line in enumerate(lines, 1):
+        s = line.strip().lstrip("\ufeff") if lineno == 1 else line.strip()
         if not s:
             continue
         if s.startswith("!"):
@@ -92,6 +102,11 @@ def parse(text: str, source: str | None = None) -> list[RawList]:
         m = _ENTRY.match(s)
         if m is None:
             continue  # EDOPro ignores lines it does not understand; so do we
+        entries += 1
+        if entries > MAX_ENTRIES:
+            raise FormatError(f"{source or 'the list'}:{lineno}: more than {MAX_ENTRIES:,} "
+                              "list entries, more than any card pool has cards, so this is "
+                              "no banlist; nothing was changed.")
         code, count = int(m[1]), max(int(m[2]), 0)
         current.entries.pop(code, None)  # a later line wins, and moves to its section
         current.entries[code] = RawEntry(code, count, _comment_name(m[3]), section)

@@ -304,8 +304,9 @@ def _lflist_lists(files: list[Path], index: Mapping[str, str],
     groups = {f.id: dict(f.imports.lflist_groups) for f in formats}
     kind_groups = {f.id: dict(f.imports.lflist_kind_groups) for f in formats}
     for path in sorted(files):
-        text = path.read_text(encoding="utf-8-sig")
-        for raw in lflist.parse(text, str(path)):
+        with path.open(encoding="utf-8-sig") as lines:  # streamed: a huge file stops early
+            raws = lflist.parse(lines, str(path))
+        for raw in raws:
             ln = classify(raw.name, formats, official)
             day = ln.effective
             fmt = next((f for f in formats if f.id == ln.format), None)

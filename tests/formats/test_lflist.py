@@ -118,3 +118,23 @@ def test_read_needs_a_date_and_entries_need_a_list() -> None:
                     classify=lambda name: ("x", None, {}))
     with pytest.raises(FormatError, match="f.conf:1: an entry comes before"):
         lflist.parse("12345 0 --x\n", source="f.conf")
+
+
+def test_an_open_file_reads_as_its_text(tmp_path) -> None:
+    path = tmp_path / "two.lflist.conf"
+    path.write_text(TWO_LISTS, encoding="utf-8")
+    with path.open(encoding="utf-8-sig") as lines:
+        streamed = lflist.parse(lines, "two")
+    assert streamed == lflist.parse(TWO_LISTS, "two")
+
+
+def test_more_entries_than_any_card_pool_is_no_banlist() -> None:
+    lines = ["!2026.05 Huge", "#Forbidden"]
+    lines += [f"{100000000 + i} 0" for i in range(lflist.MAX_ENTRIES + 1)]
+    with pytest.raises(FormatError) as err:
+        lflist.parse(iter(lines), "huge.lflist.conf")
+    assert str(err.value) == (
+        f"huge.lflist.conf:{lflist.MAX_ENTRIES + 3}: more than 50,000 list entries, more than "
+        "any card pool has cards, so this is no banlist; nothing was changed.")
+    # the largest real list (a whitelist of 13,035 cards) is well inside the bound
+    assert len(lflist.parse("\n".join(lines[:13037]))[0].entries) == 13035

@@ -381,3 +381,29 @@ def test_a_file_cut_mid_line_is_refused(tmp_path: Path, banlists_home: Path) -> 
     with pytest.raises(FormatError, match=r"its last line \(5\) is not a list line \(the file "
                                           r"looks cut off\)"):
         upd.import_lists(cut)
+
+
+def test_a_12_mb_list_file_is_refused_without_being_held(tmp_path: Path,
+                                                         banlists_home: Path) -> None:
+    import tracemalloc
+
+    src = tmp_path / "src"
+    src.mkdir()
+    huge = src / "0TCG.lflist.conf"
+    with huge.open("w", encoding="utf-8") as out:  # ~12 MB, as the hostile file of issue 21
+        out.write("!2026.09 TCG\n#Forbidden\n")
+        for i in range(288_360):
+            out.write(f"{100000000 + i} 0 --Card number {i} of a list cut from nowhere\n")
+    assert huge.stat().st_size > 11_000_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(FormatError, match="more than 50,000 list entries"):
+            upd.import_lists(src)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # read line by line and stopped at the bound: far below the file's own 12 MB as text
+    # (the whole text, its lines and 288,360 entries took ~168 MB RSS before)
+    assert peak < 32_000_000, peak
+    assert load_format("tcg").banlist_at(dt.date(2026, 9, 30)).source == \
+        "Konami-id list tcg/2026-05-18.vector.json"
