@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import command_medians  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL = 1.2
@@ -39,26 +40,6 @@ def _old_tree(rev: str, into: Path) -> Path:
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
 
-
-def _medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: int, cwd: Path
-             ) -> tuple[dict[str, float], dict[str, float]]:
-    wall: dict[str, list[float]] = {k: [] for k in cmds}
-    cpu: dict[str, list[float]] = {k: [] for k in cmds}
-
-    def used() -> float:
-        r = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return r.ru_utime + r.ru_stime
-
-    for i in range(repeat + 1):
-        for key, (cmd, env) in cmds.items():
-            c, t = used(), time.perf_counter()
-            subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=False, cwd=cwd)
-            if i:
-                wall[key].append(time.perf_counter() - t)
-                cpu[key].append(used() - c)
-    return ({k: statistics.median(v) for k, v in wall.items()},
-            {k: statistics.median(v) for k, v in cpu.items()})
 
 
 def main() -> None:
@@ -98,7 +79,7 @@ def main() -> None:
                 code = subprocess.run(argv, env=env, cwd=cwd, capture_output=True,
                                       check=False).returncode
                 cmds[f"{label}: check {deck} (exit {code})"] = (argv, env)
-        wall, cpu = _medians(cmds, args.repeat, cwd)
+        wall, cpu = command_medians(cmds, args.repeat, cwd)
     print(f"cold `deckcheck check`, no card database: this tree (every card built in) and "
           f"{args.old} (the hand-written set), medians of {args.repeat} runs taking turns; "
           f"goal: {DECKS[0]} <= {GOAL}x the old tree.")

@@ -66,6 +66,7 @@ from _realdata import (  # noqa: E402
     need_data,
     ydk_files,
 )
+from _timing import command_medians  # noqa: E402
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -384,31 +385,6 @@ def cold_cards(repeat: int, pool_name: str) -> None:
 
 # -- cold start ----------------------------------------------------------------------------
 
-def _medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: int
-             ) -> tuple[dict[str, float], dict[str, float]]:
-    """Median wall time and median CPU time (user + system of the child process) of each
-    command, the commands taking turns (so a burst of load on the machine hits them alike),
-    after one untimed warm-up run each."""
-    import resource
-
-    wall: dict[str, list[float]] = {k: [] for k in cmds}
-    cpu: dict[str, list[float]] = {k: [] for k in cmds}
-
-    def used() -> float:
-        r = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return r.ru_utime + r.ru_stime
-
-    for i in range(repeat + 1):
-        for key, (cmd, env) in cmds.items():
-            c, t = used(), time.perf_counter()
-            subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=False, cwd=ROOT)
-            if i:
-                wall[key].append(time.perf_counter() - t)
-                cpu[key].append(used() - c)
-    return ({k: statistics.median(v) for k, v in wall.items()},
-            {k: statistics.median(v) for k, v in cpu.items()})
-
 
 def _checkable_deck(env: dict[str, str], exe: list[str]) -> tuple[Path, int]:
     """The first real deck `deckcheck check` gives a verdict on (exit 0 or 1)."""
@@ -464,7 +440,7 @@ def cold_start(repeat: int) -> None:
         }
         pyd = {k: _imports_pydantic(c, env) for k, (c, env) in cmds.items()
                if k.startswith("deckcheck")}
-        wall, cpu = _medians(cmds, repeat)
+        wall, cpu = command_medians(cmds, repeat, ROOT)
     print(f"cold start (`{Path(exe[0]).name} check`), medians of {repeat} "
           "runs (byte code cached), wall time and CPU time (user + system) of the process; "
           "multiples of `python -c pass` and of the yardstick `python -c 'import click'` from "
