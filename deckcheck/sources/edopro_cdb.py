@@ -210,7 +210,8 @@ def _number(where: str, pid: Any, column: str, value: Any) -> int:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     shown = repr(value)[:40]
-    raise ImportFailed(f"{where}: card {str(pid)[:24]} has {shown} in its {column} column, not a "
+    card = pid if isinstance(pid, int) else repr(pid)[:24]  # an id of text: quoted, one line
+    raise ImportFailed(f"{where}: card {card} has {shown} in its {column} column, not a "
                        "whole number; nothing was changed — check the file.")
 
 

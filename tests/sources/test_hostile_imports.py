@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from deckcheck.cards.store import import_sources
@@ -201,6 +201,7 @@ SQL_ODD = st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1), st.floats(allow
 
 @given(st.lists(st.tuples(st.integers(0, len(CDB_ROWS) - 1), st.integers(0, 10), SQL_ODD),
                 min_size=1, max_size=3))
+@example(swaps=[(0, 0, "\n")])  # an id of text: the sentence quotes it on one line
 @SETTINGS
 def test_fuzz_edopro_cdb(base_store: Path, swaps: Any) -> None:
     rows = [list(r) for r in CDB_ROWS]
