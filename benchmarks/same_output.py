@@ -33,8 +33,8 @@ OUTPUT_OPTION = "-o"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: Seeded `odds` runs: (deck, extra options).
 ODDS = (
-    ("tcg-legal.ydk", ()),
-    ("tcg-legal.ydk", ("--json",)),
+    ("tcg-legal.ydk", ("--seed", "1")),
+    ("tcg-legal.ydk", ("--json", "--seed", "2")),
     ("tcg-legal.ydk", ("--hands", "20000", "--seed", "7", "--turns", "3")),
     ("tcg-legal.ydk", ("--hands", "20000", "--seed", "11", "--json", "--each-row-alone")),
     ("tcg-legal.ydk", ("--copies", "Ash Blossom & Joyous Spring", "--seed", "3")),
