@@ -17,9 +17,10 @@ unreadable takes that card out of the source, so the store may lose as many card
 input lost records, and no more); 3 readers (malformed CSV rows, the
 slow text file); 4 outputs (convert onto a FIFO, a device, a symlink; --db and DECKCHECK_DB
 naming a FIFO); 5 encodings (commands that print names, under cp1252 and latin-1); 6 network
-(a 1 GB gzip bomb on the version check and on the download, a stall, a trickle, a truncated
-body, against 127.0.0.1; the stall and trickle cases shorten the client's 20 s stall timeout
-and 30 s rate window to 3 s so the case is measured in seconds); 7 messages and bounds (a
+(`cards update --force` as a user runs it, with the client's default bounds, against a
+server on 127.0.0.1 answering a 1 GB gzip bomb on the version check or on the download, a
+stall, a trickle or a truncated body: each must end within the 10 s of a hang, exit 2 with
+one sentence, the store unchanged); 7 messages and bounds (a
 50,001-character name, deep JSON, update --from a cdb, a 5,000-character option value).
 
 Run: `python benchmarks/bench_faults.py [--mutations N]` (default 40 per JSON source; a few
@@ -30,7 +31,6 @@ families run without them, with fewer cases).
 from __future__ import annotations
 
 import argparse
-import http.server
 import json
 import os
 import random
@@ -39,13 +39,14 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from _local import PEAK_MB_SOURCE, Server
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT.parent / "shared" / "hostile"
@@ -57,18 +58,7 @@ PEAK_MB = 256
 CHILD = r"""
 import json, os, sys
 spec = json.loads(sys.argv[1])
-
-def peak_mb():
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    import resource
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
+""" + PEAK_MB_SOURCE + r"""
 out = {"exit": 0, "result": None}
 try:
     if "argv" in spec:
@@ -180,67 +170,6 @@ def hostile(name: str) -> Path | None:
         if (folder / name).exists():
             return folder / name
     return None
-
-
-# -- a local server for the network cases ------------------------------------------------
-
-class Server:
-    def __init__(self) -> None:
-        self.mode = "ok"
-        self.body = (FIX / "ygoprodeck_small.json").read_bytes()
-        self.bomb = b""
-        server = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                mode = server.mode
-                if self.path.startswith("/checkDBVer.php"):
-                    if mode == "bomb-version":
-                        return self._send(server.bomb, {"Content-Encoding": "gzip"})
-                    return self._send(json.dumps([{"database_version": "9.9"}]).encode())
-                try:
-                    if mode == "bomb":
-                        self._send(server.bomb, {"Content-Encoding": "gzip"})
-                    elif mode == "stall":
-                        self.send_response(200)
-                        self.send_header("Content-Length", "1000")
-                        self.end_headers()
-                        self.wfile.flush()
-                        time.sleep(HANG_S + 2)
-                    elif mode == "trickle":
-                        self.send_response(200)
-                        self.send_header("Content-Length", "100000")
-                        self.end_headers()
-                        for _ in range(1000):
-                            self.wfile.write(b" ")
-                            self.wfile.flush()
-                            time.sleep(0.1)
-                    elif mode == "truncated":
-                        self.send_response(200)
-                        self.send_header("Content-Length", str(len(server.body)))
-                        self.end_headers()
-                        self.wfile.write(server.body[: len(server.body) // 2])
-                        self.close_connection = True
-                    else:
-                        self._send(server.body)
-                except OSError:
-                    pass
-
-            def _send(self, body: bytes, headers: dict[str, str] | None = None) -> None:
-                self.send_response(200)
-                for k, v in (headers or {}).items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
 
 def gzip_bomb(inflated: int) -> bytes:
@@ -433,24 +362,24 @@ def family_encodings(tmp: Path) -> Row:
     return row
 
 
-NET = ("from deckcheck.sources import ygoprodeck\n"
-       "from deckcheck.sources.http import Http\n"
-       "ygoprodeck.update({db!r}, http=Http({opts}), url={url!r}, force=True)\n")
-
-
 def family_network(tmp: Path, base: Path, server: Server) -> Row:
+    """`cards update --force` against each hostile answer, with the client's default bounds:
+    what a user runs (the version check, then the download)."""
     row = Row()
     server.bomb = gzip_bomb(2**30)  # 1 GB once inflated
-    cases = [("bomb-version", "rate=0"), ("bomb", "rate=0"),
-             ("stall", "rate=0, timeout=(3, 3)"),
-             ("trickle", "rate=0, rate_window=3"), ("truncated", "rate=0, backoff=0.01")]
-    for mode, opts in cases:
+    for mode in ("bomb-version", "bomb", "stall", "trickle", "truncated"):
         db = tmp / "net.sqlite"
         shutil.copy(base, db)
         raw = db.read_bytes()
         server.mode = mode
-        ran = run({"code": NET.format(db=str(db), opts=opts, url=server.url)})
+        ran = run({"argv": ["--db", str(db), "cards", "update", "--force"]},
+                  env={"DECKCHECK_YGOPRODECK_URL": server.url})
         tally(row, ran, allowed=(2,), lost=db.read_bytes() != raw, label=mode)
+        said = [line for line in ran.stderr.splitlines() if line.startswith("deckcheck:")]
+        if not ran.hung and len(said) != 1:  # (the other lines are the progress line)
+            row.notes.append(f"not one sentence: {mode}: {ran.stderr.strip()[:200]}")
+        row.notes.append(f"{mode}: {ran.seconds:.1f} s, {ran.peak_mb:.0f} MB: "
+                         f"{(said or ['-'])[-1][:150]}")
     server.mode = "ok"
     return row
 
@@ -486,7 +415,7 @@ def main() -> None:
                         help="type-confusion mutations per JSON source (default 40)")
     args = parser.parse_args()
     started = time.monotonic()
-    server = Server()
+    server = Server((FIX / "ygoprodeck_small.json").read_bytes())
     with tempfile.TemporaryDirectory(prefix="deckcheck-faults-") as t:
         tmp = Path(t)
         base = base_store(tmp)
@@ -499,7 +428,7 @@ def main() -> None:
             "6 bounded network": family_network(tmp, base, server),
             "7 messages and bounds": family_messages(tmp, base),
         }
-    server.httpd.shutdown()
+    server.close()
     print(f"{'family':34} {'cases':>5} {'tracebacks':>10} {'hangs>10s':>9} "
           f"{'peak>256MB':>10} {'data lost':>9}   worst s / MB")
     for name, r in rows.items():

@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "decks"))
 import hostile_files as hf  # noqa: E402
+from _local import PEAK_MB_SOURCE  # noqa: E402
 
 GOAL_S = 2.0
 GOAL_MB = 256
@@ -47,26 +48,15 @@ CASES: dict[str, tuple[str, Callable[[], bytes]]] = {
 }
 
 CHILD = r"""
-import json, resource, sys, time, tracemalloc
-
-def peak_rss_mb():
-    # VmHWM is this process's own peak (ru_maxrss keeps the parent's across fork + exec)
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
+import json, sys, time, tracemalloc
+""" + PEAK_MB_SOURCE + r"""
 from deckcheck.cards.builtin import builtin_pool
 from deckcheck.decks.files import read_decks
 from deckcheck.decks import xlsx, xlsx_guard  # imported before measuring, as in a real run
 import openpyxl
 from deckcheck.errors import DeckReadError
 pool = builtin_pool()
-before = peak_rss_mb()
+before = peak_mb()
 tracemalloc.start()
 wall, cpu = time.perf_counter(), time.process_time()
 try:
@@ -77,7 +67,7 @@ except DeckReadError as exc:
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
 peak = tracemalloc.get_traced_memory()[1] / 2**20
 tracemalloc.stop()
-rss = peak_rss_mb()
+rss = peak_mb()
 print(json.dumps({"wall": wall, "cpu": cpu, "rss": rss, "rss_before": before, "py_peak": peak,
                   "outcome": outcome}))
 """

@@ -179,8 +179,9 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     checks each is a whole list, and changes nothing unless all are. Lists keyed by Konami
     id or by card name need the card database (`deckcheck cards update`). The directory is
     $DECKCHECK_BANLISTS, else $XDG_DATA_HOME/deckcheck/banlists. Conflicts between sources
-    are written to CONFLICTS.md there. Network bounds per download: 10 s to connect, 20 s
-    without data (retried once), at least 1 KB/s over any 30 s, 15 minutes in all.
+    are written to CONFLICTS.md there. Network bounds per download: 5 s to connect, 5 s
+    without data, at least 8 KB/s over any 5 s (a download that broke off is tried once
+    more), 15 minutes in all.
     """
     from deckcheck.formats import update as upd
 

@@ -94,8 +94,8 @@ def update(obj: Ctx, from_file: str | None, force: bool, allow_smaller: bool,
 
     Skips the download when YGOPRODeck's database version has not changed (and the card
     pool still holds what that version gave). On any failure the previous card pool stays as
-    it was. Network bounds: 10 s to connect, 20 s without data (retried once), at least 1 KB/s
-    over any 30 s, 15 minutes for the whole command.
+    it was. Network bounds: 5 s to connect, 5 s without data, at least 8 KB/s over any 5 s (a
+    download that broke off is tried once more), 15 minutes for the whole command.
     """
     from deckcheck.sources import ygoprodeck
 

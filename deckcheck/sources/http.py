@@ -13,13 +13,22 @@ Every call has these bounds, defaults that apply to every caller:
   small pieces (so a 2 MB gzip body cannot become 6 GB, nor fill memory on the way: a body
   is written to its file as it comes; `get_json`, which holds its body, takes at most
   ``JSON_MAX_BYTES``);
-- ``timeout``: 10 s to connect, 20 s of silence (a stall); a stall is retried once, so a
-  server that stops answering fails within about a minute;
-- a minimum rate: a body that brings less than ``MIN_RATE`` bytes a second over any
-  ``RATE_WINDOW`` seconds is cut off (a server trickling one byte every few seconds never
+- ``timeout``: 5 s to connect, 5 s of silence (a stall: no byte of the answer);
+- a minimum rate: a body that brings less than ``MIN_RATE`` (8 KB) a second over any
+  ``RATE_WINDOW`` (5 s) is cut off (a server trickling one byte every few seconds never
   trips the per-read timeout); a watchdog thread closes the connection;
+- a stalled or too slow attempt is tried again only when it had been sending (at least one
+  window's worth of bytes at the minimum rate: a real download that broke off), and only once
+  (``STALL_RETRIES``); a server that stalls or trickles from the start fails after one
+  attempt, so within about 5 s of no progress;
+- a failing server (connection errors, 5xx, a body cut short) is tried ``RETRIES`` (3) more
+  times, 3.5 s of waits in all;
 - ``deadline``, the seconds one call may take in all, retries and waits included
   (``DEADLINE``: 15 minutes).
+
+So a slow but steady download always succeeds when it brings at least 8 KB/s over every 5 s
+and ends within the 15 minutes: the 27 MB YGOPRODeck dump (3.2 MB if the server gzips it)
+needs 4 KB/s on average compressed, 31 KB/s sent plain.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,11 +56,17 @@ RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 
 
 class _Retryable(Exception):
-    def __init__(self, reason: str, wait: float | None = None, stall: bool = False) -> None:
+    """A failed attempt that may be tried again. `cut` is "stall" (no byte for the stall
+    timeout) or "slow" (below the minimum rate over a window), else None; `progressed`, that
+    the cut attempt had been sending (see `Http._progressed`)."""
+
+    def __init__(self, reason: str, wait: float | None = None, cut: str | None = None,
+                 progressed: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.wait = wait
-        self.stall = stall
+        self.cut = cut
+        self.progressed = progressed
 
 
 class Http:
@@ -59,11 +74,15 @@ class Http:
 
     #: Defaults (class attributes so tests can make retries fast everywhere).
     #: Seconds to connect, and of silence while reading (a stall).
-    TIMEOUT: float | tuple[float, float] = (10.0, 20.0)
-    RETRIES = 4
-    #: Stalls retried (a server that stopped once may answer again; twice, it is down).
+    TIMEOUT: float | tuple[float, float] = (5.0, 5.0)
+    #: Attempts after the first on a connection error, 5xx or 429, waiting `BACKOFF` seconds
+    #: and doubling: 0.5 + 1 + 2 = 3.5 s in all unless a server asks for longer (`MAX_WAIT`).
+    RETRIES = 3
+    #: Cut-off attempts (a stall, or below the minimum rate) tried again, and only after one
+    #: that had been sending: a download that broke off may go through on a new attempt; a
+    #: server that stalls or trickles from the start would only do it again.
     STALL_RETRIES = 1
-    BACKOFF = 1.0
+    BACKOFF = 0.5
     MAX_WAIT = 60.0
     #: The largest body accepted, after decompression (the card dump is ~30 MB in 2026).
     MAX_BYTES = 128 * 2**20
@@ -72,8 +91,8 @@ class Http:
     #: Seconds one call may take in all (retries and waits included).
     DEADLINE = 15 * 60.0
     #: A body bringing fewer bytes a second than this over any `RATE_WINDOW` seconds is cut.
-    MIN_RATE = 1024
-    RATE_WINDOW = 30.0
+    MIN_RATE = 8 * 1024
+    RATE_WINDOW = 5.0
     #: Bytes read from the socket at a time (each decoded piece is bounded by the decoder).
     CHUNK = 1 << 14
 
@@ -143,20 +162,18 @@ class Http:
 
     def _with_retries(self, url: str, fn: Callable[[], Any], end: float) -> Any:
         last = "no answer"
-        stalls = 0
+        cuts = 0
         for attempt in range(self.retries + 1):
             try:
                 return fn()
             except _Retryable as exc:
                 last = exc.reason
-                stalls += exc.stall
+                if exc.cut is not None:
+                    cuts += 1
+                    if not exc.progressed or cuts > self.STALL_RETRIES:
+                        raise self._cut_off(url, exc, cuts) from None
                 if attempt == self.retries:
                     break
-                if stalls > self.STALL_RETRIES:
-                    raise FailedDownload(
-                        f"Downloading {url} failed: the server stopped answering ({exc.reason}) "
-                        f"{stalls} times; nothing was changed — check the connection and try "
-                        "again later.") from None
                 if exc.wait is not None and exc.wait > self.max_wait:
                     raise FailedDownload(
                         f"Downloading {url} failed ({exc.reason}): the server asks to wait "
@@ -174,6 +191,17 @@ class Http:
             f"Downloading {url} failed after {self.retries + 1} attempts ({last}); nothing was "
             "changed — check the connection and try again later.")
 
+    def _cut_off(self, url: str, exc: _Retryable, cuts: int) -> FailedDownload:
+        """The one sentence for a stalled or too slow server (after `cuts` attempts)."""
+        again = " again on a new attempt" if cuts > 1 else ""
+        if exc.cut == "slow":
+            what = (f"stopped: the server sends too slowly{again} ({exc.reason}, below "
+                    f"{_size(int(self.min_rate))}/s)")
+        else:
+            what = f"failed: the server stopped answering{again} ({exc.reason})"
+        return FailedDownload(f"Downloading {url} {what}; nothing was changed — check the "
+                              "connection and try again later.")
+
     def _too_slow(self, url: str, last: str | None = None) -> FailedDownload:
         why = f"; last: {last}" if last else ""
         return FailedDownload(
@@ -186,9 +214,12 @@ class Http:
         self._throttle()
         try:
             resp = self.session.get(url, params=params, timeout=self.timeout, stream=stream)
-        except requests.Timeout as exc:
-            raise _Retryable(f"no answer within {_duration(_stall(self.timeout))}: "
-                             f"{type(exc).__name__}", stall=True) from None
+        except requests.ConnectTimeout:
+            connect = self.timeout[0] if isinstance(self.timeout, tuple) else self.timeout
+            raise _Retryable(f"no connection within {_duration(connect)}", cut="stall") from None
+        except requests.Timeout:
+            raise _Retryable(f"no answer within {_duration(_stall(self.timeout))}",
+                             cut="stall") from None
         except requests.ConnectionError as exc:
             raise _Retryable(f"connection failed: {type(exc).__name__}") from None
         except requests.RequestException as exc:
@@ -221,94 +252,130 @@ class Http:
         if time.monotonic() >= end:
             raise self._too_slow(url)
         resp = self._get(url, params, stream=True)
-        expired = threading.Event()
-        done = threading.Event()
-        slow: list[str] = []
-        wire = getattr(resp.raw, "tell", None)
-
-        def watch() -> None:
-            """Cut the connection at the deadline, or when the body trickles in slower than
-            `min_rate` over a window (the per-read timeout never fires on a trickle)."""
-            mark, at = 0, time.monotonic()
-            while not done.wait(min(1.0, self.rate_window)):
-                now = time.monotonic()
-                if now >= end:
-                    break
-                if now - at >= self.rate_window:
-                    got = wire() if callable(wire) else 0
-                    if got - mark < self.min_rate * (now - at):
-                        slow.append(f"{(got - mark) / (now - at):.0f} bytes/s over "
-                                    f"{_duration(round(now - at))}")
-                        break
-                    mark, at = got, now
-            else:
-                return
-            expired.set()
-            _shutdown(resp)
-
-        watchdog = threading.Thread(target=watch, daemon=True)
-        watchdog.start()
+        watch = _Watchdog(resp, end, self.min_rate, self.rate_window)
         try:
             with resp:
-                self._stream_body(url, resp, out, progress, expired,
+                self._stream_body(url, resp, out, progress, watch.expired,
                                   self.max_bytes if cap is None else cap)
-        except (_Retryable, OSError, requests.RequestException):
-            if expired.is_set():
-                raise self._cut_off(url, slow) from None
-            raise
+        except _Retryable as exc:
+            if not watch.expired.is_set():
+                exc.progressed = self._progressed(resp)
+                raise
+        except (OSError, requests.RequestException):
+            if not watch.expired.is_set():
+                raise
         finally:
-            done.set()
-        if expired.is_set():
-            raise self._cut_off(url, slow)
+            watch.stop()
+        if watch.expired.is_set():
+            if watch.slow is None:
+                raise self._too_slow(url)
+            got, seconds = watch.slow
+            window = _duration(self.rate_window)
+            reason = (f"nothing for {window}" if got == 0 else
+                      f"{got / seconds:.0f} bytes/s over {window}")
+            raise _Retryable(reason, cut="stall" if got == 0 else "slow",
+                             progressed=self._progressed(resp))
 
-    def _cut_off(self, url: str, slow: list[str]) -> FailedDownload:
-        if not slow:
-            return self._too_slow(url)
-        return FailedDownload(
-            f"Downloading {url} stopped: the server sends too slowly ({slow[0]}, below "
-            f"{_size(int(self.min_rate))}/s); nothing was changed — check the connection and "
-            "try again later.")
+    def _progressed(self, resp: requests.Response) -> bool:
+        """Whether an attempt had been sending: at least one rate window's worth of bytes at
+        the minimum rate came over the wire (a trickle or a stall from the start never has)."""
+        return _wire(resp) >= self.min_rate * self.rate_window
 
     def _stream_body(self, url: str, resp: requests.Response, out: Any,
                      progress: Progress | None, expired: threading.Event, cap: int) -> None:
-        import requests
 
         total_header = resp.headers.get("Content-Length")
         total = int(total_header) if total_header and total_header.isdigit() else None
         if total is not None and total > cap:
             raise FailedDownload(self._too_big(url, total, cap=cap))
         # Count what came over the wire (before any content decoding): that is what
-        # Content-Length measures, for progress and to detect a truncated body; and what
-        # came out of the decoder, which `max_bytes` bounds.
+        # Content-Length measures, for progress and to detect a truncated body, and what the
+        # watchdog's rate counts; and what came out of the decoder, which `max_bytes` bounds.
         done = 0
-        wire = getattr(resp.raw, "tell", None)
-        try:
-            for chunk in resp.iter_content(chunk_size=self.CHUNK):
-                done += len(chunk)
-                if done > cap:
-                    raise FailedDownload(self._too_big(url, done, decoded=True, cap=cap))
-                out.write(chunk)
-                if progress is not None:
-                    progress(wire() if callable(wire) else done, total)
-                if expired.is_set():
-                    return
-        except (requests.ConnectionError, requests.Timeout,
-                requests.exceptions.ChunkedEncodingError,
-                requests.exceptions.ContentDecodingError) as exc:
-            stalled = isinstance(exc, requests.Timeout) or "timed out" in str(exc)
-            raise _Retryable(f"connection dropped: {type(exc).__name__}"
-                             + (" (timed out)" if stalled else ""), stall=stalled) from None
+        for chunk in self._pieces(resp):
+            done += len(chunk)
+            if done > cap:
+                raise FailedDownload(self._too_big(url, done, decoded=True, cap=cap))
+            out.write(chunk)
+            if progress is not None:
+                progress(_wire(resp) or done, total)
+            if expired.is_set():
+                return
         if expired.is_set():
             return
-        raw_done = wire() if callable(wire) else done
+        raw_done = _wire(resp) or done
         if total is not None and resp.headers.get("Content-Encoding") in (None, "identity") \
                 and raw_done < total:
             raise _Retryable(f"truncated body: {raw_done} of {total} bytes")
+
+    def _pieces(self, resp: requests.Response) -> Iterator[bytes]:
+        """The decoded body, each piece (at most `CHUNK` bytes) as soon as one read from the
+        socket brings it: so what came over the wire is counted as it comes (a read of a whole
+        `CHUNK` would hide a trickle, and a steady download slower than a chunk per window,
+        from the watchdog)."""
+        from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError
+
+        while True:
+            try:
+                piece: bytes = resp.raw.read1(self.CHUNK, decode_content=True)
+            except ReadTimeoutError:
+                raise _Retryable(f"nothing for {_duration(_stall(self.timeout))}",
+                                 cut="stall") from None
+            except (ProtocolError, DecodeError, OSError) as exc:
+                total = resp.headers.get("Content-Length", "")
+                if total.isdigit() and _wire(resp) < int(total):
+                    raise _Retryable(f"the body ended after {_wire(resp)} of {total} "
+                                     "bytes") from None
+                raise _Retryable(f"connection dropped: {type(exc).__name__}") from None
+            if not piece:
+                return
+            yield piece
 
     def _too_big(self, url: str, size: int, *, decoded: bool = False, cap: int) -> str:
         what = "inflates to more than" if decoded else "is"
         return (f"Downloading {url} stopped: the body {what} {_size(size)}, over the "
                 f"{_size(cap)} limit; nothing was changed — check the address.")
+
+
+class _Watchdog:
+    """Cuts a response's connection from a thread at the deadline, or when its body comes in
+    slower than `min_rate` bytes a second over a `window` (the per-read timeout never fires on
+    a trickle). `expired` is set when it did; `slow` is then (bytes, seconds) of the window
+    that was too slow, None at the deadline."""
+
+    def __init__(self, resp: requests.Response, end: float, min_rate: float,
+                 window: float) -> None:
+        self.resp, self.end, self.min_rate, self.window = resp, end, min_rate, window
+        self.expired = threading.Event()
+        self.slow: tuple[int, float] | None = None
+        self._done = threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def stop(self) -> None:
+        self._done.set()
+
+    def _watch(self) -> None:
+        mark, at = 0, time.monotonic()
+        while not self._done.wait(min(0.5, self.window)):
+            now = time.monotonic()
+            if now >= self.end:
+                break
+            if now - at >= self.window:
+                got = _wire(self.resp)
+                if got - mark < self.min_rate * (now - at):
+                    self.slow = (got - mark, now - at)
+                    break
+                mark, at = got, now
+        else:
+            return
+        self.expired.set()
+        _shutdown(self.resp)
+
+
+def _wire(resp: requests.Response) -> int:
+    """Bytes of a response's body read from the socket so far (before content decoding)."""
+    tell = getattr(resp.raw, "tell", None)
+    return int(tell()) if callable(tell) else 0
 
 
 def _stall(timeout: float | tuple[float, float]) -> float:
