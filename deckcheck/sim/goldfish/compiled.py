@@ -2,7 +2,7 @@
 goal as DNF terms over features, every draw/search card's behaviour settled.
 
 Names in conditions resolve, in this order, to: a role; ``summon NAME`` (the cards of NAME
-that can be Normal Summoned without a Tribute, see `deckcheck.sim.rules`); a card of the
+that can be Normal Summoned without a Tribute, see `deckcheck.sim.turnrules`); a card of the
 deck (any language the pool knows); a card property from the card data — an Attribute
 (``DARK``), ``Level N`` / ``Rank N``, a monster Type (``Spellcaster``), a Spell/Trap
 property (``Quick-Play Spell``, ``Counter Trap``) or a kind (``monster``, ``spell``,
@@ -43,7 +43,7 @@ from deckcheck.sim.goldfish.profile import (
     RoleSpec,
     behaviour,
 )
-from deckcheck.sim.rules import DEFAULT_RULES, TurnRules, summonable_now
+from deckcheck.sim.turnrules import DEFAULT_RULES, TurnRules, summonable_now
 
 ATTRIBUTES = ("DARK", "LIGHT", "EARTH", "WATER", "FIRE", "WIND", "DIVINE")
 MONSTER_TYPES = (

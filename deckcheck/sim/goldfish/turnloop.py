@@ -1,5 +1,5 @@
 """The Monte Carlo turn loop (NumPy): a batch of duels played turn by turn with the rules of
-`deckcheck.sim.rules` (hand size, draws, the End Phase hand limit, deck-out) and the
+`deckcheck.sim.turnrules` (hand size, draws, the End Phase hand limit, deck-out) and the
 draw-card policy of `play`, compiled to array operations. Per hand: the hand (H), the Deck in
 reach (R), the bottom (B: excavated cards, drawn only when R is empty, found by searches).
 
