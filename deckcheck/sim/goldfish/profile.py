@@ -24,7 +24,7 @@ from typing import Any
 
 from deckcheck.errors import ProfileError
 from deckcheck.sim.goldfish.profile_fields import (
-    KINDS,
+    BEHAVIOUR_KINDS,
     Behaviour,
     CardEntry,
     Options,
@@ -116,8 +116,8 @@ def behaviour(base: dict[str, Any] | None, entry: CardEntry | None,
         if given.get("play") is False:
             return None
         given.pop("play", None)
-        if set(KINDS) & set(given):  # a new kind replaces the built-in one
-            for k in KINDS:
+        if set(BEHAVIOUR_KINDS) & set(given):  # a new kind replaces the built-in one
+            for k in BEHAVIOUR_KINDS:
                 fields.pop(k, None)
         fields.update(given)
     rules = plain_rules(Behaviour)

@@ -111,12 +111,12 @@ class Behaviour:
 
 
 #: The fields that say what kind of card a behaviour is (exactly one is set).
-KINDS = ("search", "draw", "excavate", "redraw_hand", "small_world")
+BEHAVIOUR_KINDS = ("search", "draw", "excavate", "redraw_hand", "small_world")
 
 
 def kind_problem(b: Any) -> str | None:
     """What is wrong with the combination of a behaviour's fields (None: nothing)."""
-    kinds = [k for k in KINDS if getattr(b, k)]
+    kinds = [k for k in BEHAVIOUR_KINDS if getattr(b, k)]
     if len(kinds) != 1:
         return ("a card needs exactly one of search, draw, excavate, redraw_hand or "
                 "small_world" + (f", not {' and '.join(kinds)}" if kinds else ""))
