@@ -91,30 +91,11 @@ class Evaluator:
             return False
         key = (k, rest, used)
         hit = self._memo.get(key)
-        if hit is not None:
-            return hit
-        result = False
-        for s in self.searchers:
-            if s in used or k[s] == 0:
-                continue
-            for t in self.targets[s]:
-                if rest[t] == 0:
-                    continue
-                k2 = list(k)
-                k2[t] += 1
-                if self.spent[s]:
-                    k2[s] -= 1
-                r2 = list(rest)
-                r2[t] -= 1
-                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
-                    result = True
-                    break
-            if result:
-                break
-        if not result:
-            result = self._small_world(k, rest, used)
-        self._memo[key] = result
-        return result
+        if hit is None:
+            hit = any(self.succeeds(k2, r2, used2) for k2, r2, used2 in self._searches(
+                k, rest, used))
+            self._memo[key] = hit
+        return hit
 
     def final(self, k: tuple[int, ...], rest: tuple[int, ...],
               used: frozenset[int] = frozenset()) -> tuple[int, ...]:
@@ -123,6 +104,16 @@ class Evaluator:
         World); the hand itself when it succeeds without one, or when none makes it."""
         if self.ok(k) or (not self.searchers and not self.worlds):
             return k
+        for k2, r2, used2 in self._searches(k, rest, used):
+            if self.succeeds(k2, r2, used2):
+                return self.final(k2, r2, used2)
+        return k
+
+    def _searches(self, k: tuple[int, ...], rest: tuple[int, ...], used: frozenset[int]
+                  ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], frozenset[int]]]:
+        """Each search the hand `k` can make with `rest` left in the Deck, in the order
+        `succeeds` and `final` try them (searchers in class order, each target in order,
+        then Small World): (the hand, the Deck, the searchers used) after it."""
         for s in self.searchers:
             if s in used or k[s] == 0:
                 continue
@@ -135,9 +126,8 @@ class Evaluator:
                     k2[s] -= 1
                 r2 = list(rest)
                 r2[t] -= 1
-                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
-                    return self.final(tuple(k2), tuple(r2), used | {s})
-        for s in self.worlds:
+                yield tuple(k2), tuple(r2), used | {s}
+        for s in self.worlds:  # Small World: reveal `a` (banished), banish a bridge, add `t`
             if s in used or k[s] == 0:
                 continue
             for a, t, bridges in self.cp.small_world:
@@ -153,32 +143,7 @@ class Evaluator:
                 r2 = list(rest)
                 r2[t] -= 1
                 r2[b] -= 1
-                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
-                    return self.final(tuple(k2), tuple(r2), used | {s})
-        return k
-
-    def _small_world(self, k: tuple[int, ...], rest: tuple[int, ...],
-                     used: frozenset[int]) -> bool:
-        """Small World: reveal `a` (banished), banish a bridge from the Deck, add `t`."""
-        for s in self.worlds:
-            if s in used or k[s] == 0:
-                continue
-            for a, t, bridges in self.cp.small_world:
-                if k[a] - (a == s) <= 0 or rest[t] == 0:
-                    continue
-                b = next((b for b in bridges if rest[b] > (1 if b == t else 0)), None)
-                if b is None:
-                    continue
-                k2 = list(k)
-                k2[s] -= 1
-                k2[a] -= 1
-                k2[t] += 1
-                r2 = list(rest)
-                r2[t] -= 1
-                r2[b] -= 1
-                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
-                    return True
-        return False
+                yield tuple(k2), tuple(r2), used | {s}
 
 
 def interpret(terms: tuple[TermChecks, ...], k: tuple[int, ...]) -> bool:
