@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from deckcheck.sim.goldfish.checks import goal_checks
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
-from deckcheck.sim.goldfish.exact import goal_checks
 
 Array = Any  # numpy arrays (kept loose so the module type-checks without numpy stubs)
 
