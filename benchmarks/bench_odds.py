@@ -106,13 +106,9 @@ def cpu(fn) -> float:  # type: ignore[no-untyped-def]
 
 
 def median_of(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    """Median wall seconds of `repeat` calls of `fn` (one process, nothing else timed)."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    """Median CPU seconds of `repeat` calls of `fn` (CPU time: the shared machine's load
+    moves wall time far more)."""
+    return statistics.median(cpu(fn) for _ in range(repeat))
 
 
 def verdict(ok: bool) -> str:
