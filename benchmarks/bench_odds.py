@@ -7,18 +7,23 @@ Measures (CPU time, one core):
   plain-Python sampler (random.sample per hand, the same evaluation);
 - the draw-card path: Monte Carlo on the example deck and its profile (Trade-In, Pot of
   Prosperity, a searcher, named conditions) with every default row measured on the one
-  game per hand, in hands per second (goal: >= 3 M/s), against a pure-Python simulator of
-  the same turn (shuffle, draw cards by the same policy; success only);
+  game per hand, going first and going second, in hands per second, the median of 5 runs
+  of `--draw-hands` hands each (goal: >= 3 M/s for each seat), against a pure-Python
+  simulator of the same turn (shuffle, draw cards by the same policy; success only);
 - the exact engine with Pot of Desires and four roles no goal uses (once 63 s): the default
   `odds` report (exact tried to its work limit, then Monte Carlo) and `--exact` (stops at
   the limit), CPU (goal: < 1 s each), beside the same deck with one role (exact in full);
 - `--copies` on the example deck (0-3 copies of Ash Blossom, both seats), CPU, beside one
   success rate of the same engine and hand count;
-- the default `deckcheck odds examples/tcg-legal.ydk` (every row, both seats, the +-1 copy
-  table) in a fresh process, CPU and wall (goal: < 0.3 s CPU), with the caller's environment
-  (not this script's one-thread settings) and deckcheck's bytecode compiled (as installed),
-  against `python -c pass`, `python -c "import numpy"` and `deckcheck --help` (the start-up
-  floor) in the same run.
+- the default `deckcheck odds examples/tcg-legal.ydk` (exactly what a user runs and reads:
+  every default row, both seats, the failing hands, the +-1 copy table) in fresh processes
+  from process start, CPU and wall, the median of 9 (goal: < 0.3 s CPU), with the caller's
+  environment (not this script's one-thread settings) and deckcheck's bytecode compiled (as
+  installed), interleaved with `python -c pass`, `python -c "import numpy"` and `deckcheck
+  --help` (the start-up floor) in the same run (`_timing.command_medians`). The card pool
+  is the one the caller's environment gives `odds` (a store of every source when the
+  README's `cards update` steps were run, else the built-in pool); the command's note says
+  which.
 
     python benchmarks/bench_odds.py [--hands N] [--draw-hands N]
 """
@@ -33,13 +38,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import random  # noqa: E402
-import resource  # noqa: E402
+import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from _timing import best_of  # noqa: E402
+from _timing import command_medians  # noqa: E402
 
 from deckcheck.cards.model import Card, Frame, Kind  # noqa: E402
 from deckcheck.sim.goldfish import exact  # noqa: E402
@@ -98,6 +103,12 @@ def cpu(fn) -> float:  # type: ignore[no-untyped-def]
     t = time.process_time()
     fn()
     return time.process_time() - t
+
+
+def median_of(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    """Median CPU seconds of `repeat` calls of `fn` (CPU time: the shared machine's load
+    moves wall time far more)."""
+    return statistics.median(cpu(fn) for _ in range(repeat))
 
 
 def verdict(ok: bool) -> str:
@@ -188,11 +199,11 @@ def main() -> None:
         exact._compile_checks.cache_clear()
         exact_odds(cp, 5, goals=goals)
 
-    cold_s = best_of(cold, 30)
-    exact_s = best_of(lambda: exact_odds(cp, 5, goals=goals), 50)
+    cold_s = median_of(cold, 31)
+    exact_s = median_of(lambda: exact_odds(cp, 5, goals=goals), 51)
     res = exact_odds(cp, 5)
     p = float(res.probabilities["success"])
-    print(f"exact, first question:       {cold_s * 1e3:8.3f} ms   goal <= 1 ms: "
+    print(f"exact, first question:       {cold_s * 1e3:8.3f} ms (median of 31)   goal <= 1 ms: "
           f"{verdict(cold_s <= 1e-3)}   ({res.vectors} hand vectors, p = {p:.6f})")
     print(f"exact, repeated question:    {exact_s * 1e3:8.3f} ms   (hand vectors and compiled "
           f"conditions cached, as in the +-1 copy table)")
@@ -203,9 +214,11 @@ def main() -> None:
 
     simulate(cp, 10_000, seed=0, goals=goals)  # warm-up
     box: dict[str, object] = {}
-    mc_s = cpu(lambda: box.update(mc=simulate(cp, args.hands, seed=1, goals=goals)))
+    mc_rate = statistics.median(
+        args.hands / cpu(lambda run=run: box.update(mc=simulate(cp, args.hands, seed=1 + run,
+                                                                 goals=goals)))
+        for run in range(3))
     mc = box["mc"]
-    mc_rate = args.hands / mc_s
     lo, hi = mc.interval()  # type: ignore[attr-defined]
     ev = Evaluator(cp, cp.success)
     deck = [i for i, c in enumerate(cp.classes) for _ in range(c.size)]
@@ -222,73 +235,68 @@ def main() -> None:
         box["py"] = wins
 
     py_rate = args.python_hands / cpu(python_sampler)
-    print(f"opening hands, Monte Carlo:  {mc_rate / 1e6:8.2f} M hands/s   goal >= 10 M/s: "
+    print(f"opening hands, Monte Carlo:  {mc_rate / 1e6:8.2f} M hands/s (median of 3 runs)   "
+          f"goal >= 10 M/s: "
           f"{verdict(mc_rate >= 10e6)}   (p = {mc.rate():.6f}, 95% CI "  # type: ignore
           f"[{lo:.6f}, {hi:.6f}], exact inside: {lo <= p <= hi})")
     print(f"  yardstick, plain Python (random.sample): {py_rate / 1e6:.3f} M hands/s; "
           f"ratio {mc_rate / py_rate:.0f}x")
 
     ex = example()
-    sg = ex.goals(False)  # every default row, measured on the one game per hand
-    simulate(ex, 10_000, seed=0, goals=sg)  # warm-up
-    d_s = cpu(lambda: box.update(dr=simulate(ex, args.draw_hands, seed=2, goals=sg)))
-    dr = box["dr"]
-    d_rate = args.draw_hands / d_s
     py_d_s = cpu(lambda: box.update(pyd=python_draw_turn(ex, args.python_draw_hands, 3)))
     py_d_rate = args.python_draw_hands / py_d_s
     py_p = int(box["pyd"]) / args.python_draw_hands  # type: ignore[call-overload]
-    dlo, dhi = dr.interval()  # type: ignore[attr-defined]
-    print(f"draw cards (example deck: Trade-In, Pot of Prosperity, a searcher), Monte Carlo, "
-          f"all {len(sg)} rows: {d_rate / 1e6:.2f} M hands/s   goal >= 3 M/s: "
-          f"{verdict(d_rate >= 3e6)}   (p = {dr.rate():.4f}, 95% CI "  # type: ignore
-          f"[{dlo:.4f}, {dhi:.4f}])")
-    print(f"  yardstick, pure-Python simulator of the same turn: {py_d_rate / 1e6:.3f} M "
-          f"hands/s (p = {py_p:.4f} on {args.python_draw_hands:,} hands); ratio "
-          f"{d_rate / py_d_rate:.0f}x")
+    for second in (False, True):
+        sg = ex.goals(second)  # every default row, measured on the one game per hand
+        simulate(ex, 10_000, seed=0, goals=sg, going_second=second)  # warm-up
+        rates = []
+        for run in range(5):
+            d_s = cpu(lambda run=run, sg=sg, second=second: box.update(dr=simulate(
+                ex, args.draw_hands, seed=2 + run, goals=sg, going_second=second)))
+            rates.append(args.draw_hands / d_s)
+        d_rate = statistics.median(rates)
+        dr = box["dr"]
+        dlo, dhi = dr.interval()  # type: ignore[attr-defined]
+        print(f"draw cards (example deck: Trade-In, Pot of Prosperity, a searcher), Monte "
+              f"Carlo, all {len(sg)} rows, going {'second' if second else 'first'}: "
+              f"{d_rate / 1e6:.2f} M hands/s (median of 5 runs of {args.draw_hands:,}; "
+              f"{min(rates) / 1e6:.2f}-{max(rates) / 1e6:.2f})   goal >= 3 M/s: "
+              f"{verdict(d_rate >= 3e6)}   (p = {dr.rate():.4f}, 95% CI "  # type: ignore
+              f"[{dlo:.4f}, {dhi:.4f}])")
+    print(f"  yardstick, pure-Python simulator of turn 1 going first: {py_d_rate / 1e6:.3f} "
+          f"M hands/s (p = {py_p:.4f} on {args.python_draw_hands:,} hands)")
 
     desires_and_copies(ex)
 
     script = Path(sys.executable).parent / "deckcheck"
     exe = [str(script)] if script.is_file() else [
         sys.executable, "-c", "from deckcheck.cli.main import cli; cli()"]
-
-    def child_cpu(argv: list[str]) -> tuple[float, float]:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True, cwd=ROOT, env=USER_ENV)
-        wall = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime), wall
-
-    commands = {"odds": [*exe, "odds", str(EXAMPLE.relative_to(ROOT))],
-                "pass": [sys.executable, "-c", "pass"],
-                "numpy": [sys.executable, "-c", "import numpy"],
-                "help": [*exe, "--help"]}
+    env = USER_ENV
+    commands = {"odds": ([*exe, "odds", str(EXAMPLE.relative_to(ROOT))], env),
+                "pass": ([sys.executable, "-c", "pass"], env),
+                "numpy": ([sys.executable, "-c", "import numpy"], env),
+                "help": ([*exe, "--help"], env)}
     # an installed package has its bytecode; PYTHONDONTWRITEBYTECODE (set in some shells)
     # would otherwise compile deckcheck's modules again in every fresh process
     import compileall
 
     compileall.compile_dir(str(ROOT / "deckcheck"), quiet=1)
-    child_cpu(commands["odds"])  # warm the file cache
-    times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
-    for _ in range(5):  # the commands interleaved, so a busy moment hits them alike
-        for k, argv in commands.items():
-            times[k].append(child_cpu(argv))
-
-    def median(k: str) -> tuple[float, float]:
-        """CPU and wall seconds, each the median of the 5 fresh processes."""
-        return sorted(r[0] for r in times[k])[2], sorted(r[1] for r in times[k])[2]
-
-    (c_odds, w_odds), (c_pass, w_pass) = median("odds"), median("pass")
-    (c_np, w_np), (c_help, w_help) = median("numpy"), median("help")
-    print(f"default `deckcheck odds examples/tcg-legal.ydk`: {c_odds:.2f} s CPU "
-          f"({w_odds:.2f} s wall, median of 5 fresh processes)   goal < 0.3 s CPU: "
-          f"{verdict(c_odds < 0.3)}")
-    print(f"  yardsticks in the same run (CPU, wall): `python -c pass` {c_pass:.2f} s, "
-          f"{w_pass:.2f} s; `python -c \"import numpy\"` {c_np:.2f} s, {w_np:.2f} s; "
-          f"`deckcheck --help` (the CLI's start-up) {c_help:.2f} s, {w_help:.2f} s")
-    print(f"  odds / `import numpy`: {c_odds / c_np:.1f}x CPU; the odds work beyond the "
-          f"CLI's start-up: {c_odds - c_help:.2f} s CPU")
+    shown = subprocess.run(commands["odds"][0], capture_output=True, text=True, cwd=ROOT,
+                           env=env, check=True)
+    pool_note = next((ln for ln in shown.stderr.splitlines() if "card pool" in ln),
+                     "(the card store)")
+    wall, cpu_s = command_medians(commands, 9, ROOT)
+    print(f"default `deckcheck odds examples/tcg-legal.ydk` ({len(shown.stdout.splitlines())} "
+          f"lines printed, as a user runs it): {cpu_s['odds']:.3f} s CPU "
+          f"({wall['odds']:.3f} s wall), median of 9 fresh processes   goal < 0.3 s CPU: "
+          f"{verdict(cpu_s['odds'] < 0.3)}")
+    print(f"  card pool: {pool_note[:90]}")
+    print(f"  yardsticks in the same run, CPU (wall): `python -c pass` {cpu_s['pass']:.3f} s "
+          f"({wall['pass']:.3f}); `python -c \"import numpy\"` {cpu_s['numpy']:.3f} s "
+          f"({wall['numpy']:.3f}); `deckcheck --help` (the CLI's start-up) {cpu_s['help']:.3f} "
+          f"s ({wall['help']:.3f})")
+    print(f"  odds / `import numpy`: {cpu_s['odds'] / cpu_s['numpy']:.2f}x CPU; the odds work "
+          f"beyond the CLI's start-up: {cpu_s['odds'] - cpu_s['help']:.3f} s CPU")
 
 
 def desires(roles: int) -> CompiledProfile:

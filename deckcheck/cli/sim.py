@@ -177,7 +177,7 @@ def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[
 
 def _rules(format_id: str) -> Any:
     from deckcheck.formats import load_format  # (not the checker: only the hand size)
-    from deckcheck.sim.rules import rules_for
+    from deckcheck.sim.turnrules import rules_for
 
     fmt = load_format(format_id)
     return rules_for(fmt.id, fmt.hand_size)

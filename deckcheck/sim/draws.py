@@ -14,8 +14,8 @@ from deckcheck.cards.model import Card, Kind
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
 from deckcheck.errors import SimError
-from deckcheck.sim.rules import DEFAULT_RULES, TurnRules
 from deckcheck.sim.state import DuelState, deal_cards
+from deckcheck.sim.turnrules import DEFAULT_RULES, TurnRules
 
 GROUPS = ("Monster", "Spell", "Trap")
 

@@ -1,7 +1,7 @@
 """One player's side of a goldfished duel: the Deck, the hand, the GY and the turn flow.
 
 The turn rules themselves (hand size, draws, the End Phase hand limit, deck-out) are in
-`deckcheck.sim.rules`; this state applies them card by card, for `deckcheck draw` and
+`deckcheck.sim.turnrules`; this state applies them card by card, for `deckcheck draw` and
 `deckcheck check --hands`. The odds engines apply the same rules to count vectors.
 """
 
@@ -14,7 +14,7 @@ from deckcheck.cards.model import Card, Kind
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
 from deckcheck.errors import IllegalAction, SimError
-from deckcheck.sim.rules import DEFAULT_RULES, TurnRules
+from deckcheck.sim.turnrules import DEFAULT_RULES, TurnRules
 
 __all__ = ["DiscardPolicy", "DuelState", "deal_cards", "discard_last_drawn"]
 

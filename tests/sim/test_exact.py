@@ -9,8 +9,9 @@ import pytest
 from simkit import expand, fillers, monster, spell
 
 from deckcheck.errors import ExactTooLarge, SimError
+from deckcheck.sim.goldfish.checks import count_vectors
 from deckcheck.sim.goldfish.compiled import compile_profile
-from deckcheck.sim.goldfish.exact import Evaluator, count_vectors, exact_odds, hand_vectors
+from deckcheck.sim.goldfish.exact import Evaluator, exact_odds, hand_vectors
 from deckcheck.sim.goldfish.profile import parse_profile
 
 X = monster(1, "Card X")

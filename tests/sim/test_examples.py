@@ -58,3 +58,24 @@ def test_paired_variants_in_one_batch_match_separate_runs() -> None:
         alone = simulate(cp, 3000, seed=4, goals=goal, K=K, per_hand=True)
         assert run.by_turn == alone.by_turn
         assert np.array_equal(run.per_hand, alone.per_hand)
+
+
+def test_monte_carlo_odds_load_neither_the_exact_engine_nor_pydantic(tmp_path: Path) -> None:
+    """The default `odds` of the example (draw cards: Monte Carlo) imports only what it runs:
+    not the exact engine (nor `fractions`), not pydantic (the profile is well-formed)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1")
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "deckcheck", "odds",
+                          "examples/tcg-legal.ydk", "--seed", "1", "--first"],
+                         capture_output=True, text=True, env=env, cwd=root, check=False)
+    assert run.returncode == 0, run.stderr[-500:]
+    assert "Monte Carlo" in run.stdout
+    mods = {line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line}
+    assert "deckcheck.sim.goldfish.npeval" in mods
+    assert not mods & {"deckcheck.sim.goldfish.exact", "fractions", "pydantic"}

@@ -264,8 +264,12 @@ def test_plain_check_reads_profiles_as_the_pydantic_models_do() -> None:
     import tomllib
 
     from deckcheck.sim.goldfish import cardrules
-    from deckcheck.sim.goldfish._profile_schema import validate_behaviour, validate_profile
-    from deckcheck.sim.goldfish.profile import _from_model, _plain_profile, behaviour
+    from deckcheck.sim.goldfish._profile_schema import (
+        to_plain,
+        validate_behaviour,
+        validate_profile,
+    )
+    from deckcheck.sim.goldfish.profile import _plain_profile, behaviour
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     datas = [tomllib.loads(t) for t in re.findall(r"```toml\n(.*?)```", readme, re.S)]
@@ -276,7 +280,7 @@ def test_plain_check_reads_profiles_as_the_pydantic_models_do() -> None:
     for data in datas:
         plain = _plain_profile(data)
         assert plain is not None
-        assert plain == _from_model(validate_profile(data, "p"))
+        assert plain == to_plain(validate_profile(data, "p"))
         for name, entry in plain.cards.items():
             b = behaviour(cardrules.builtin_rules(name), entry, "cards.x", "p")
             fields = dict(cardrules.builtin_rules(name) or {})
@@ -297,3 +301,26 @@ def test_plain_check_reads_profiles_as_the_pydantic_models_do() -> None:
     pf = parse_profile(odd)
     assert (pf.options.overlap, pf.roles["r"], pf.cards["X"].given) == \
         (True, ["A", "B"], {"draw": 2, "play": True})
+
+
+def test_profile_fields_are_declared_once_for_both_readers() -> None:
+    """The plain reader and the pydantic fallback follow from one field list
+    (`profile_fields`): the same keys, and each count's bounds from the same declaration."""
+    from dataclasses import fields
+
+    from deckcheck.sim.goldfish import _profile_schema, profile_fields
+    from deckcheck.sim.goldfish.profile import _plain_profile
+
+    for cls in (profile_fields.Options, profile_fields.RoleSpec, profile_fields.CardEntry,
+                profile_fields.Behaviour, profile_fields.ProfileFile):
+        model = _profile_schema._MODELS[cls]
+        assert tuple(model.model_fields) == profile_fields.keys(cls)
+    bounded = {f.name: f.metadata["range"] for f in fields(profile_fields.CardEntry)
+               if "range" in f.metadata}
+    assert set(bounded) == {"draw", "banish_top", "excavate"}
+    for key, (_, hi) in bounded.items():
+        assert _plain_profile({"cards": {"X": {key: hi}}}) is not None
+        assert _plain_profile({"cards": {"X": {key: hi + 1}}}) is None
+        with pytest.raises(ProfileError, match=f'cards.X.{key}: Input should be less than or '
+                                               f'equal to {hi}'):
+            parse_profile({"cards": {"X": {key: hi + 1}}})

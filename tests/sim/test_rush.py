@@ -12,8 +12,8 @@ from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.montecarlo import simulate, wilson
 from deckcheck.sim.goldfish.profile import parse_profile
 from deckcheck.sim.goldfish.report import odds
-from deckcheck.sim.rules import RUSH_RULES, rules_for
 from deckcheck.sim.state import DuelState
+from deckcheck.sim.turnrules import RUSH_RULES, rules_for
 
 X = monster(1, "Card X")
 

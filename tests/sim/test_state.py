@@ -1,4 +1,4 @@
-"""Rule-level tests of the simulation core: the turn rules (`sim.rules`: hand size, draws,
+"""Rule-level tests of the simulation core: the turn rules (`sim.turnrules`: hand size, draws,
 deck-out, hand limit, Normal Summons and tributes) and the duel state that applies them."""
 
 from __future__ import annotations
@@ -9,8 +9,13 @@ from simkit import expand, extra_monster, fillers, make_deck, make_pool, monster
 from deckcheck.cards.model import Card, Frame, Kind
 from deckcheck.errors import IllegalAction, SimError
 from deckcheck.sim.draws import opening_hands, test_draws
-from deckcheck.sim.rules import TurnRules, normal_summon_problem, summonable_now, tributes_needed
 from deckcheck.sim.state import DuelState, deal_cards
+from deckcheck.sim.turnrules import (
+    TurnRules,
+    normal_summon_problem,
+    summonable_now,
+    tributes_needed,
+)
 
 FUSION = extra_monster(500, "Big Fusion")
 SYNCHRO = extra_monster(501, "Fast Synchro", Frame.SYNCHRO)
@@ -165,3 +170,12 @@ def test_test_draws_by_turn() -> None:
     (x,) = test_draws(short, make_pool(MAIN), 1, seed=1, turns=5)
     assert x.deck_out_turn == 3
     assert expand([(MAIN[0], 2)]) == [MAIN[0], MAIN[0]]
+
+
+def test_turn_rules_module_is_not_named_like_the_rules_package() -> None:
+    """`deckcheck.rules` is the checker's rules package; the turn rules of a format live in
+    `deckcheck.sim.turnrules` (one name, one meaning)."""
+    import importlib.util
+
+    assert importlib.util.find_spec("deckcheck.sim.rules") is None
+    assert TurnRules().hand_size == 5

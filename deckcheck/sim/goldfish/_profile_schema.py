@@ -1,140 +1,103 @@
 """The goldfishing profile format as pydantic models: what `profile` falls back to when a
 profile is not plainly well-formed, to coerce what pydantic coerces and to word the error
 with its TOML key path. Well-formed profiles never import pydantic (`profile` checks them
-itself, to the same rules). This module imports nothing of `profile`: the plain reader falls
-back to it, never the other way round."""
+itself, to the same rules).
+
+The models are made from the plain classes of `profile_fields` (their fields, types,
+defaults and bounds), so the two ends of a profile have one field list; `to_plain` turns a
+model back into its plain class. This module imports nothing of `profile`: the plain reader
+falls back to it, never the other way round."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import dataclasses
+import functools
+import operator
+import types
+import typing
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
 from deckcheck.errors import ProfileError
 from deckcheck.sim.goldfish.keys import key_path
+from deckcheck.sim.goldfish.profile_fields import (
+    Behaviour,
+    CardEntry,
+    Options,
+    ProfileFile,
+    RoleSpec,
+    kind_problem,
+)
+
+#: The model made for each plain class, by class name (nested fields use the models).
+_MODELS: dict[type, type[BaseModel]] = {}
+_PLAIN: dict[str, type] = {}
 
 
-class Options(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    overlap: bool = False
-
-
-class RoleSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    cards: list[str] = Field(default_factory=list)
-    archetypes: list[str] = Field(default_factory=list)
-
-
-class CardEntry(BaseModel):
-    """What one draw or search card does, as written: every field optional, so an entry can
-    override only part of the built-in table (`cardrules`). Checked whole by `behaviour`."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    #: False: the card is never played (its roles still count).
-    play: bool | None = None
-    search: str | None = None
-    draw: int | None = Field(default=None, ge=0, le=10)
-    banish_top: int | None = Field(default=None, ge=0, le=60)
-    excavate: int | None = Field(default=None, ge=0, le=20)
-    excavate_rest: Literal["bottom", "shuffle"] | None = None
-    then_banish: str | None = None
-    discard_cost: str | None = None
-    spent: bool | None = None
-    once_per_turn: bool | None = None
-    #: Cost: banish 3 or 6 random face-down cards from the Extra Deck (6 when it holds 6);
-    #: with 3 the card draws / excavates half its number.
-    extra_deck_cost: bool | None = None
-    #: Cannot be activated in a turn a card effect has drawn a card.
-    no_draw_before: bool | None = None
-    #: After it resolves, no card effect draws for the rest of the turn.
-    no_draw_after: bool | None = None
-    #: Only at the start of Main Phase 1 (before anything else is played that turn).
-    start_of_main1: bool | None = None
-    #: Card Destruction: discard the rest of the hand, then draw that many cards.
-    redraw_hand: bool | None = None
-    #: Small World: reveal a monster in hand, banish a Deck monster sharing exactly one of
-    #: Type, Attribute, Level, ATK, DEF with it, add a Deck monster sharing exactly one with
-    #: that one; the revealed card is banished.
-    small_world: bool | None = None
+def _swap(tp: Any) -> Any:
+    """The type hint `tp` with every plain profile class replaced by its model."""
+    if tp in _MODELS:
+        return _MODELS[tp]
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return functools.reduce(operator.or_, (_swap(a) for a in args))
+    origin = typing.get_origin(tp)
+    if origin in (dict, list):
+        return origin[tuple(_swap(a) for a in args)] if len(args) > 1 else \
+            origin[_swap(args[0])]
+    return tp
 
 
-class Behaviour(BaseModel):
-    """What one draw or search card does (built-in table and profile entry merged)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    search: str | None = None
-    draw: int = 0
-    banish_top: int = 0
-    excavate: int = 0
-    excavate_rest: Literal["bottom", "shuffle"] = "bottom"
-    then_banish: str | None = None
-    discard_cost: str | None = None
-    spent: bool | None = None
-    once_per_turn: bool = True
-    extra_deck_cost: bool = False
-    no_draw_before: bool = False
-    no_draw_after: bool = False
-    start_of_main1: bool = False
-    redraw_hand: bool = False
-    small_world: bool = False
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> Behaviour:
-        kinds = [k for k, v in (("search", self.search), ("draw", self.draw),
-                                ("excavate", self.excavate), ("redraw_hand", self.redraw_hand),
-                                ("small_world", self.small_world)) if v]
-        if len(kinds) != 1:
-            raise ValueError("a card needs exactly one of search, draw, excavate, redraw_hand "
-                             "or small_world" + (f", not {' and '.join(kinds)}" if kinds else
-                                                 ""))
-        if (self.banish_top or self.then_banish) and not self.draw:
-            raise ValueError("banish_top and then_banish only go with draw")
-        if self.discard_cost and self.search:
-            raise ValueError("discard_cost only goes with draw or excavate")
-        if self.extra_deck_cost and not (self.draw or self.excavate):
-            raise ValueError("extra_deck_cost only goes with draw or excavate")
-        return self
-
-    @property
-    def kind(self) -> str:
-        return ("search" if self.search else "draw" if self.draw else
-                "excavate" if self.excavate else "small world" if self.small_world else
-                "redraw")
-
-    @property
-    def searches(self) -> bool:
-        """A search (of a role, or Small World's bridge): tried, never played blindly."""
-        return self.kind in ("search", "small world")
-
-    @property
-    def draws(self) -> bool:
-        """Whether playing it draws cards by a card effect."""
-        return bool(self.draw or self.redraw_hand)
-
-    @property
-    def is_spent(self) -> bool:
-        return self.spent if self.spent is not None else not self.search
+def _model(cls: type, *, frozen: bool = False, **validators: Any) -> type[BaseModel]:
+    """The pydantic model of the plain dataclass `cls`: the same field names, types,
+    defaults and bounds, unknown keys forbidden."""
+    hints = typing.get_type_hints(cls)
+    spec: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("internal"):
+            continue
+        lo_hi = f.metadata.get("range")
+        bounds = {"ge": lo_hi[0], "le": lo_hi[1]} if lo_hi else {}
+        if f.default_factory is not dataclasses.MISSING:
+            factory: Any = f.default_factory
+            default = Field(default_factory=_MODELS.get(factory, factory), **bounds)
+        else:
+            default = Field(default=f.default, **bounds)
+        spec[f.name] = (_swap(hints[f.name]), default)
+    model: type[BaseModel] = create_model(
+        cls.__name__, __config__=ConfigDict(extra="forbid", frozen=frozen),
+        __validators__=validators or None, **spec)
+    _MODELS[cls] = model
+    _PLAIN[cls.__name__] = cls
+    return model
 
 
-class ProfileFile(BaseModel):
-    """A profile as written (conditions are parsed separately, with their key paths)."""
+def _check_kind(self: Any) -> Any:
+    problem = kind_problem(self)
+    if problem is not None:
+        raise ValueError(problem)
+    return self
 
-    model_config = ConfigDict(extra="forbid")
 
-    success: Any = None
-    #: The goal going first / second, when it differs from `success`.
-    success_first: Any = None
-    success_second: Any = None
-    options: Options = Field(default_factory=Options)
-    roles: dict[str, list[str] | RoleSpec] = Field(default_factory=dict)
-    conditions: dict[str, Any] = Field(default_factory=dict)
-    cards: dict[str, CardEntry] = Field(default_factory=dict)
-    rows: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    side: dict[str, Any] = Field(default_factory=dict)
+for _cls in (Options, RoleSpec, CardEntry):
+    _model(_cls)
+_model(Behaviour, frozen=True, one_kind=model_validator(mode="after")(_check_kind))
+_model(ProfileFile)
+
+
+def to_plain(value: Any) -> Any:
+    """A validated model (and what it holds) as the plain classes `profile` uses."""
+    if isinstance(value, BaseModel):
+        cls = _PLAIN[type(value).__name__]
+        if cls is CardEntry:  # only the fields the entry sets override the built-in table
+            return CardEntry.of(value.model_dump(exclude_unset=True))
+        return cls(**{k: to_plain(getattr(value, k)) for k in type(value).model_fields})
+    if isinstance(value, dict):
+        return {k: to_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_plain(v) for v in value]
+    return value
 
 
 def _pydantic_error(exc: ValidationError, source: str, prefix: str = "") -> ProfileError:
@@ -153,17 +116,19 @@ def _pydantic_error(exc: ValidationError, source: str, prefix: str = "") -> Prof
                         f"described in the README).")
 
 
-def validate_profile(data: dict[str, Any], source: str) -> ProfileFile:
-    """`data` as a `ProfileFile`, or the ProfileError naming the first problem."""
+def validate_profile(data: dict[str, Any], source: str) -> BaseModel:
+    """`data` as the model of a `ProfileFile`, or the ProfileError naming the first
+    problem."""
     try:
-        return ProfileFile.model_validate(data)
+        return _MODELS[ProfileFile].model_validate(data)
     except ValidationError as exc:
         raise _pydantic_error(exc, source) from None
 
 
-def validate_behaviour(fields: dict[str, Any], source: str, path: str) -> Behaviour:
-    """`fields` as a `Behaviour`, or the ProfileError naming the problem under `path`."""
+def validate_behaviour(fields: dict[str, Any], source: str, path: str) -> BaseModel:
+    """`fields` as the model of a `Behaviour`, or the ProfileError naming the problem under
+    `path`."""
     try:
-        return Behaviour.model_validate(fields)
+        return _MODELS[Behaviour].model_validate(fields)
     except ValidationError as exc:
         raise _pydantic_error(exc, source, prefix=path) from None

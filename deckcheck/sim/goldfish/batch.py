@@ -40,7 +40,7 @@ FRESH = ("won_by_turn", "after_draws", "HT1", "lost", "played", "measured", "use
 
 
 class Batch:
-    """A batch of duels played turn by turn with the rules of `deckcheck.sim.rules` (hand
+    """A batch of duels played turn by turn with the rules of `deckcheck.sim.turnrules` (hand
     size, draws, End Phase limit, deck-out) and the draw-card policy of `play`, compiled to
     array operations. Per hand: H (hand), R (Deck in reach), B (the bottom: excavated cards,
     drawn only when R is empty, found by searches), and this turn's play state."""

@@ -8,7 +8,7 @@ common random numbers (the same seed and hand count), so the curve is smooth.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from deckcheck.cards.names import normalize
 from deckcheck.errors import ProfileError, SimError
@@ -86,6 +86,34 @@ def copies_curve(cp: CompiledProfile, card: str, *, target: float = 0.9,
 
     name, cx = _class_of(cp, card, "--copies")
     now = cp.classes[cx].cards[name]
+    Ks, room = _class_sizes(cp, card, name, cx, swap)
+    n_hands = hands or SENSITIVITY_HANDS
+    results: list[list[_At]] = []
+    # exact where the exact engine answers every count of every seat; else all by Monte
+    # Carlo (one engine for the whole table)
+    exact = [[_exact_at(cp, seat, mode, K) for K in Ks] for seat in seats] \
+        if mode != "mc" else [[None]]
+    method: Literal["exact", "monte-carlo"] = "exact"
+    if all(at is not None for row in exact for at in row):
+        results = [[at for at in row if at is not None] for row in exact]
+    else:
+        method = "monte-carlo"
+        results = [[success_at(cp, seat, "mc", K, n_hands, seed) for K in Ks]
+                   for seat in seats]
+    rows = [_row(n, [row[n] for row in results]) for n in range(MOST + 1)]
+    smallest = [next((n for n in range(MOST + 1) if rows[n].rates[i] >= target), None)
+                for i in range(len(seats))]
+    return CopiesResult(card=name, now=now, swap=room, target=target,
+                        seats=["second" if s else "first" for s in seats], method=method,
+                        hands=n_hands if method == "monte-carlo" else None, rows=rows,
+                        smallest=smallest)
+
+
+def _class_sizes(cp: CompiledProfile, card: str, name: str, cx: int, swap: str | None
+                 ) -> tuple[list[tuple[int, ...]], str]:
+    """The deck's class sizes with 0..MOST copies of `name` (class `cx`), each copy in
+    taking out one of `swap` or of the largest class of blanks; and what makes the room."""
+    now = cp.classes[cx].cards[name]
     if swap is not None:
         swap_name, cs = _class_of(cp, swap, "--swap")
         if cs == cx:
@@ -110,36 +138,19 @@ def copies_curve(cp: CompiledProfile, card: str, *, target: float = 0.9,
             raise ProfileError(f"{card} x{n} needs {n - now} cards taken out, but the deck "
                                f"has {spare} of {room}; name another card with --swap.")
         Ks.append(tuple(K))
-    n_hands = hands or SENSITIVITY_HANDS
-    results: list[list[_At]] = []
-    # exact where the exact engine answers every count of every seat; else all by Monte
-    # Carlo (one engine for the whole table)
-    exact = [[_exact_at(cp, seat, mode, K) for K in Ks] for seat in seats] \
-        if mode != "mc" else [[None]]
-    method: Literal["exact", "monte-carlo"] = "exact"
-    if all(at is not None for row in exact for at in row):
-        results = [[at for at in row if at is not None] for row in exact]
-    else:
-        method = "monte-carlo"
-        results = [[success_at(cp, seat, "mc", K, n_hands, seed) for K in Ks]
-                   for seat in seats]
-    rows = []
-    for n in range(MOST + 1):
-        rates, lows, highs = [], [], []
-        for row in results:
-            at = row[n]
-            rates.append(at.rate)
-            if at.method == "monte-carlo":
-                lo, hi = at.run.interval()
-                lows.append(lo)
-                highs.append(hi)
-            else:
-                lows.append(None)
-                highs.append(None)
-        rows.append(CopiesRow(copies=n, rates=rates, lows=lows, highs=highs))
-    smallest = [next((n for n in range(MOST + 1) if rows[n].rates[i] >= target), None)
-                for i in range(len(seats))]
-    return CopiesResult(card=name, now=now, swap=room, target=target,
-                        seats=["second" if s else "first" for s in seats], method=method,
-                        hands=n_hands if method == "monte-carlo" else None, rows=rows,
-                        smallest=smallest)
+    return Ks, room
+
+
+def _row(n: int, ats: list[Any]) -> CopiesRow:
+    """The row of `n` copies from each seat's rate (with its interval when Monte Carlo)."""
+    rates, lows, highs = [], [], []
+    for at in ats:
+        rates.append(at.rate)
+        if at.method == "monte-carlo":
+            lo, hi = at.run.interval()
+            lows.append(lo)
+            highs.append(hi)
+        else:
+            lows.append(None)
+            highs.append(None)
+    return CopiesRow(copies=n, rates=rates, lows=lows, highs=highs)

@@ -14,54 +14,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations
 from math import comb, gcd, lcm
 from typing import Any
 
 from deckcheck.errors import ExactTooLarge, SimError
+from deckcheck.sim.goldfish.checks import (
+    DEFAULT_BUDGET,
+    TermChecks,
+    count_vectors,
+    goal_checks,
+    interpret,
+)
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
-
-#: Hand vectors the exact engine enumerates at most (per hand size) before giving up.
-DEFAULT_BUDGET = 200_000
-
-Checks = tuple[tuple[tuple[int, ...], int], ...]
-#: (class indices, at least, at most) on the number of those classes present in the hand.
-Distinct = tuple[tuple[tuple[int, ...], int | None, int | None], ...]
-#: One term: (upper checks, lower checks, different-name checks, negated sub-goals).
-TermChecks = tuple[Checks, Checks, Distinct, tuple[tuple[Any, ...], ...]]
-
-
-def goal_checks(cp: CompiledProfile, terms: list[Term]) -> tuple[TermChecks, ...]:
-    return tuple(term_checks(cp, t) for t in terms)
-
-
-def term_checks(cp: CompiledProfile, term: Term) -> TermChecks:
-    """A term as (upper checks, lower checks, distinct checks, negated goals): each check is
-    (class indices, bound).
-
-    Upper: the hand holds at most `bound` cards of those classes. Lower: at least `bound`.
-    Without overlap the lower checks are Hall's condition for the matching of hand cards to
-    the term's "at least" requirements: every set of requirements together needs no more
-    cards than the hand holds of the classes that can fill any of them. Distinct: how many
-    of those (one-name) classes are in the hand. Negated: goals that must not hold."""
-    highs = tuple((tuple(cp.class_members(f)), hi) for f, hi in sorted(term.highs.items()))
-    distinct = tuple((tuple(cp.class_members(f)), lo, hi)
-                     for f, (lo, hi) in sorted(term.distinct.items()))
-    nots = tuple(goal_checks(cp, sub) for sub in term.nots)
-    feats = sorted(term.lows)
-    lows: dict[tuple[int, ...], int] = {}
-    if cp.overlap:
-        for f in feats:
-            key = tuple(cp.class_members(f))
-            lows[key] = max(lows.get(key, 0), term.lows[f])
-    else:
-        for size in range(1, len(feats) + 1):
-            for subset in combinations(feats, size):
-                key = tuple(sorted({c for f in subset for c in cp.class_members(f)}))
-                demand = sum(term.lows[f] for f in subset)
-                lows[key] = max(lows.get(key, 0), demand)
-    return highs, tuple(sorted(lows.items())), distinct, nots
 
 
 class Evaluator:
@@ -91,30 +56,11 @@ class Evaluator:
             return False
         key = (k, rest, used)
         hit = self._memo.get(key)
-        if hit is not None:
-            return hit
-        result = False
-        for s in self.searchers:
-            if s in used or k[s] == 0:
-                continue
-            for t in self.targets[s]:
-                if rest[t] == 0:
-                    continue
-                k2 = list(k)
-                k2[t] += 1
-                if self.spent[s]:
-                    k2[s] -= 1
-                r2 = list(rest)
-                r2[t] -= 1
-                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
-                    result = True
-                    break
-            if result:
-                break
-        if not result:
-            result = self._small_world(k, rest, used)
-        self._memo[key] = result
-        return result
+        if hit is None:
+            hit = any(self.succeeds(k2, r2, used2) for k2, r2, used2 in self._searches(
+                k, rest, used))
+            self._memo[key] = hit
+        return hit
 
     def final(self, k: tuple[int, ...], rest: tuple[int, ...],
               used: frozenset[int] = frozenset()) -> tuple[int, ...]:
@@ -123,6 +69,16 @@ class Evaluator:
         World); the hand itself when it succeeds without one, or when none makes it."""
         if self.ok(k) or (not self.searchers and not self.worlds):
             return k
+        for k2, r2, used2 in self._searches(k, rest, used):
+            if self.succeeds(k2, r2, used2):
+                return self.final(k2, r2, used2)
+        return k
+
+    def _searches(self, k: tuple[int, ...], rest: tuple[int, ...], used: frozenset[int]
+                  ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], frozenset[int]]]:
+        """Each search the hand `k` can make with `rest` left in the Deck, in the order
+        `succeeds` and `final` try them (searchers in class order, each target in order,
+        then Small World): (the hand, the Deck, the searchers used) after it."""
         for s in self.searchers:
             if s in used or k[s] == 0:
                 continue
@@ -135,9 +91,8 @@ class Evaluator:
                     k2[s] -= 1
                 r2 = list(rest)
                 r2[t] -= 1
-                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
-                    return self.final(tuple(k2), tuple(r2), used | {s})
-        for s in self.worlds:
+                yield tuple(k2), tuple(r2), used | {s}
+        for s in self.worlds:  # Small World: reveal `a` (banished), banish a bridge, add `t`
             if s in used or k[s] == 0:
                 continue
             for a, t, bridges in self.cp.small_world:
@@ -153,52 +108,7 @@ class Evaluator:
                 r2 = list(rest)
                 r2[t] -= 1
                 r2[b] -= 1
-                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
-                    return self.final(tuple(k2), tuple(r2), used | {s})
-        return k
-
-    def _small_world(self, k: tuple[int, ...], rest: tuple[int, ...],
-                     used: frozenset[int]) -> bool:
-        """Small World: reveal `a` (banished), banish a bridge from the Deck, add `t`."""
-        for s in self.worlds:
-            if s in used or k[s] == 0:
-                continue
-            for a, t, bridges in self.cp.small_world:
-                if k[a] - (a == s) <= 0 or rest[t] == 0:
-                    continue
-                b = next((b for b in bridges if rest[b] > (1 if b == t else 0)), None)
-                if b is None:
-                    continue
-                k2 = list(k)
-                k2[s] -= 1
-                k2[a] -= 1
-                k2[t] += 1
-                r2 = list(rest)
-                r2[t] -= 1
-                r2[b] -= 1
-                if self.succeeds(tuple(k2), tuple(r2), used | {s}):
-                    return True
-        return False
-
-
-def interpret(terms: tuple[TermChecks, ...], k: tuple[int, ...]) -> bool:
-    """Whether the hand `k` meets one of the terms (the reference the compiled checks and
-    the NumPy engine are tested against)."""
-    for highs, lows, distinct, nots in terms:
-        if any(sum(k[i] for i in idx) > hi for idx, hi in highs):
-            continue
-        if any(sum(k[i] for i in idx) < lo for idx, lo in lows):
-            continue
-        if any(not _in(sum(1 for i in idx if k[i]), lo, hi) for idx, lo, hi in distinct):
-            continue
-        if any(interpret(sub, k) for sub in nots):
-            continue
-        return True
-    return False
-
-
-def _in(n: int, lo: int | None, hi: int | None) -> bool:
-    return (lo is None or n >= lo) and (hi is None or n <= hi)
+                yield tuple(k2), tuple(r2), used | {s}
 
 
 def _expr(terms: tuple[TermChecks, ...]) -> str:
@@ -229,19 +139,6 @@ def _compile_checks(terms: tuple[TermChecks, ...]) -> Callable[[tuple[int, ...]]
     fn: Callable[[tuple[int, ...]], bool] = eval(  # noqa: S307
         f"lambda k: bool({_expr(terms)})", {"__builtins__": {"bool": bool}})
     return fn
-
-
-def count_vectors(K: tuple[int, ...], n: int) -> int:
-    """How many hand vectors k (0 <= k_i <= K_i, sum n) there are."""
-    ways = [1] + [0] * n
-    for cap in K:
-        new = [0] * (n + 1)
-        for total, w in enumerate(ways):
-            if w:
-                for x in range(min(cap, n - total) + 1):
-                    new[total + x] += w
-        ways = new
-    return ways[n]
 
 
 def iter_vectors(K: tuple[int, ...], n: int) -> Iterator[tuple[tuple[int, ...], int]]:

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from deckcheck.sim.goldfish.checks import goal_checks
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
-from deckcheck.sim.goldfish.exact import goal_checks
 
 Array = Any  # numpy arrays (kept loose so the module type-checks without numpy stubs)
 
@@ -108,64 +108,23 @@ class NpEvaluator:
         for s in self.searchers:
             if s in used:
                 continue
-            spent = self.cp.behaviours[s].is_spent
             # every (hand, target) pair in one evaluation: a hand succeeds if any target
             # it can add makes it succeed
-            held = HT[s] if HT is not None else H[:, s]
-            can = np.nonzero(~ok & (held > 0))[0]
-            if not len(can):
-                continue
-            # (the Decks of the hands that could search: a few of them)
-            Rc = R(can) if callable(R) else take_rows(R, can)
-            found = [(np.nonzero(Rc[:, t] > 0)[0], t) for t in self.targets[s]]
-            at_can = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.intp)
-            if not len(at_can):
-                continue
-            rows = can[at_can]
-            ts = np.repeat([t for _, t in found], [len(r) for r, _ in found])
-            H2 = take_rows(H, rows)  # (new arrays: one flat index per pair)
-            at = np.arange(len(rows)) * H2.shape[1] + ts
-            H2.reshape(-1)[at] += 1
-            if spent:
-                H2[:, s] -= 1
-                if self.zones:
-                    H2[:, self.C + s] += 1  # to the GY
-            R2 = take_rows(Rc, at_can)
-            if R2.shape[1] != H2.shape[1]:
-                at = np.arange(len(rows)) * R2.shape[1] + ts
-            R2.reshape(-1)[at] -= 1
-            ok[rows[self.succeeds(H2, R2, used | {s})]] = True
+            pairs = self._search_pairs(H, R, ok, s, HT)
+            if pairs is not None:
+                rows, H2, R2 = pairs
+                ok[rows[self.succeeds(H2, R2, used | {s})]] = True
         for s in self.worlds:  # Small World: reveal a, banish a bridge b, add t
             if s in used:
                 continue
             if callable(R):
                 R = R(None)
             for a, t, bridges in self.cp.small_world:
-                cand = ~ok & (H[:, s] > 0) & (H[:, a] > (1 if a == s else 0)) & (R[:, t] > 0)
-                if not cand.any():
-                    continue
-                rows = np.nonzero(cand)[0]
-                bridge = np.full(len(rows), -1, dtype=np.intp)
-                for b in reversed(bridges):  # the first bridge the Deck still holds
-                    bridge[R[rows, b] > (1 if b == t else 0)] = b
-                rows, bridge = rows[bridge >= 0], bridge[bridge >= 0]
-                if not len(rows):
-                    continue
-                H2 = take_rows(H, rows)
-                H2[:, s] -= 1
-                H2[:, a] -= 1
-                H2[:, t] += 1
-                if self.zones:  # Small World to the GY; the revealed card and the bridge
-                    C = self.C  # are banished
-                    H2[:, C + s] += 1
-                    H2[:, 2 * C + a] += 1
-                    H2[np.arange(len(rows)), 2 * C + bridge] += 1
-                R2 = take_rows(R, rows)
-                R2[:, t] -= 1
-                R2[np.arange(len(rows)), bridge] -= 1
-                ok[rows] |= self.succeeds(H2, R2, used | {s})
+                found = self._world_moves(H, R, ok, s, a, t, bridges)
+                if found is not None:
+                    rows, H2, R2 = found
+                    ok[rows] |= self.succeeds(H2, R2, used | {s})
         return ok
-
 
     def final(self, H: Array, R: Array | Callable[[Array], Array],
               used: frozenset[int] = frozenset(), HT: Array = None) -> Array:
@@ -195,28 +154,10 @@ class NpEvaluator:
         for s in self.searchers:
             if s in used:
                 continue
-            spent = self.cp.behaviours[s].is_spent
-            can = np.nonzero(~ok & (H[:, s] > 0))[0]
-            if not len(can):
+            pairs = self._search_pairs(H, R, ok, s)
+            if pairs is None:
                 continue
-            Rc = R(can) if callable(R) else take_rows(R, can)
-            found = [(np.nonzero(Rc[:, t] > 0)[0], t) for t in self.targets[s]]
-            at_can = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.intp)
-            if not len(at_can):
-                continue
-            rows = can[at_can]
-            ts = np.repeat([t for _, t in found], [len(r) for r, _ in found])
-            H2 = take_rows(H, rows)
-            at = np.arange(len(rows)) * H2.shape[1] + ts
-            H2.reshape(-1)[at] += 1
-            if spent:
-                H2[:, s] -= 1
-                if self.zones:
-                    H2[:, self.C + s] += 1
-            R2 = take_rows(Rc, at_can)
-            if R2.shape[1] != H2.shape[1]:
-                at = np.arange(len(rows)) * R2.shape[1] + ts
-            R2.reshape(-1)[at] -= 1
+            rows, H2, R2 = pairs
             good = np.nonzero(self.succeeds(H2, R2, used | {s}))[0]
             # per hand the first target (pairs are in target order) that makes it succeed
             hands, first = np.unique(rows[good], return_index=True)
@@ -229,33 +170,74 @@ class NpEvaluator:
             if callable(R):
                 R = R(None)
             for a, t, bridges in self.cp.small_world:
-                cand = ~ok & (H[:, s] > 0) & (H[:, a] > (1 if a == s else 0)) & (R[:, t] > 0)
-                if not cand.any():
+                found = self._world_moves(H, R, ok, s, a, t, bridges)
+                if found is None:
                     continue
-                rows = np.nonzero(cand)[0]
-                bridge = np.full(len(rows), -1, dtype=np.intp)
-                for b in reversed(bridges):
-                    bridge[R[rows, b] > (1 if b == t else 0)] = b
-                rows, bridge = rows[bridge >= 0], bridge[bridge >= 0]
-                if not len(rows):
-                    continue
-                H2 = take_rows(H, rows)
-                H2[:, s] -= 1
-                H2[:, a] -= 1
-                H2[:, t] += 1
-                if self.zones:
-                    C = self.C
-                    H2[:, C + s] += 1
-                    H2[:, 2 * C + a] += 1
-                    H2[np.arange(len(rows)), 2 * C + bridge] += 1
-                R2 = take_rows(R, rows)
-                R2[:, t] -= 1
-                R2[np.arange(len(rows)), bridge] -= 1
+                rows, H2, R2 = found
                 good = self.succeeds(H2, R2, used | {s})
                 if good.any():
                     out[rows[good]] = self.final(H2[good], R2[good], used | {s})
                     ok[rows[good]] = True
         return out
+
+    def _search_pairs(self, H: Array, R: Array | Callable[[Array], Array], ok: Array, s: int,
+                      HT: Array = None) -> tuple[Array, Array, Array] | None:
+        """Every (hand, target) pair of searcher `s` for the hands not `ok` that hold it and
+        whose Deck holds the target, in target order: (each pair's hand row, the hand with
+        the target added, the Deck with it taken); None when there is no pair."""
+        held = HT[s] if HT is not None else H[:, s]
+        can = np.nonzero(~ok & (held > 0))[0]
+        if not len(can):
+            return None
+        # (the Decks of the hands that could search: a few of them)
+        Rc = R(can) if callable(R) else take_rows(R, can)
+        found = [(np.nonzero(Rc[:, t] > 0)[0], t) for t in self.targets[s]]
+        at_can = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.intp)
+        if not len(at_can):
+            return None
+        rows = can[at_can]
+        ts = np.repeat([t for _, t in found], [len(r) for r, _ in found])
+        H2 = take_rows(H, rows)  # (new arrays: one flat index per pair)
+        at = np.arange(len(rows)) * H2.shape[1] + ts
+        H2.reshape(-1)[at] += 1
+        if self.cp.behaviours[s].is_spent:
+            H2[:, s] -= 1
+            if self.zones:
+                H2[:, self.C + s] += 1  # to the GY
+        R2 = take_rows(Rc, at_can)
+        if R2.shape[1] != H2.shape[1]:
+            at = np.arange(len(rows)) * R2.shape[1] + ts
+        R2.reshape(-1)[at] -= 1
+        return rows, H2, R2
+
+    def _world_moves(self, H: Array, R: Array, ok: Array, s: int, a: int, t: int,
+                     bridges: tuple[int, ...]) -> tuple[Array, Array, Array] | None:
+        """Small World `s` revealing `a` to add `t` for the hands not `ok` that can (the
+        first bridge their Deck still holds): (their rows, the hands after it, the Decks
+        after it); None when no hand can."""
+        cand = ~ok & (H[:, s] > 0) & (H[:, a] > (1 if a == s else 0)) & (R[:, t] > 0)
+        if not cand.any():
+            return None
+        rows = np.nonzero(cand)[0]
+        bridge = np.full(len(rows), -1, dtype=np.intp)
+        for b in reversed(bridges):  # the first bridge the Deck still holds
+            bridge[R[rows, b] > (1 if b == t else 0)] = b
+        rows, bridge = rows[bridge >= 0], bridge[bridge >= 0]
+        if not len(rows):
+            return None
+        H2 = take_rows(H, rows)
+        H2[:, s] -= 1
+        H2[:, a] -= 1
+        H2[:, t] += 1
+        if self.zones:  # Small World to the GY; the revealed card and the bridge are banished
+            C = self.C
+            H2[:, C + s] += 1
+            H2[:, 2 * C + a] += 1
+            H2[np.arange(len(rows)), 2 * C + bridge] += 1
+        R2 = take_rows(R, rows)
+        R2[:, t] -= 1
+        R2[np.arange(len(rows)), bridge] -= 1
+        return rows, H2, R2
 
 
 def _add_rows(HT: Array, idx: list[int]) -> Array:

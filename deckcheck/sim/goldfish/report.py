@@ -15,14 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from deckcheck.errors import ExactTooLarge, SimError
+from deckcheck.sim.goldfish.checks import DEFAULT_BUDGET, count_vectors
 from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile
 from deckcheck.sim.goldfish.derived import derived_result
-from deckcheck.sim.goldfish.exact import (
-    DEFAULT_BUDGET,
-    NeedsMonteCarlo,
-    count_vectors,
-    exact_odds,
-)
 from deckcheck.sim.goldfish.results import (
     CardDelta,
     ClassSummary,
@@ -118,6 +113,8 @@ def going_result(cp: CompiledProfile, going_second: bool, *, mode: Mode, turns: 
     seat = "going second" if going_second else "going first"
     for t in list(exact_turns):
         n = rules.cards_by(t, going_second)
+        from deckcheck.sim.goldfish.exact import NeedsMonteCarlo, exact_odds
+
         try:
             res = exact_odds(cp, n, goals=goal_terms, failing=failing if t == 1 else 0,
                              budget=DEFAULT_BUDGET, draw_work=_draw_work(mode),
@@ -227,6 +224,8 @@ def _exact_at(cp: CompiledProfile, going_second: bool, mode: Mode,
     n = cp.rules.cards_by(1, going_second)
     goal = {"success": cp.success_for(going_second)}
     if mode != "mc" and _exact_possible(cp, n, K, mode):
+        from deckcheck.sim.goldfish.exact import NeedsMonteCarlo, exact_odds
+
         try:
             res = exact_odds(cp, n, goals=goal, K=K, draw_work=_draw_work(mode))
             return _At(float(res.probabilities["success"]), "exact")
@@ -433,6 +432,8 @@ def _exact_turns(cp: CompiledProfile, seat: bool, mode: Mode, turns: int) -> lis
         n = cp.rules.cards_by(t, seat)
         if not (exact_turn_ok(cp, t, seat) and _exact_possible(cp, n, mode=mode)):
             break
+        from deckcheck.sim.goldfish.exact import NeedsMonteCarlo, exact_odds
+
         try:
             res = exact_odds(cp, n, goals={"success": cp.success_for(seat)},
                              draw_work=_draw_work(mode))

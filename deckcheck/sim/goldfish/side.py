@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from deckcheck.sim.goldfish.profile import ProfileFile
     from deckcheck.sim.goldfish.report import Mode
     from deckcheck.sim.goldfish.results import Rate
-    from deckcheck.sim.rules import TurnRules
+    from deckcheck.sim.turnrules import TurnRules
 
 SEATS = {"first": False, "second": True}
 _COUNT_BEFORE = re.compile(r"^\s*(\d+)\s*x?\s+(.+?)\s*$", re.IGNORECASE)
@@ -147,7 +147,7 @@ def sided_odds(pf: ProfileFile, deck: Deck, pool: CardPool, source: str, *,
     """Games 2 and 3 for each seat the side plan names (and `seats` asks for)."""
     from deckcheck.sim.goldfish.compiled import compile_profile
     from deckcheck.sim.goldfish.report import going_result
-    from deckcheck.sim.rules import DEFAULT_RULES
+    from deckcheck.sim.turnrules import DEFAULT_RULES
 
     plans = side_plan(pf, source)
     out = []

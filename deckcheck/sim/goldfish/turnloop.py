@@ -1,5 +1,5 @@
 """The Monte Carlo turn loop (NumPy): a batch of duels played turn by turn with the rules of
-`deckcheck.sim.rules` (hand size, draws, the End Phase hand limit, deck-out) and the
+`deckcheck.sim.turnrules` (hand size, draws, the End Phase hand limit, deck-out) and the
 draw-card policy of `play`, compiled to array operations. Per hand: the hand (H), the Deck in
 reach (R), the bottom (B: excavated cards, drawn only when R is empty, found by searches).
 
@@ -77,22 +77,35 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
                                           measure=measure)
             if gi == 0 and keep and batch.after_draws is not None:
                 openings.append(batch.after_draws)  # turn 1's hands, draws included
-            for t in range(turns):
-                by_turn[name][t] += int(hits[t])
-            for j, other in enumerate(names[1:] if measure else []):
-                for t in range(turns):
-                    by_turn[other][t] += batch.measured[j][t]
+            _add_hits(by_turn, name, hits, names[1:] if measure else [], batch)
             if gi == 0:
                 deck_outs += outs
-                for j, d in enumerate(batch.order):
-                    played[d] = played.get(d, 0) + int(batch.played[:, j].sum())
-                if failing:
-                    X, ok1 = first
-                    HT = None if batch.after_draws is None else batch.after_draws[3]
-                    if HT is not None:  # (the turn-1 hands, transposed: every column kept)
-                        _count_rows(None, fail_counts, np.compress(~ok1, HT, axis=1))
-                    else:
-                        _count_rows(X[~ok1], fail_counts)
+                _tally_first_game(batch, first, failing, played, fail_counts)
             done += size
     fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
     return by_turn, fails, deck_outs, None, played
+
+
+def _add_hits(by_turn: dict[str, list[int]], name: str, hits: Any, measured: list[str],
+              batch: Batch) -> None:
+    """Add a chunk's hands meeting goal `name` by each turn, and those of the goals
+    `measured` on its games."""
+    for t, n in enumerate(hits):
+        by_turn[name][t] += int(n)
+    for j, other in enumerate(measured):
+        for t, n in enumerate(batch.measured[j]):
+            by_turn[other][t] += n
+
+
+def _tally_first_game(batch: Batch, first: Any, failing: int, played: Played,
+                      fail_counts: dict[tuple[int, ...], int]) -> None:
+    """Add a chunk's draw cards played and (with `failing`) its failing turn-1 hands."""
+    for j, d in enumerate(batch.order):
+        played[d] = played.get(d, 0) + int(batch.played[:, j].sum())
+    if failing:
+        X, ok1 = first
+        HT = None if batch.after_draws is None else batch.after_draws[3]
+        if HT is not None:  # (the turn-1 hands, transposed: every column kept)
+            _count_rows(None, fail_counts, np.compress(~ok1, HT, axis=1))
+        else:
+            _count_rows(X[~ok1], fail_counts)

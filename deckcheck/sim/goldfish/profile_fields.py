@@ -1,0 +1,182 @@
+"""The fields of a goldfishing profile, declared once: the plain classes `profile` reads a
+profile into, with each field's type, default and bounds. The plain check of a well-formed
+profile (`plain_rules`) and the pydantic models that coerce odd input and word its errors
+(`_profile_schema`) both follow from these classes; a new field is one line here."""
+
+from __future__ import annotations
+
+import functools
+import types
+import typing
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+
+def _at_most(n: int) -> Any:
+    """A count field of a card entry: None (not given) or 0..`n`."""
+    return field(default=None, metadata={"range": (0, n)})
+
+
+@dataclass
+class Options:
+    overlap: bool = False
+
+
+@dataclass
+class RoleSpec:
+    cards: list[str] = field(default_factory=list)
+    archetypes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CardEntry:
+    """What one draw or search card does, as written: every field optional, so an entry can
+    override only part of the built-in table (`cardrules`). Checked whole by `behaviour`."""
+
+    #: False: the card is never played (its roles still count).
+    play: bool | None = None
+    search: str | None = None
+    draw: int | None = _at_most(10)
+    banish_top: int | None = _at_most(60)
+    excavate: int | None = _at_most(20)
+    excavate_rest: Literal["bottom", "shuffle"] | None = None
+    then_banish: str | None = None
+    discard_cost: str | None = None
+    spent: bool | None = None
+    once_per_turn: bool | None = None
+    #: Cost: banish 3 or 6 random face-down cards from the Extra Deck (6 when it holds 6);
+    #: with 3 the card draws / excavates half its number.
+    extra_deck_cost: bool | None = None
+    #: Cannot be activated in a turn a card effect has drawn a card.
+    no_draw_before: bool | None = None
+    #: After it resolves, no card effect draws for the rest of the turn.
+    no_draw_after: bool | None = None
+    #: Only at the start of Main Phase 1 (before anything else is played that turn).
+    start_of_main1: bool | None = None
+    #: Card Destruction: discard the rest of the hand, then draw that many cards.
+    redraw_hand: bool | None = None
+    #: Small World: reveal a monster in hand, banish a Deck monster sharing exactly one of
+    #: Type, Attribute, Level, ATK, DEF with it, add a Deck monster sharing exactly one with
+    #: that one; the revealed card is banished.
+    small_world: bool | None = None
+    #: The fields the entry sets (only those override the built-in table); not a key of the
+    #: file.
+    given: dict[str, Any] = field(default_factory=dict, repr=False, compare=False,
+                                  metadata={"internal": True})
+
+    @classmethod
+    def of(cls, given: dict[str, Any]) -> CardEntry:
+        return cls(**given, given=dict(given))
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """What one draw or search card does (built-in table and profile entry merged)."""
+
+    search: str | None = None
+    draw: int = 0
+    banish_top: int = 0
+    excavate: int = 0
+    excavate_rest: Literal["bottom", "shuffle"] = "bottom"
+    then_banish: str | None = None
+    discard_cost: str | None = None
+    spent: bool | None = None
+    once_per_turn: bool = True
+    extra_deck_cost: bool = False
+    no_draw_before: bool = False
+    no_draw_after: bool = False
+    start_of_main1: bool = False
+    redraw_hand: bool = False
+    small_world: bool = False
+
+    @property
+    def kind(self) -> str:
+        return ("search" if self.search else "draw" if self.draw else
+                "excavate" if self.excavate else "small world" if self.small_world else
+                "redraw")
+
+    @property
+    def searches(self) -> bool:
+        """A search (of a role, or Small World's bridge): tried, never played blindly."""
+        return self.kind in ("search", "small world")
+
+    @property
+    def draws(self) -> bool:
+        """Whether playing it draws cards by a card effect."""
+        return bool(self.draw or self.redraw_hand)
+
+    @property
+    def is_spent(self) -> bool:
+        return self.spent if self.spent is not None else not self.search
+
+
+#: The fields that say what kind of card a behaviour is (exactly one is set).
+BEHAVIOUR_KINDS = ("search", "draw", "excavate", "redraw_hand", "small_world")
+
+
+def kind_problem(b: Any) -> str | None:
+    """What is wrong with the combination of a behaviour's fields (None: nothing)."""
+    kinds = [k for k in BEHAVIOUR_KINDS if getattr(b, k)]
+    if len(kinds) != 1:
+        return ("a card needs exactly one of search, draw, excavate, redraw_hand or "
+                "small_world" + (f", not {' and '.join(kinds)}" if kinds else ""))
+    if (b.banish_top or b.then_banish) and not b.draw:
+        return "banish_top and then_banish only go with draw"
+    if b.discard_cost and b.search:
+        return "discard_cost only goes with draw or excavate"
+    if b.extra_deck_cost and not (b.draw or b.excavate):
+        return "extra_deck_cost only goes with draw or excavate"
+    return None
+
+
+@dataclass
+class ProfileFile:
+    """A profile as written (conditions are parsed separately, with their key paths)."""
+
+    success: Any = None
+    #: The goal going first / second, when it differs from `success`.
+    success_first: Any = None
+    success_second: Any = None
+    options: Options = field(default_factory=Options)
+    roles: dict[str, list[str] | RoleSpec] = field(default_factory=dict)
+    conditions: dict[str, Any] = field(default_factory=dict)
+    cards: dict[str, CardEntry] = field(default_factory=dict)
+    #: Derived rows: name -> {row = COND, given = COND} (a conditional probability) or
+    #: {count = NAME} (the expected number of cards of NAME in the hand).
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Side plan: seat ("first" / "second") -> {in = [cards], out = [cards]} (`side`).
+    side: dict[str, Any] = field(default_factory=dict)
+
+
+def keys(cls: type) -> tuple[str, ...]:
+    """The keys a profile may write for `cls` (its fields, less internal ones)."""
+    return tuple(f.name for f in fields(cls) if not f.metadata.get("internal"))
+
+
+@functools.cache
+def plain_rules(cls: type) -> dict[str, tuple[tuple[Any, ...], bool]]:
+    """For each key of a flat class (`CardEntry`, `Behaviour`, `Options`): what a plainly
+    well-formed value is (`(bool,)`, `(str,)`, `(int,)`, `(int, lo, hi)` or the allowed
+    strings) and whether None is allowed; pydantic would take such a value unchanged."""
+    hints = typing.get_type_hints(cls)
+    out: dict[str, tuple[tuple[Any, ...], bool]] = {}
+    for f in fields(cls):
+        if f.metadata.get("internal"):
+            continue
+        tp = hints[f.name]
+        union = typing.get_origin(tp) in (typing.Union, types.UnionType)
+        args = typing.get_args(tp) if union else (tp,)
+        base = next(a for a in args if a is not type(None))
+        rule: tuple[Any, ...] = (typing.get_args(base) if typing.get_origin(base) is Literal
+                                 else (base, *f.metadata.get("range", ())))
+        out[f.name] = (rule, type(None) in args)
+    return out
+
+
+def plain_value(value: object, rule: tuple[Any, ...]) -> bool:
+    """Whether `value` is plainly what `rule` (of `plain_rules`) asks for."""
+    if rule[0] is bool or rule[0] is str:
+        return type(value) is rule[0]
+    if rule[0] is int:
+        return type(value) is int and (len(rule) == 1 or rule[1] <= value <= rule[2])
+    return type(value) is str and value in rule
