@@ -167,7 +167,7 @@ def cards_in(db: Path) -> int:
 
 def base_store(folder: Path) -> Path:
     db = folder / "base.sqlite"
-    from deckcheck.cards.store import import_sources
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])
@@ -433,9 +433,9 @@ def family_encodings(tmp: Path) -> Row:
     return row
 
 
-NET = ("from deckcheck.sources import ygoprodeck\n"
+NET = ("from deckcheck.imports.update import update_ygoprodeck\n"
        "from deckcheck.sources.http import Http\n"
-       "ygoprodeck.update({db!r}, http=Http({opts}), url={url!r}, force=True)\n")
+       "update_ygoprodeck({db!r}, http=Http({opts}), url={url!r}, force=True)\n")
 
 
 def family_network(tmp: Path, base: Path, server: Server) -> Row:

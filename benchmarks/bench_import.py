@@ -33,7 +33,7 @@ from pathlib import Path
 
 from _timing import best_of
 
-from deckcheck.sources import ygoprodeck
+from deckcheck.imports.update import update_ygoprodeck
 
 DEFAULT = (Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
            / "ygoprodeck-cardinfo.zip")
@@ -75,7 +75,7 @@ def bench_dump(dump: Path, repeat: int) -> None:
 
         def full_import() -> None:
             # what `deckcheck cards update --from cardinfo.json` does
-            result = ygoprodeck.update(Path(tmp) / f"cards{next(counter)}.sqlite", from_file=src)
+            result = update_ygoprodeck(Path(tmp) / f"cards{next(counter)}.sqlite", from_file=src)
             assert result["cards"] > 10000
 
         base_cpu, base = best_cpu_and_wall(baseline, repeat)
@@ -117,7 +117,7 @@ YAML_YUGI_GOAL = 3.0
 
 
 def bench_yamlyugi(archive: Path, dump: Path, repeat: int, profile: bool = False) -> None:
-    from deckcheck.cards.store import import_sources
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     with zipfile.ZipFile(archive) as zf:
@@ -174,7 +174,8 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     import sqlite3
 
     from deckcheck.cards.names import normalize
-    from deckcheck.cards.store import SUGGEST_TABLES, _card_row, create_suggest_table
+    from deckcheck.cards.store import SUGGEST_TABLES
+    from deckcheck.imports.writer import _card_row, create_suggest_table
     from deckcheck.sources import read_source
 
     def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -255,8 +256,9 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
 def _other_parts(src: Path, pool: Path, repeat: int) -> list[tuple[str, float]]:
     """What the import does beyond the floor, each timed alone: reading the pool's stored
     records back, merging them with the new ones, validating the merged cards."""
-    from deckcheck.cards.merge import merge
-    from deckcheck.cards.store import _validate, read_sources
+    from deckcheck.imports.guard import validate
+    from deckcheck.imports.merge import merge
+    from deckcheck.imports.writer import read_sources
     from deckcheck.sources import read_source
 
     sd = read_source(src)
@@ -273,7 +275,7 @@ def _other_parts(src: Path, pool: Path, repeat: int) -> list[tuple[str, float]]:
         (f"merging all {sum(map(len, sources.values())):,} records (names normalised in it)",
          cpu(lambda: merge(sources))),
         (f"validating the {len(merged.cards):,} merged cards (pydantic)",
-         cpu(lambda: _validate(merged.cards.values()))),
+         cpu(lambda: validate(merged.cards.values()))),
     ]
 
 
@@ -289,7 +291,7 @@ def _profile(fn: Callable[[], object], setup: Callable[[], object]) -> None:
 
 
 def bench_ygojson(archive: Path, dump: Path, repeat: int) -> None:
-    from deckcheck.cards.store import import_sources
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     def baseline() -> None:

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
 from deckcheck.checker import Checker
 from deckcheck.decks.ydk import read_ydk
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"

@@ -11,7 +11,8 @@
   wins unless more sources are silent than agree with it. Chains resolve to their end;
   the result is the target's canonical English name.
 
-Everything here works on plain dicts (fast for 14k cards); the store validates the result.
+Everything here works on plain dicts (fast for 14k cards); the import validates the result
+(`deckcheck.imports.guard.validate`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from typing import Any
 
 from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.cards.names import normalize
-from deckcheck.sources import SourceRecord, priority
+from deckcheck.sources.records import SourceRecord
+
+#: merge priority: earlier sources win for card facts and names.
+PRIORITY = ("ygoprodeck", "yaml-yugi", "edopro", "ygocdb", "ygojson", "edopro-mappings")
 
 #: Cards of other games (Rush Duel, Speed Duel skills) keep their own scopes.
 _OTHER_GAMES = frozenset({"rush", "speed", "skill"})
@@ -50,6 +54,12 @@ class Merged:
     names: dict[str, list[int]] = field(default_factory=dict)
     #: every name the merge saw -> its normalised key (`normalize`), for the store's indexes
     keys: Keys = field(default_factory=Keys)
+
+
+def priority(source: str) -> int:
+    """A source's rank in `PRIORITY` ("edopro:cards.cdb" ranks as "edopro"; unknown last)."""
+    base = _base(source)
+    return PRIORITY.index(base) if base in PRIORITY else len(PRIORITY)
 
 
 def _base(source: str) -> str:
