@@ -4,7 +4,7 @@ Layout (schema version `SCHEMA`, in ``PRAGMA user_version``; ``PRAGMA applicatio
 the file as deckcheck's):
 
 - ``cards``: passcode, name, konami_id, rule_name (indexed), the card as a JSON blob and its
-  compact form (what a check reads, `model.stored_facts`),
+  compact form (what a check reads, `compact.stored_facts`),
 - ``ids``: every id a card answers to (its passcode, alternate artworks, prerelease ids),
 - ``names``: normalised name in any language -> passcode,
 - ``sources`` and ``source_records``: what each source said, so importing another source
@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck import clock
+from deckcheck.cards.compact import card_from_row
 from deckcheck.cards.coverage import combine
 from deckcheck.cards.dbpath import read_only_uri, resolve_path
-from deckcheck.cards.model import UNOFFICIAL_IDS, Card, card_from_row, card_from_stored
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card, card_from_stored
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, rank, tier
@@ -49,7 +50,7 @@ from deckcheck.errors import MAX_NAME, CardPoolError, StoreVersionError
 #: cheaper to write. A schema-3 store is read as it is; the next import writes it anew (an
 #: import into a store of the current schema patches a copy instead: `_patch_tables`).
 #: Schema 5 adds ``cards.facts``: the compact form of each card a check reads
-#: (`model.stored_facts`: kind, frame, names…), and the covering index ``cards_facts`` that
+#: (`compact.stored_facts`: kind, frame, names…), and the covering index ``cards_facts`` that
 #: holds it with the passcode (about a tenth of the table's size), so that looking up cards
 #: for a check reads neither the cards' JSON nor their pages. A schema-1 to -4 store is still
 #: read (its cards decoded from the JSON); the next import writes it anew.
@@ -241,8 +242,8 @@ class StorePool:
         return card
 
     def _lean_card(self, passcode: int, facts: str) -> Card:
-        """`_card` from a schema-5 compact row: the card built from it, its JSON read and
-        decoded only if something reads a field the row lacks (`model.card_from_row`)."""
+        """`_card` from a schema-5 compact row: the card built from it (a `compact.RowCard`),
+        its JSON read and decoded only if something reads a field the row lacks."""
         card = self._cards.get(passcode)
         if card is None:
             try:
@@ -318,7 +319,7 @@ class StorePool:
         (the validator calls this with each deck's new passcodes).
 
         From a schema-5 store the cards are built from their compact rows, their JSON read
-        only when a field beyond those is (`model.card_from_row`); and once the queries have
+        only when a field beyond those is (`compact.card_from_row`); and once the queries have
         cost about as much as reading every compact row would (`_QUERY_ROWS`: a run over many
         different decks), every row is read in one pass and later look-ups need no query."""
         compact = self._compact

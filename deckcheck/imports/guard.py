@@ -123,12 +123,12 @@ def check_ids(sd: SourceData) -> None:
 
 def validate(cards: Iterable[dict[str, Any]]) -> None:
     """Check the merged cards against the model once, in bulk."""
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import ValidationError
 
-    from deckcheck.cards.schema import CardSchema
+    from deckcheck.cards.schema import validate_cards
 
     try:
-        TypeAdapter(list[CardSchema]).validate_python(list(cards))
+        validate_cards(cards)
     except ValidationError as exc:
         err = exc.errors()[0]
         raise ImportFailed(f"A merged card is not valid ({'.'.join(map(str, err['loc']))}: "

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckcheck.cards.model import UNOFFICIAL_IDS
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
 from deckcheck.sources.records import SourceRecord
 
@@ -32,8 +32,12 @@ PRIORITY = ("ygoprodeck", "yaml-yugi", "edopro", "ygocdb", "ygojson", "edopro-ma
 #: Cards of other games (Rush Duel, Speed Duel skills) keep their own scopes.
 _OTHER_GAMES = frozenset({"rush", "speed", "skill"})
 
-FIELDS = ("konami_id", "monster_types", "level", "rank", "link_rating", "link_arrows",
-          "scale", "attribute", "race", "atk", "defense", "text")
+#: The fields a card takes from its best source that has them (`_combine`): every `Card`
+#: field but those the merge works out itself.
+_WORKED_OUT = frozenset({"passcode", "alt_passcodes", "name", "names", "kind", "frame",
+                         "archetypes", "scopes", "released", "master_duel",
+                         "cannot_normal_summon", "rule_name", "rule_name_evidence"})
+FIELDS = tuple(f for f in Card.model_fields if f not in _WORKED_OUT)
 _CHAIN_LIMIT = 16
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
-from deckcheck.cards.model import stored_facts
+from deckcheck.cards.compact import stored_facts
 from deckcheck.cards.store import (
     APPLICATION_ID,
     COVERS,
