@@ -1,8 +1,11 @@
-"""Importing the full YGOPRODeck dump into a fresh store, against `json.load` of the same
-file in the same run (goal: at most 5x); then importing YAML Yugi's cards.json into a store
-that holds the dump (`deckcheck cards import cards.json`: read, merge with the dump's records,
-write the new store), against `json.load` of that cards.json in the same run (goal: at most
-3x its CPU time, issue 13; printed "met" or "NOT met"), with each part that any import
+"""The import `deckcheck cards update` runs (`update_ygoprodeck` of the full YGOPRODeck dump
+into a fresh store: read, parse, merge, validate, write), against `json.load` of the same
+answer in the same run (goal, issue 24: at most 3x its CPU time; printed "met" or "NOT met");
+then importing YAML Yugi's cards.json into a store that holds the dump (`deckcheck cards
+import cards.json`: read, merge with the dump's records, write the new store), against
+`json.load` of that cards.json in the same run (issue 13's 3x, which issue 24 replaces by
+"every source into an empty store within 2x the floor of its parts": that row is not
+measured here yet, so this one is printed as it was), with each part that any import
 storing what the store holds today must do timed alone beside it (reading the records,
 normalising the names it adds, their name rows and "did you mean" trigram rows, the card rows
 that change, its source records: together the floor of this design), and what the import does
@@ -83,14 +86,14 @@ def bench_dump(dump: Path, repeat: int) -> None:
     ratio = imp_cpu / base_cpu
     print(f"json.load of cardinfo.json ({len(raw) / 1e6:.1f} MB): {base_cpu:.3f} s CPU, "
           f"{base:.3f} s wall")
-    print(f"full import into a new store:               {imp_cpu:.3f} s CPU, {imp:.3f} s wall")
+    print(f"the import `cards update` runs, new store:  {imp_cpu:.3f} s CPU, {imp:.3f} s wall")
     print(f"ratio import / json.load: {ratio:.2f}x CPU, {imp / base:.2f}x wall (goal <= "
           f"{DUMP_GOAL:g}x CPU): {'met' if ratio <= DUMP_GOAL else 'NOT met'}")
 
 
-#: the YGOPRODeck dump into a new store, at most this many times the CPU time of `json.load`
-#: of its cardinfo.json (measured in the same run)
-DUMP_GOAL = 5.0
+#: the import `cards update` runs (the YGOPRODeck dump into a new store), at most this many
+#: times the CPU time of `json.load` of the answer (measured in the same run; issue 24)
+DUMP_GOAL = 3.0
 
 
 def best_cpu_and_wall(fn: Callable[[], object], repeat: int,
