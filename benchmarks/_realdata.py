@@ -48,7 +48,7 @@ def _cache_key(files: list[Path]) -> str:
         h.update(f"{f.name}:{f.stat().st_size}".encode())
     pkg = ROOT / "deckcheck"
     for code in sorted([*(pkg / "sources").glob("*.py"), *(pkg / "imports").glob("*.py"),
-                        pkg / "cards" / "store.py", pkg / "cards" / "model.py"]):
+                        *(pkg / "cards" / n for n in ("store.py", "model.py", "compact.py"))]):
         h.update(code.read_bytes())
     return h.hexdigest()[:12]
 
