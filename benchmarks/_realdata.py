@@ -47,8 +47,8 @@ def _cache_key(files: list[Path]) -> str:
     for f in files:
         h.update(f"{f.name}:{f.stat().st_size}".encode())
     pkg = ROOT / "deckcheck"
-    for code in sorted([*(pkg / "sources").glob("*.py"), pkg / "cards" / "merge.py",
-                        pkg / "cards" / "store.py"]):
+    for code in sorted([*(pkg / "sources").glob("*.py"), *(pkg / "imports").glob("*.py"),
+                        *(pkg / "cards" / n for n in ("store.py", "model.py", "compact.py"))]):
         h.update(code.read_bytes())
     return h.hexdigest()[:12]
 
@@ -60,7 +60,7 @@ def full_store_path() -> Path:
     files = card_sources()
     path = Path(tempfile.gettempdir()) / f"deckcheck-bench-every-source-{_cache_key(files)}.sqlite"
     if not path.exists():
-        from deckcheck.cards.store import import_sources
+        from deckcheck.imports.run import import_sources
         from deckcheck.sources import read_source
 
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -80,9 +80,9 @@ def store_path() -> Path:
     path = (Path(tempfile.gettempdir())
             / f"deckcheck-bench-{CARDINFO.stat().st_size}-schema{SCHEMA}.sqlite")
     if not path.exists():
-        from deckcheck.sources import ygoprodeck
+        from deckcheck.imports.update import update_ygoprodeck
 
-        ygoprodeck.update(path, from_file=CARDINFO)
+        update_ygoprodeck(path, from_file=CARDINFO)
     return path
 
 

@@ -157,7 +157,7 @@ def cards_in(db: Path) -> int:
 
 def base_store(folder: Path) -> Path:
     db = folder / "base.sqlite"
-    from deckcheck.cards.store import import_sources
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 from deckcheck.cards.names import normalize
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"

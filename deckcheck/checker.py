@@ -123,7 +123,7 @@ def _cached_checker(format: Format | str, date: dt.date | str | None, pool: Card
     ignore = tuple(ignore) if ignore is not None else None
     store: object = id(pool)
     if pool is None:
-        from deckcheck.cards.load import default_db_path
+        from deckcheck.cards.dbpath import default_db_path
 
         try:
             st = os.stat(default_db_path())

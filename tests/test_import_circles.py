@@ -1,9 +1,8 @@
 """Imports in `deckcheck/` go down only: a walk over every module's imports (run-time ones,
-including those inside functions; `if TYPE_CHECKING:` blocks left out) finds the circles.
+including those inside functions; `if TYPE_CHECKING:` blocks left out) finds no circle.
 
-Circles remain this round (issue 23 removes them with the import layer and the module
-splits). `KNOWN` holds each one as it stands; the test fails when a new circle appears, when a
-known one grows, and when one is gone (then shrink `KNOWN`: the list only gets shorter).
+The last circle (`cards` <-> `sources`: the store was both the read-only pool and the import
+writer) went with the import layer (`deckcheck.imports`, issue 23); none may come back.
 """
 
 from __future__ import annotations
@@ -14,14 +13,6 @@ from pathlib import Path
 import deckcheck
 
 PACKAGE = Path(deckcheck.__file__).parent
-
-#: The circles left in `deckcheck/` (strongly connected groups of modules), to be removed.
-KNOWN: frozenset[frozenset[str]] = frozenset({
-    # cards/store.py is both the read-only pool and the import writer (issue 23, point 1).
-    frozenset({"cards.load", "cards.merge", "cards.store", "sources", "sources.edopro_cdb",
-               "sources.yamlyugi", "sources.ygocdb", "sources.ygojson", "sources.ygoprodeck"}),
-})
-
 
 def _modules() -> dict[str, Path]:
     out = {}
@@ -125,11 +116,19 @@ def test_the_walk_finds_a_circle() -> None:
     assert circles({"a": {"b"}, "b": set()}) == set()
 
 
-def test_no_new_import_circle() -> None:
+def test_no_import_circle() -> None:
     modules = _modules()
     graph = {name: imports_of(name, path, modules) for name, path in modules.items()}
-    now = {_short(g) for g in circles(graph)}
-    new = now - KNOWN
-    gone = KNOWN - now
-    assert not new, f"new import circle(s): {[sorted(g) for g in new]}; imports go down only"
-    assert not gone, f"circle(s) gone or changed: {[sorted(g) for g in gone]}; shrink KNOWN"
+    found = sorted(sorted(_short(g)) for g in circles(graph))
+    assert not found, f"import circle(s): {found}; imports go down only"
+
+
+def test_sources_only_parse() -> None:
+    """`sources/` never imports the import layer, and `cards/` (the model and the read-only
+    pool) neither: the import layer sits above both."""
+    modules = _modules()
+    for name, path in modules.items():
+        if name.startswith(("deckcheck.sources", "deckcheck.cards")) \
+                and name != "deckcheck.cards.build_builtin":  # a build tool run as a script
+            up = {m for m in imports_of(name, path, modules) if m.startswith("deckcheck.imports")}
+            assert not up, f"{name} imports {sorted(up)} (the import layer is above it)"

@@ -10,7 +10,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from deckcheck.cards.load import default_db_path
+from deckcheck.cards.dbpath import default_db_path
 from deckcheck.formats.loader import user_dir
 from deckcheck.paths import data_dir
 

@@ -4,7 +4,7 @@
 
 reads every card source under DATA_DIR (default ``../shared/data/cards``: the YGOPRODeck
 dump, YAML Yugi, YGOJSON, the EDOPro cdbs and mappings.json) exactly as `deckcheck cards
-import` does, merges them as the store does (`deckcheck.cards.merge`), and writes the check
+import` does, merges them as the store does (`deckcheck.imports.merge`), and writes the check
 facts of every card into the package (`builtin_cards.tsv`, `builtin_ids.tsv`; see
 `deckcheck.cards.builtin` for the columns). No card texts. The header names each source, its
 file, version and the day its data ends, and what the pool covers per family of facts
@@ -29,9 +29,10 @@ from deckcheck.cards.builtin import (
     released_cell,
 )
 from deckcheck.cards.coverage import combine, source_covers
-from deckcheck.cards.merge import Merged, merge
 from deckcheck.cards.names import normalize
-from deckcheck.sources import SourceData, read_source
+from deckcheck.imports.merge import Merged, merge
+from deckcheck.sources import read_source
+from deckcheck.sources.records import SourceData
 
 #: The sources under the data folder, and the day each one's data ends where the file does
 #: not say it (None: take the day from the file: YGOJSON's meta.json, a zip member's date;

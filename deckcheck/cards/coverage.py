@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckcheck.sources import SourceRecord
+    from deckcheck.sources.records import SourceRecord
 
 FAMILIES = ("cards", "tcg", "ocg", "md")
 #: Master Duel's worldwide launch: no card was in the game before it

@@ -8,9 +8,9 @@ counts as for the copy limit ("Harpie Lady 1" counts as "Harpie Lady").
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from deckcheck.cards.names import normalize
 from deckcheck.plain import Plain
@@ -81,16 +81,16 @@ UNOFFICIAL_IDS = 100_000_000
 class Card(Plain):
     """One card, with every fact deckcheck needs to place it, count it and draw it.
 
-    Built by the card pools from data deckcheck imported and checked itself (`model_validate`
-    / the constructor turn JSON's lists, strings and ISO dates into tuples, enums and dates);
-    an import checks every card against the strict schema `deckcheck.cards.schema.CardSchema`
-    before it is stored."""
+    Built by the card pools from data deckcheck imported and checked itself (the constructor
+    and `card_from_stored` turn JSON's lists, strings and ISO dates into tuples, enums and
+    dates); an import checks every card against the strict schema
+    `deckcheck.cards.schema.CardSchema` before it is stored.
 
-    __slots__ = ("passcode", "alt_passcodes", "konami_id", "name", "names", "kind", "frame",
-                 "monster_types", "level", "rank", "link_rating", "link_arrows", "scale",
-                 "attribute", "race", "atk", "defense", "archetypes", "released", "master_duel",
-                 "scopes", "rule_name", "rule_name_evidence", "cannot_normal_summon", "text",
-                 "_rule_key", "_stored")
+    The annotations below are the one list of a card's fields: `__slots__`, the
+    constructor's body, `card_from_stored`, `CardSchema` and the import's merge
+    (`deckcheck.imports.merge`) follow from it. A new field is its annotation here and its
+    keyword in `__init__` (the loose type callers may pass, and the default); a test holds the
+    two to the same names in the same order."""
 
     passcode: int
     alt_passcodes: tuple[int, ...]
@@ -126,10 +126,10 @@ class Card(Plain):
     #: True when the card says it cannot be Normal Summoned/Set (sim core).
     cannot_normal_summon: bool
     text: str | None
-    #: Private (not fields): the copy-limit key once worked out (`rule_key`), and, for a card
-    #: built from a store's compact row, the store that fills in the rest (`card_from_row`).
+    #: Private (not a field): the copy-limit key once worked out (`rule_key`).
     _rule_key: str
-    _stored: Any
+
+    __slots__ = tuple(__annotations__)
 
     def __init__(self, *, passcode: int, alt_passcodes: Iterable[int] = (),
                  konami_id: int | None = None, name: str,
@@ -144,48 +144,17 @@ class Card(Plain):
                  master_duel: bool | None = None, scopes: Iterable[str] = frozenset(),
                  rule_name: str, rule_name_evidence: dict[str, str] | None = None,
                  cannot_normal_summon: bool = False, text: str | None = None) -> None:
-        self.passcode = passcode
-        self.alt_passcodes = tuple(alt_passcodes)
-        self.konami_id = konami_id
-        self.name = name
-        self.names = {} if names is None else dict(names)
-        self.kind = kind if type(kind) is Kind else Kind(kind)
-        self.frame = frame if type(frame) is Frame else Frame(frame)
-        self.monster_types = tuple(monster_types)
-        self.level = level
-        self.rank = rank
-        self.link_rating = link_rating
-        self.link_arrows = tuple(link_arrows)
-        self.scale = scale
-        self.attribute = attribute
-        self.race = race
-        self.atk = atk
-        self.defense = defense
-        self.archetypes = tuple(archetypes)
-        self.released = {k: v if isinstance(v, dt.date) else dt.date.fromisoformat(v)
-                         for k, v in released.items()} if released else {}
-        self.master_duel = master_duel
-        self.scopes = frozenset(scopes)
-        self.rule_name = rule_name
-        self.rule_name_evidence = {} if rule_name_evidence is None else dict(rule_name_evidence)
-        self.cannot_normal_summon = cannot_normal_summon
-        self.text = text
+        _assign(locals())
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any card with the same fields (a card a store built from its compact row,
+        `deckcheck.cards.compact.RowCard`, included)."""
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
         return hash(self.passcode)
-
-    if not TYPE_CHECKING:  # hidden from mypy: it would make any attribute of a Card valid
-        def __getattr__(self, name: str) -> Any:
-            """Called only for a slot that is not set: a card the store built from its compact
-            row (`card_from_row`) decodes the rest of its stored JSON on first use."""
-            if name not in _FIELDS:
-                raise AttributeError(name)
-            try:
-                store = object.__getattribute__(self, "_stored")
-            except AttributeError:
-                raise AttributeError(name) from None
-            _fill(self, store)
-            return object.__getattribute__(self, name)
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         """Pickled and deep-copied by its fields (a card built from a store's row is filled in
@@ -220,107 +189,96 @@ _EMPTY: frozenset[str] = frozenset()
 _fromiso = dt.date.fromisoformat
 
 
+def _kind(v: Kind | str) -> Kind:
+    kind = _KINDS.get(v)  # a member too: a str enum hashes as its value
+    if kind is None:
+        raise ValueError(f"{v!r} is not a card kind")
+    return kind
+
+
+def _frame(v: Frame | str) -> Frame:
+    frame = _FRAMES.get(v)
+    if frame is None:
+        raise ValueError(f"{v!r} is not a card frame")
+    return frame
+
+
+def _tuple(v: Iterable[Any] | None) -> tuple[Any, ...]:
+    return tuple(v) if v else ()
+
+
+def _set(v: Iterable[str] | None) -> frozenset[str]:
+    return frozenset(v) if v else _EMPTY
+
+
+def _dict(v: dict[str, str] | None) -> dict[str, str]:
+    return dict(v) if v else {}
+
+
+def _dates(v: dict[str, Any] | None) -> dict[str, dt.date]:
+    return {k: d if isinstance(d, dt.date) else _fromiso(d) for k, d in v.items()} if v else {}
+
+
+#: How a value given for a field becomes its value, by the field's type (as annotated)
+_CONVERT: dict[str, Callable[[Any], Any]] = {
+    "Kind": _kind, "Frame": _frame, "tuple[int, ...]": _tuple, "tuple[str, ...]": _tuple,
+    "frozenset[str]": _set, "dict[str, str]": _dict, "dict[str, dt.date]": _dates,
+}
+_REQUIRED = object()
+#: (field, converter or None, default or `_REQUIRED`), in declaration order, from `Card`'s
+#: annotations and its constructor's defaults
+_SPEC: tuple[tuple[str, Callable[[Any], Any] | None, Any], ...] = tuple(
+    (f, _CONVERT.get(t), (Card.__init__.__kwdefaults__ or {}).get(f, _REQUIRED))
+    for f, t in Card.__annotations__.items() if not f.startswith("_"))
+
+
+def _compile(name: str, head: str, lines: list[str]) -> Any:
+    """A function of straight-line assignments generated from `_SPEC`, as `dataclasses`
+    writes a class's `__init__` (a loop over the fields costs a fifth more per card)."""
+    scope: dict[str, Any] = {f"_c{i}": c for i, (_, c, _) in enumerate(_SPEC)}
+    scope.update({f"_d{i}": d for i, (_, _, d) in enumerate(_SPEC)})
+    scope.update(Card=Card, new=object.__new__, _EMPTY=_EMPTY, _KINDS=_KINDS, _FRAMES=_FRAMES,
+                 _dates=_dates, _kind=_kind, _frame=_frame)
+    exec(f"def {name}({head}):\n" + "\n".join(f"    {line}" for line in lines), scope)
+    return scope[name]
+
+
+#: The converters written inline (`_compile`): the same as calling them, a call cheaper (a
+#: converter not here is called)
+_INLINE = {_tuple: "tuple(x) if x else ()", _set: "frozenset(x) if x else _EMPTY",
+           _dict: "dict(x) if x else {}", _dates: "_dates(x) if x else {}",
+           _kind: "_KINDS.get(x) or _kind(x)", _frame: "_FRAMES.get(x) or _frame(x)"}
+
+
+def _line(i: int, field: str, value: str) -> str:
+    convert = _SPEC[i][1]
+    if convert is None:
+        return f"card.{field} = {value}"
+    return f"x = {value}; card.{field} = {_INLINE.get(convert, f'_c{i}(x)')}"
+
+
+#: `Card.__init__`'s body: each field from the constructor's `locals()`, converted
+_assign = _compile("_assign", "v", ["card = v['self']", *(
+    _line(i, f, f"v[{f!r}]") for i, (f, _, _) in enumerate(_SPEC))])
+
+#: `card_from_stored`'s body: each field from the stored object, or its default
+_from_stored = _compile("_from_stored", "d", ["card = new(Card)", "get = d.get", *(
+    _line(i, f, f"d[{f!r}]" if d is _REQUIRED else f"get({f!r}, _d{i})")
+    for i, (f, _, d) in enumerate(_SPEC)), "return card"])
+
+
+def field_defaults() -> dict[str, Any]:
+    """Each optional field's value when none is given (what `Card()` sets), for the boundary
+    schema (`deckcheck.cards.schema`)."""
+    return {f: d if convert is None else convert(d) for f, convert, d in _SPEC
+            if d is not _REQUIRED}
+
+
 def card_from_stored(d: dict[str, Any]) -> Card:
     """A `Card` from the JSON object a card store holds for it (`json.loads` of what an
-    import wrote after checking it against `CardSchema`): the same card as `Card(**d)`,
-    built slot by slot without the keyword constructor (a large event meets ~10,000 cards
-    for the first time; see ARCHITECTURE.md, "Speed"). A field the object lacks takes the
-    constructor's default; an unknown kind or frame raises KeyError, a bad date ValueError.
-    `d`'s dicts (names, evidence) become the card's own: pass a fresh object."""
-    card = object.__new__(Card)
-    get = d.get
-    card.passcode = d["passcode"]
-    v = get("alt_passcodes")
-    card.alt_passcodes = tuple(v) if v else ()
-    card.konami_id = get("konami_id")
-    card.name = d["name"]
-    card.names = get("names") or {}  # the caller's fresh dict, kept (not copied)
-    card.kind = _KINDS[d["kind"]]
-    card.frame = _FRAMES[d["frame"]]
-    v = get("monster_types")
-    card.monster_types = tuple(v) if v else ()
-    card.level = get("level")
-    card.rank = get("rank")
-    card.link_rating = get("link_rating")
-    v = get("link_arrows")
-    card.link_arrows = tuple(v) if v else ()
-    card.scale = get("scale")
-    card.attribute = get("attribute")
-    card.race = get("race")
-    card.atk = get("atk")
-    card.defense = get("defense")
-    v = get("archetypes")
-    card.archetypes = tuple(v) if v else ()
-    v = get("released")
-    card.released = {k: _fromiso(s) for k, s in v.items()} if v else {}
-    card.master_duel = get("master_duel")
-    v = get("scopes")
-    card.scopes = frozenset(v) if v else _EMPTY
-    card.rule_name = d["rule_name"]
-    card.rule_name_evidence = get("rule_name_evidence") or {}
-    card.cannot_normal_summon = get("cannot_normal_summon", False)
-    card.text = get("text")
+    import wrote after checking it against `CardSchema`): the same card as `Card(**d)`
+    without the keyword call. A field the object lacks takes the constructor's default; a
+    missing required field raises KeyError, an unknown kind or frame or a bad date
+    ValueError."""
+    card: Card = _from_stored(d)
     return card
-
-
-_FIELDS = frozenset(Card.model_fields)
-#: What `card_from_row` sets from a store's compact row; `_fill` the rest, from the JSON.
-_ROW_FIELDS = ("passcode", "alt_passcodes", "name", "kind", "frame", "released", "scopes",
-               "rule_name")
-_LAZY_FIELDS = tuple(f for f in Card.model_fields if f not in _ROW_FIELDS)
-
-
-def stored_facts(d: dict[str, Any], key: str | None = None) -> str:
-    """The compact form of a stored card (the store's ``cards.facts`` column, schema 5):
-    everything a check reads of a card, one tab-separated line read without the card's JSON
-    (`card_from_row`): kind, frame, alternate passcodes ("1,2"), scopes ("a,b"), release
-    dates ("tcg=2020-01-02,ocg=…"), the copy-limit key (`Card.rule_key`: no whitespace), then
-    the name and the rule name: the length of the name and both run together, or, when they
-    are the same (most cards), nothing and the name once. `key`: `normalize(rule_name)`, when
-    the caller has it already."""
-    alts = ",".join(map(str, d.get("alt_passcodes") or ()))
-    scopes = ",".join(sorted(d.get("scopes") or ()))
-    released = ",".join(f"{k}={v}" for k, v in (d.get("released") or {}).items())
-    name, rule_name = d["name"], d["rule_name"]
-    if key is None:
-        key = normalize(rule_name)
-    key = key or rule_name
-    names = f"\t{name}" if rule_name == name else f"{len(name)}\t{name}{rule_name}"
-    return f"{d['kind']}\t{d['frame']}\t{alts}\t{scopes}\t{released}\t{key}\t{names}"
-
-
-def card_from_row(passcode: int, facts: str, store: Any) -> Card:
-    """A `Card` from a store's compact row (schema 5: `stored_facts`) without its JSON: the
-    slots a check reads (passcode, alternate passcodes, name, kind, frame, release dates,
-    scopes, rule name and its key) are set from the row; the others are filled the first time
-    one is read (`Card.__getattr__`) from `store.stored_card(passcode)`, so a check that never
-    reads a card's text never reads or decodes its JSON. The card equals `card_from_stored` of
-    the same JSON."""
-    kind, frame, alts, scopes, released, key, n, names = facts.split("\t", 7)
-    card = object.__new__(Card)
-    card.passcode = passcode
-    card.alt_passcodes = tuple(map(int, alts.split(","))) if alts else ()
-    if n:
-        cut = int(n)
-        card.name, card.rule_name = names[:cut], names[cut:]
-    else:
-        card.name = card.rule_name = names
-    card.kind = _KINDS[kind]
-    card.frame = _FRAMES[frame]
-    card.released = {k: _fromiso(v) for k, _, v in (
-        r.partition("=") for r in released.split(","))} if released else {}
-    card.scopes = frozenset(scopes.split(",")) if scopes else _EMPTY
-    card._rule_key = key
-    card._stored = store
-    return card
-
-
-def _fill(card: Card, store: Any) -> None:
-    """Set the slots `card_from_row` left unset, from the card as the store holds it."""
-    full = store.stored_card(card.passcode)
-    for field in _LAZY_FIELDS:
-        object.__setattr__(card, field, object.__getattribute__(full, field))
-    try:
-        object.__delattr__(card, "_stored")  # the store is no longer needed
-    except AttributeError:  # another thread filled it at the same time
-        pass

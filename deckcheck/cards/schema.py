@@ -2,56 +2,48 @@
 
 `deckcheck.cards.model.Card` is a plain class (no pydantic on the check path); an import
 checks every merged card against `CardSchema` before it writes the store, so a card the
-pools read back is always valid. `tests/cards/test_schema.py` keeps the two in step.
+pools read back is always valid. `CardSchema` is built from `Card`'s own field list (its
+annotations, and the defaults its constructor gives): a field added to `Card` is in the
+schema too.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import typing
+from collections.abc import Iterable
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
-from deckcheck.cards.model import Frame, Kind
+from deckcheck.cards.model import Card, field_defaults
 
-__all__ = ["CardSchema"]
+__all__ = ["CardSchema", "validate_cards"]
 
 
-class CardSchema(BaseModel):
-    """The strict schema of a `Card`: what an import must produce for every card."""
+def _schema() -> type[BaseModel]:
+    types = typing.get_type_hints(Card)
+    defaults = field_defaults()
+    fields: dict[str, Any] = {}
+    for name in Card.model_fields:
+        if name not in defaults:
+            fields[name] = (types[name], ...)
+        elif isinstance(defaults[name], dict):  # a fresh dict for each card
+            fields[name] = (types[name], Field(default_factory=dict))
+        else:
+            fields[name] = (types[name], defaults[name])
+    model: type[BaseModel] = create_model(
+        "CardSchema", __config__=ConfigDict(frozen=True, extra="forbid"),
+        __doc__="The strict schema of a `Card`: what an import must produce for every card.",
+        __module__=__name__, **fields)
+    return model
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
-    passcode: int
-    alt_passcodes: tuple[int, ...] = ()
-    konami_id: int | None = None
-    name: str
-    names: dict[str, str] = Field(default_factory=dict)
-    kind: Kind
-    frame: Frame
-    #: Monster sub-types as printed on the type line: "Tuner", "Flip", "Gemini", "Spirit"…
-    monster_types: tuple[str, ...] = ()
-    level: int | None = None
-    rank: int | None = None
-    link_rating: int | None = None
-    link_arrows: tuple[str, ...] = ()
-    scale: int | None = None
-    attribute: str | None = None
-    #: Monster Type ("Spellcaster") or Spell/Trap property ("Quick-Play", "Counter", "Field").
-    race: str | None = None
-    atk: int | None = None
-    defense: int | None = None
-    archetypes: tuple[str, ...] = ()
-    #: First release by region: "tcg", "ocg" (Japan), "kr", "sc", "tc", "ae" (other OCG
-    #: regions) and "md" (Master Duel), where a source dates it.
-    released: dict[str, dt.date] = Field(default_factory=dict)
-    #: In Master Duel's card pool: True / False when a source says so, None when none knows.
-    master_duel: bool | None = None
-    scopes: frozenset[str] = frozenset()
-    #: The name this card counts as for the copy limit (usually its own English name).
-    rule_name: str
-    #: Evidence for rule_name, by source ("ygoprodeck-text", "cdb-alias", "treated_as"…):
-    #: kept so `deckcheck cards show` can say when sources disagree.
-    rule_name_evidence: dict[str, str] = Field(default_factory=dict)
-    #: True when the card says it cannot be Normal Summoned/Set (sim core).
-    cannot_normal_summon: bool = False
-    text: str | None = None
+#: The strict schema of a `Card`: what an import must produce for every card.
+CardSchema = _schema()
+_CARDS = TypeAdapter(list[CardSchema])  # type: ignore[valid-type]
+
+
+def validate_cards(cards: Iterable[dict[str, Any]]) -> None:
+    """Check cards (as dicts) against `CardSchema` in one call; raises pydantic's
+    `ValidationError`."""
+    _CARDS.validate_python(list(cards))

@@ -4,54 +4,39 @@ Layout (schema version `SCHEMA`, in ``PRAGMA user_version``; ``PRAGMA applicatio
 the file as deckcheck's):
 
 - ``cards``: passcode, name, konami_id, rule_name (indexed), the card as a JSON blob and its
-  compact form (what a check reads, `model.stored_facts`),
+  compact form (what a check reads, `compact.stored_facts`),
 - ``ids``: every id a card answers to (its passcode, alternate artworks, prerelease ids),
 - ``names``: normalised name in any language -> passcode,
 - ``sources`` and ``source_records``: what each source said, so importing another source
   re-merges everything,
 - ``meta``: when the pool was built.
 
-A store is never changed in place: every import writes a new file next to the old one (a
-copy of it with only what changed written, when it is of the current schema) and renames it
-over it, so a failed import leaves the previous pool intact and usable.
-`StorePool` answers the `CardPool` protocol lazily from the file, caching what it loads.
+This module is the store's reading side: its layout (`SCHEMA`, `DDL`…), `connect`,
+`store_info` and `StorePool`, which answers the `CardPool` protocol lazily from the file,
+caching what it loads. Writing it is the import layer's job (`deckcheck.imports.writer`): a
+store is never changed in place, every import writes a new file next to the old one and
+renames it over it, so a failed import leaves the previous pool intact and usable.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import errno
 import json
 import os
-import shutil
 import sqlite3
-import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from deckcheck import clock
-from deckcheck.atomic import replacing
+from deckcheck.cards.compact import card_from_row
 from deckcheck.cards.coverage import combine
-from deckcheck.cards.load import default_db_path as default_db_path  # re-exported
-from deckcheck.cards.load import read_only_uri
-from deckcheck.cards.load import resolve_path as resolve_path  # re-exported
-from deckcheck.cards.model import (
-    UNOFFICIAL_IDS,
-    Card,
-    card_from_row,
-    card_from_stored,
-    stored_facts,
-)
+from deckcheck.cards.dbpath import read_only_uri, resolve_path
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card, card_from_stored
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, rank, tier
-from deckcheck.errors import MAX_NAME, CardPoolError, ImportFailed, StoreVersionError
-
-if TYPE_CHECKING:
-    from deckcheck.cards.merge import Merged
-    from deckcheck.sources import SourceData, SourceRecord
+from deckcheck.errors import MAX_NAME, CardPoolError, StoreVersionError
 
 #: Schema 2 adds `Card.master_duel` and release dates beyond "tcg"/"ocg" to the cards' JSON.
 #: A schema-1 store is still read (its cards lack that data) and is rewritten as schema 2
@@ -65,7 +50,7 @@ if TYPE_CHECKING:
 #: cheaper to write. A schema-3 store is read as it is; the next import writes it anew (an
 #: import into a store of the current schema patches a copy instead: `_patch_tables`).
 #: Schema 5 adds ``cards.facts``: the compact form of each card a check reads
-#: (`model.stored_facts`: kind, frame, names…), and the covering index ``cards_facts`` that
+#: (`compact.stored_facts`: kind, frame, names…), and the covering index ``cards_facts`` that
 #: holds it with the passcode (about a tenth of the table's size), so that looking up cards
 #: for a check reads neither the cards' JSON nor their pages. A schema-1 to -4 store is still
 #: read (its cards decoded from the JSON); the next import writes it anew.
@@ -79,7 +64,8 @@ SUGGEST_FTS = ("fts5(key, passcodes UNINDEXED, tokenize='trigram case_sensitive 
                "detail='none', columnsize=0)")
 APPLICATION_ID = 0x44434B43  # "DCKC"
 
-_DDL = """
+#: The tables of a store (`deckcheck.imports.writer` creates them), then their indexes
+DDL = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE sources(name TEXT PRIMARY KEY, version TEXT, origin TEXT, imported_at TEXT,
                      records INTEGER NOT NULL);
@@ -90,20 +76,12 @@ CREATE TABLE ids(id INTEGER PRIMARY KEY, passcode INTEGER NOT NULL, kind TEXT NO
 CREATE TABLE names(key TEXT NOT NULL, passcode INTEGER NOT NULL, PRIMARY KEY(key, passcode))
     WITHOUT ROWID;
 """
-_INDEXES = """
+INDEXES = """
 CREATE INDEX source_records_source ON source_records(source);
 CREATE INDEX cards_konami ON cards(konami_id);
 CREATE INDEX cards_rule_name ON cards(rule_name);
 CREATE INDEX cards_facts ON cards(passcode, facts);
 """
-
-
-# default_db_path / resolve_path live in deckcheck.cards.load (re-exported above), so that
-# finding out whether a store exists does not import sqlite3.
-
-
-def _now() -> str:
-    return clock.now_utc().replace(microsecond=0).isoformat()
 
 
 # -- opening ----------------------------------------------------------------------------
@@ -133,334 +111,11 @@ def connect(path: Path) -> sqlite3.Connection:
     return con
 
 
-# -- writing ----------------------------------------------------------------------------
 
-class SourceRows:
-    """One source's records as stored (raw JSON kept for re-merging).
-
-    `stored_in`: a store of the current schema whose ``source_records`` rows hold exactly
-    these records; the next store is a patched copy of it, so those rows stay as they are
-    instead of being written again."""
-
-    def __init__(self, name: str, records: list[SourceRecord], version: str | None,
-                 origin: str | None, imported_at: str, stored_in: Path | None = None,
-                 covers: dict[str, str] | None = None) -> None:
-        self.name, self.records, self.version = name, records, version
-        self.origin, self.imported_at = origin, imported_at
-        self.stored_in = stored_in
-        #: family -> the day this source's data ends (`deckcheck.cards.coverage`)
-        self.covers = covers or {}
-
-
-def read_sources(path: Path) -> dict[str, SourceRows]:
-    """Every source's records from an existing store."""
-    con = connect(path)
-    try:
-        out: dict[str, SourceRows] = {}
-        schema, = con.execute("PRAGMA user_version").fetchone()
-        stored_in = path if schema == SCHEMA else None
-        for name, version, origin, imported_at in con.execute(
-                "SELECT name, version, origin, imported_at FROM sources"):
-            out[name] = SourceRows(name, [], version, origin, imported_at, stored_in)
-        for name, covers in _covers_by_source(con).items():
-            if name in out:
-                out[name].covers = covers
-        for source, pc, data in con.execute(
-                "SELECT source, passcode, data FROM source_records"):
-            try:
-                out[source].records.append(json.loads(data))
-            except (ValueError, KeyError) as exc:
-                raise CardPoolError(damaged_row(path, pc, exc, source)) from None
-    except sqlite3.Error as exc:
-        raise CardPoolError(f"The card database {path} cannot be read ({exc}); nothing was "
-                            "changed — move it away and import the card data again.") from None
-    finally:
-        con.close()
-    return out
-
-
-def import_sources(db: str | os.PathLike[str] | None,
-                   new: Iterable[SourceData], *, allow_smaller: bool = False) -> dict[str, Any]:
-    """Add (or replace) sources in the store at `db` and rebuild the pool atomically.
-
-    `new` holds `deckcheck.sources.SourceData`. A source that would drop more than a small
-    share of the cards it gave before, or a store that would lose that many cards, is refused
-    (`shrinks`) unless `allow_smaller`. Returns a summary (cards, sources…).
-    """
-    from deckcheck.gc_pause import gc_paused
-
-    with gc_paused():
-        return _import_sources(resolve_path(db), new, allow_smaller)
-
-
-#: An import may drop at most this share of the cards a source (or the store) held, or this
-#: many cards, whichever is more, before it is refused as a surprise (`shrinks`).
-SHRINK_SHARE = 0.05
-SHRINK_HANDFUL = 10
-
-
-def shrinks(old: int, new: int) -> bool:
-    """Whether going from `old` to `new` cards drops more than a small share of them (or all
-    but a handful): the sign of a cut-off or wrong file, not of a source that changed."""
-    return old - new > max(SHRINK_HANDFUL, old * SHRINK_SHARE)
-
-
-def _shrink_error(what: str, old: int, new: int) -> ImportFailed:
-    return ImportFailed(f"{what} would leave {new:,} cards where there were {old:,}; nothing "
-                        "was changed — check the data, or pass --allow-smaller if it really "
-                        "is that much smaller.")
-
-
-def _stored_cards(path: Path) -> int:
-    """How many cards the store at `path` holds (0 when it cannot say)."""
-    con = connect(path)
-    try:
-        n, = con.execute("SELECT count(*) FROM cards").fetchone()
-    except sqlite3.Error:
-        return 0
-    finally:
-        con.close()
-    return int(n)
-
-
-def matches_record(db: str | os.PathLike[str] | None, source: str) -> bool:
-    """Whether the store holds what it recorded for `source`: as many of its records as the
-    import counted, and as many cards as it wrote (a store changed or damaged since then does
-    not match, so an update does not call it up to date)."""
-    path = resolve_path(db)
-    if not path.is_file():
-        return False
-    con = connect(path)
-    try:
-        row = con.execute("SELECT records, (SELECT count(*) FROM source_records WHERE source = "
-                          "?) FROM sources WHERE name = ?", (source, source)).fetchone()
-        meta = con.execute("SELECT value FROM meta WHERE key = 'cards'").fetchone()
-        cards, = con.execute("SELECT count(*) FROM cards").fetchone()
-    except sqlite3.Error:
-        return False
-    finally:
-        con.close()
-    return (row is not None and row[0] == row[1] and row[0] > 0 and meta is not None
-            and str(cards) == meta[0])
-
-
-def _import_sources(path: Path, new: Iterable[SourceData],
-                    allow_smaller: bool = False) -> dict[str, Any]:
-    from deckcheck.cards.merge import merge
-
-    new = list(new)
-    for sd in new:
-        if not sd.records:
-            raise ImportFailed(f"{sd.origin or sd.name} holds no cards deckcheck can read; "
-                               "nothing was changed.")
-        _check_ids(sd)
-    _check_writable(path)
-    # One import at a time: each reads the store, merges and replaces it, so two at once
-    # would each write a store without the other's source.
-    with store_lock(path):
-        remove_stale_temp_files(path)
-        sources = read_sources(path) if path.exists() else {}
-        now = _now()
-        changed = []
-        for sd in new:
-            old = sources.get(sd.name)
-            if (not allow_smaller and old is not None
-                    and shrinks(len(old.records), len(sd.records))):
-                raise _shrink_error(f"{sd.origin or sd.name} ({sd.name})", len(old.records),
-                                    len(sd.records))
-            sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now,
-                                          covers=sd.covers)
-            changed.append(sd.name)
-        merged = merge({name: rows.records for name, rows in sources.items()})
-        if not merged.cards:
-            raise ImportFailed("The data holds no complete cards (only names or ids for cards "
-                               "no other source knows); import a full card source first.")
-        if not allow_smaller and path.exists():
-            before = _stored_cards(path)
-            if shrinks(before, len(merged.cards)):
-                raise _shrink_error(f"Importing {', '.join(changed)} into {path}", before,
-                                    len(merged.cards))
-        _validate(merged.cards.values())
-        write_store(path, sources, merged, now)
-    return {"path": str(path), "imported": changed, "cards": len(merged.cards),
-            "ids": len(merged.ids), "sources": {n: s.version for n, s in sources.items()}}
-
-
-def _cannot_write(path: Path, why: str) -> CardPoolError:
-    return CardPoolError(f"{path}: the card database cannot be written there ({why}); pass a "
-                         "file you may write with --db or DECKCHECK_DB; nothing was changed.")
-
-
-def _check_writable(path: Path) -> None:
-    """Refuse before any work when the store or its folder cannot be written."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise _cannot_write(path, f"a file is in the way of the folder {path.parent}") from None
-    except OSError as exc:
-        raise _cannot_write(path, exc.strerror or str(exc)) from None
-    if path.exists() and not os.access(path, os.W_OK):
-        raise CardPoolError(f"{path} is read-only; make it writable (chmod u+w) or pass another "
-                            "file with --db or DECKCHECK_DB; nothing was changed.")
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise _cannot_write(path, f"the folder {path.parent} is read-only")
-
-
-@contextlib.contextmanager
-def store_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the store while the block runs; another import into it
-    waits. The lock is the operating system's on a lock file beside the store
-    (``cards.sqlite.lock``: `filelock`, fcntl on POSIX, msvcrt on Windows), not the store
-    itself, which each import replaces; the file stays, empty, and is reused."""
-    from filelock import FileLock
-
-    lock = FileLock(lock_path(path))
-    try:
-        lock.acquire()
-    except OSError as exc:
-        raise _cannot_write(path, exc.strerror or str(exc)) from None
-    try:
-        yield
-    finally:
-        lock.release()
-
-
-def lock_path(path: Path) -> Path:
-    """The lock file of the store at `path` (`store_lock`)."""
-    return path.with_name(path.name + ".lock")
-
-
-def remove_stale_temp_files(path: Path) -> list[Path]:
-    """Delete the half-written stores an interrupted import left beside `path` (call only
-    while holding `store_lock`: then no other import is writing one)."""
-    removed = []
-    now = time.time()
-    stale = list(path.parent.glob(f".{glob_escape(path.name)}.*.tmp"))
-    # downloads `cards update` was killed in (another may be running: only old ones)
-    stale += [p for p in path.parent.glob(".cardinfo.*.json") if _age(p, now) > 3600]
-    for tmp in stale:
-        try:
-            tmp.unlink()
-            removed.append(tmp)
-        except OSError:
-            pass
-    return removed
-
-
-def _age(path: Path, now: float) -> float:
-    try:
-        return now - path.stat().st_mtime
-    except OSError:
-        return 0.0
-
-
-def glob_escape(name: str) -> str:
-    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
-
-
-def _check_ids(sd: SourceData) -> None:
-    """Every id a record gives (Konami's too) must be a whole number SQLite can hold (a source
-    with a 20-digit id would otherwise fail half-way through writing)."""
-    for n, rec in enumerate(sd.records, 1):
-        ids = [rec.get("passcode"), *(rec.get("alt_passcodes") or ()),
-               *(rec.get("extra_ids") or ())]
-        if rec.get("alias") is not None:
-            ids.append(rec["alias"])
-        if rec.get("konami_id") is not None:  # a column of the cards table too
-            ids.append(rec["konami_id"])
-        for i in ids:
-            if not isinstance(i, int) or isinstance(i, bool) or not 0 < i < 2**63:
-                raise ImportFailed(f"{sd.origin or sd.name}: record #{n} has the id "
-                                   f"{str(i)[:24]}, which is not a passcode; nothing was "
-                                   "changed — check the file.")
-
-
-def _validate(cards: Iterable[dict[str, Any]]) -> None:
-    """Check the merged cards against the model once, in bulk."""
-    from pydantic import TypeAdapter, ValidationError
-
-    from deckcheck.cards.schema import CardSchema
-
-    try:
-        TypeAdapter(list[CardSchema]).validate_python(list(cards))
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise ImportFailed(f"A merged card is not valid ({'.'.join(map(str, err['loc']))}: "
-                           f"{err['msg']}); nothing was changed — please report this.") from None
-
-
-def write_store(path: Path, sources: dict[str, SourceRows], merged: Merged,
-                built_at: str) -> None:
-    """Write a complete store to a new file beside `path`, then rename it over `path`.
-
-    A failure while writing (a full disk, a read-only file system) leaves the old store as it
-    was and says what failed."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with replacing(path) as tmp:
-            _write_tables(tmp, sources, merged, built_at)
-    except OSError as exc:
-        if exc.errno == errno.ENOSPC:
-            raise _disk_full(path) from None
-        why = (f"a file is in the way of the folder {path.parent}" if isinstance(
-            exc, (FileExistsError, NotADirectoryError)) else exc.strerror or str(exc))
-        raise _cannot_write(path, why) from None
-    except sqlite3.Error as exc:
-        text = str(exc)
-        if "full" in text:
-            raise _disk_full(path) from None
-        if "readonly" in text or "read-only" in text:
-            raise _cannot_write(path, "the file system is read-only") from None
-        raise CardPoolError(f"{path}: writing the new card database failed ({text}); the "
-                            "previous one is intact — try the import again.") from None
-
-
-def _disk_full(path: Path) -> CardPoolError:
-    return CardPoolError(f"{path}: the disk is full, so the new card database could not be "
-                         "written; the previous one is intact — free some space and import "
-                         "again.")
-
-
-def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
-                  built_at: str) -> None:
-    """Write the store into `tmp`: when the sources come from a store of the current schema,
-    a copy of that store with only what changed written (`_patch_tables`), else every table
-    anew (`_fresh_tables`). Either way the tables hold the same rows."""
-    old = next((s.stored_in for s in sources.values() if s.stored_in is not None), None)
-    if old is not None:
-        shutil.copyfile(old, tmp)
-    con = sqlite3.connect(tmp)
-    try:
-        # a temporary file, renamed over the store only once complete: no journal, no syncs
-        for pragma in ("journal_mode=OFF", "synchronous=OFF", "locking_mode=EXCLUSIVE",
-                       "cache_size=-131072", "temp_store=MEMORY"):
-            con.execute(f"PRAGMA {pragma}")
-        if old is not None:
-            _patch_tables(con, sources, merged, built_at, old)
-        else:
-            _fresh_tables(con, sources, merged, built_at)
-        con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        con.execute(f"PRAGMA user_version = {SCHEMA}")
-        con.commit()
-    finally:
-        con.close()
-
-
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-
-
-def _meta_rows(merged: Merged, built_at: str,
-               sources: dict[str, SourceRows]) -> list[tuple[str, str]]:
-    return [("built_at", built_at), ("cards", str(len(merged.cards))),
-            *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items()),
-            *((f"{COVERS}{s.name}", _dumps(s.covers)) for s in sources.values() if s.covers)]
-
-
-#: meta rows "covers:<source>" hold the day each family of a source's data ends (JSON)
 COVERS = "covers:"
 
 
-def _covers_by_source(con: sqlite3.Connection) -> dict[str, dict[str, str]]:
+def covers_by_source(con: sqlite3.Connection) -> dict[str, dict[str, str]]:
     """Each source's coverage as the store's meta rows hold it (none in older stores)."""
     out: dict[str, dict[str, str]] = {}
     for key, value in con.execute("SELECT key, value FROM meta WHERE key LIKE 'covers:%'"):
@@ -472,165 +127,6 @@ def _covers_by_source(con: sqlite3.Connection) -> dict[str, dict[str, str]]:
             out[key.removeprefix(COVERS)] = {k: v for k, v in covers.items()
                                              if isinstance(v, str)}
     return out
-
-
-def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
-    return [(s.name, s.version, s.origin, s.imported_at, len(s.records))
-            for s in sources.values()]
-
-
-def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
-              data: str | None = None) -> tuple[Any, ...]:
-    """A ``cards`` row: passcode, name, konami_id, rule_name, the card's JSON (`data`, when
-    already encoded) and its compact form (`stored_facts`, derived from the JSON: rows with
-    the same JSON are the same row; `keys`: the merge's normalised names, `Merged.keys`)."""
-    key = keys[c["rule_name"]] if keys is not None else None
-    return (pc, c["name"], c.get("konami_id"), c["rule_name"],
-            _dumps(c) if data is None else data, stored_facts(c, key))
-
-
-def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
-    """(key, passcode) in key order, then passcode order (B-tree appends, no page splits)."""
-    for key in sorted(names):
-        pcs = names[key]
-        for pc in (sorted(pcs) if len(pcs) > 1 else pcs):
-            yield key, pc
-
-
-def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merged: Merged,
-                  built_at: str) -> None:
-    con.executescript(_DDL)
-    with con:
-        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
-        con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
-        for s in sources.values():
-            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                (s.name, r["passcode"], _dumps(r)) for r in s.records))
-        # rows in key order: B-tree appends instead of page splits
-        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", (
-            _card_row(pc, c, merged.keys) for pc, c in sorted(merged.cards.items())))
-        con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
-            (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
-        con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))
-    _write_suggest(con, merged, patching=False)
-    con.executescript(_INDEXES)
-
-
-def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merged: Merged,
-                  built_at: str, old: Path) -> None:
-    """Turn a copy of the store the sources were read from into the new store: only the
-    sources read anew, and the cards, ids, names and suggestion rows that differ, are
-    written (the rows that stay keep their place)."""
-    with con:
-        con.execute("DELETE FROM meta")
-        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
-        con.execute("DELETE FROM sources")
-        con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
-        for s in sources.values():
-            if s.stored_in != old:
-                con.execute("DELETE FROM source_records WHERE source = ?", (s.name,))
-                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                    (s.name, r["passcode"], _dumps(r)) for r in s.records))
-        stored: dict[int, str] = dict(con.execute("SELECT passcode, data FROM cards"))
-        rows = []
-        for pc, c in sorted(merged.cards.items()):
-            data = _dumps(c)
-            if stored.pop(pc, None) != data:  # the compact form only for the rows that change
-                rows.append(_card_row(pc, c, merged.keys, data))
-        con.executemany("DELETE FROM cards WHERE passcode = ?", ((pc,) for pc in stored))
-        con.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?, ?)", rows)
-        had = {i: (pc, kind) for i, pc, kind in con.execute("SELECT id, passcode, kind FROM ids")}
-        con.executemany("DELETE FROM ids WHERE id = ?", ((i,) for i in had.keys()
-                                                          - merged.ids.keys()))
-        con.executemany("INSERT OR REPLACE INTO ids VALUES (?, ?, ?)", (
-            (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items()) if had.get(i) != (
-                pc, kind)))
-        _patch_names(con, merged.names)
-    _write_suggest(con, merged, patching=True)
-
-
-def _patch_names(con: sqlite3.Connection, index: dict[str, list[int]]) -> None:
-    """Only the name rows that differ; or, when the new index has more than twice the rows
-    stored (a source with names in other languages was added), all of them anew, in key
-    order (SQLite appends them: cheaper than finding and inserting 100,000 new rows among
-    the old). The table holds the same rows either way."""
-    count, = con.execute("SELECT count(*) FROM names").fetchone()
-    if sum(map(len, index.values())) > 2 * count:
-        con.execute("DELETE FROM names")
-        con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(index))
-        return
-    names = set(con.execute("SELECT key, passcode FROM names"))
-    con.executemany("DELETE FROM names WHERE key = ? AND passcode = ?", [
-        (key, pc) for key, pc in names if pc not in index.get(key, ())])
-    con.executemany("INSERT INTO names VALUES (?, ?)", (
-        row for row in _name_rows(index) if row not in names))
-
-
-def _has_table(con: sqlite3.Connection, name: str) -> bool:
-    return con.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone() \
-        is not None
-
-
-def _suggest_rows(merged: Merged) -> dict[str, dict[str, str]]:
-    """table -> padded key (`suggest.padded`) -> its passcodes ("1,2"): English names in card
-    order, and every name in the order the merge indexed them."""
-    keys = merged.keys
-    en: dict[str, list[int]] = {}
-    for pc, c in sorted(merged.cards.items()):
-        key = keys[c["name"]]
-        if key:
-            en.setdefault(key, []).append(pc)
-    out: dict[str, dict[str, str]] = {}
-    for which, index in (("en", en), ("all", merged.names)):
-        # `padded` inlined: this runs once per name in any language (130,000 with YAML Yugi)
-        out[SUGGEST_TABLES[which]] = {
-            f"^{key}$": str(pcs[0]) if len(pcs) == 1 else ",".join(map(str, sorted(set(pcs))))
-            for key, pcs in index.items() if key}
-    return out
-
-
-def create_suggest_table(con: sqlite3.Connection, table: str) -> None:
-    """An empty "did you mean" table (`SUGGEST_FTS`) with FTS5's automatic merging off: its
-    segments are merged only when 16 pile up (``crisismerge``), which makes writing 130,000
-    keys cheaper; the rows, terms and ranks are the same and queries as fast."""
-    con.execute(f"CREATE VIRTUAL TABLE {table} USING {SUGGEST_FTS}")
-    con.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', 0)")
-
-
-def _write_suggest(con: sqlite3.Connection, merged: Merged, patching: bool) -> None:
-    """The "did you mean" trigram tables (`cards.suggest`). When `patching` a copy of the
-    store, a table whose rows are already the new ones, in the same order, is kept; any
-    other is written anew, so that a store holds the same rows under the same rowids (and
-    FTS5 breaks ties in rank the same way) however its sources were imported
-    (`create_suggest_table`). An SQLite without FTS5 gets none: suggestions then build the
-    index in memory, as for an older store."""
-    try:
-        for table, rows in _suggest_rows(merged).items():
-            if patching and _has_table(con, table) and con.execute(
-                    f"SELECT count(*) FROM {table}").fetchone()[0] == len(rows) and \
-                    con.execute(f"SELECT key, passcodes FROM {table} ORDER BY rowid"
-                                ).fetchall() == list(rows.items()):
-                continue
-            con.execute(f"DROP TABLE IF EXISTS {table}")
-            create_suggest_table(con, table)
-            with con:
-                con.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows.items())
-    except sqlite3.OperationalError as exc:
-        if "fts5" not in str(exc) and "tokenizer" not in str(exc):
-            raise
-        for table in SUGGEST_TABLES.values():
-            con.execute(f"DROP TABLE IF EXISTS {table}")
-
-
-def _dated(cards: Iterable[dict[str, Any]]) -> dict[str, int]:
-    """How many cards have a first-release date per region, and Master Duel data."""
-    counts: dict[str, int] = {"tcg": 0, "ocg": 0, "md": 0, "master_duel": 0}
-    for c in cards:
-        for r in c.get("released") or ():
-            counts[r] = counts.get(r, 0) + 1
-        if c.get("master_duel") is not None:
-            counts["master_duel"] += 1
-    return counts
 
 
 def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
@@ -645,7 +141,7 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
         sources = [dict(zip(cols, row, strict=True)) for row in con.execute(
             f"SELECT {', '.join(cols)} FROM sources ORDER BY name")]
         kinds = dict(con.execute("SELECT kind, count(*) FROM ids GROUP BY kind").fetchall())
-        covers = _covers_by_source(con)
+        covers = covers_by_source(con)
     finally:
         con.close()
     built = meta.get("built_at")
@@ -661,8 +157,6 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
             "dated": {k.removeprefix("dated_"): int(v) for k, v in meta.items()
                       if k.startswith("dated_")}}
 
-
-# -- reading ----------------------------------------------------------------------------
 
 def damaged_row(path: Path, passcode: Any, exc: Exception, source: str | None = None) -> str:
     """The sentence for a store row that does not hold what deckcheck wrote there."""
@@ -702,7 +196,7 @@ class StorePool:
         try:
             meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
             sources = dict(self._con.execute("SELECT name, version FROM sources").fetchall())
-            covers = _covers_by_source(self._con)
+            covers = covers_by_source(self._con)
         except sqlite3.Error as exc:
             self._con.close()
             raise CardPoolError(f"{self.path} is damaged ({exc}); delete it and run "
@@ -748,8 +242,8 @@ class StorePool:
         return card
 
     def _lean_card(self, passcode: int, facts: str) -> Card:
-        """`_card` from a schema-5 compact row: the card built from it, its JSON read and
-        decoded only if something reads a field the row lacks (`model.card_from_row`)."""
+        """`_card` from a schema-5 compact row: the card built from it (a `compact.RowCard`),
+        its JSON read and decoded only if something reads a field the row lacks."""
         card = self._cards.get(passcode)
         if card is None:
             try:
@@ -825,7 +319,7 @@ class StorePool:
         (the validator calls this with each deck's new passcodes).
 
         From a schema-5 store the cards are built from their compact rows, their JSON read
-        only when a field beyond those is (`model.card_from_row`); and once the queries have
+        only when a field beyond those is (`compact.card_from_row`); and once the queries have
         cost about as much as reading every compact row would (`_QUERY_ROWS`: a run over many
         different decks), every row is read in one pass and later look-ups need no query."""
         compact = self._compact

@@ -97,11 +97,11 @@ def update(obj: Ctx, from_file: str | None, force: bool, allow_smaller: bool,
     it was. Network bounds: 5 s to connect, 5 s without data, at least 8 KB/s over any 5 s (a
     download that broke off is tried once more), 15 minutes for the whole command.
     """
-    from deckcheck.sources import ygoprodeck
+    from deckcheck.imports.update import update_ygoprodeck
 
     progress = None if as_json else _Progress("Downloading cards")
     try:
-        result = ygoprodeck.update(obj.db, from_file=from_file, force=force, progress=progress,
+        result = update_ygoprodeck(obj.db, from_file=from_file, force=force, progress=progress,
                                    allow_smaller=allow_smaller)
     finally:
         if progress is not None:
@@ -128,7 +128,7 @@ def import_(obj: Ctx, file: str, allow_smaller: bool, as_json: bool) -> None:
     "individual" .zip (release dates per region, Master Duel); the source is recognised
     from the content.
     """
-    from deckcheck.cards.store import import_sources
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     stage = _Stages(as_json)

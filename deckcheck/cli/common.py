@@ -112,7 +112,7 @@ def _db_path() -> str:
     ctx = click.get_current_context(silent=True)
     obj = ctx.find_object(Ctx) if ctx is not None else None
     try:
-        from deckcheck.cards.load import resolve_path
+        from deckcheck.cards.dbpath import resolve_path
 
         return str(resolve_path(obj.db if obj is not None else None))
     except Exception:  # noqa: BLE001 (a message helper must not fail)

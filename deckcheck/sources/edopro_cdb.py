@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from deckcheck.cards.load import read_only_uri
+from deckcheck.cards.dbpath import read_only_uri
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
-from deckcheck.sources import SourceRecord
+from deckcheck.sources.records import SourceRecord
 
 NAME = "edopro"
 MAPPINGS = "edopro-mappings"

@@ -10,7 +10,7 @@ from typing import Any
 from deckcheck.cards.model import NAME_LANGUAGES
 from deckcheck.cards.rulename import rule_name_from_text
 from deckcheck.errors import ImportFailed
-from deckcheck.sources import SourceRecord
+from deckcheck.sources.records import SourceRecord
 
 NAME = "yaml-yugi"
 
@@ -65,14 +65,7 @@ def card_record(raw: dict[str, Any]) -> SourceRecord | None:
         fake = None
     if type(passcode) is not int:
         passcode, fake = fake, None
-    names_raw = get("name")
-    if type(names_raw) is not dict:
-        return None
-    names = {}
-    for lang in NAME_LANGUAGES:
-        n = names_raw.get(lang)
-        if type(n) is str and n.strip():
-            names[lang] = _RUBY.sub("", n) if "<" in n else n
+    names = _names(get("name"))
     if passcode is None or not names:
         return None
     name = names.get("en") or next(iter(names.values()))
@@ -87,6 +80,28 @@ def card_record(raw: dict[str, Any]) -> SourceRecord | None:
     elif ctype == "Spell" or ctype == "Trap":
         rec["kind"] = rec["frame"] = ctype.lower()
         rec["race"] = get("property") or None
+    _where(rec, raw)
+    texts = get("text") or {}
+    if type(texts) is dict:
+        _texts(rec, texts)
+    return rec
+
+
+def _names(names_raw: Any) -> dict[str, str]:
+    """The card's name per language (ruby markup dropped); empty when it has none."""
+    if type(names_raw) is not dict:
+        return {}
+    names = {}
+    for lang in NAME_LANGUAGES:
+        n = names_raw.get(lang)
+        if type(n) is str and n.strip():
+            names[lang] = _RUBY.sub("", n) if "<" in n else n
+    return names
+
+
+def _where(rec: SourceRecord, raw: dict[str, Any]) -> None:
+    """Archetypes, Master Duel presence, and where the card is released (`_regulation`)."""
+    get = raw.get
     series = get("series")
     if type(series) is list and series:
         rec["archetypes"] = [s for s in series if type(s) is str]
@@ -95,10 +110,6 @@ def card_record(raw: dict[str, Any]) -> SourceRecord | None:
     reg = get("limit_regulation")
     if type(reg) is dict:
         _regulation(rec, reg)
-    texts = get("text") or {}
-    if type(texts) is dict:
-        _texts(rec, texts)
-    return rec
 
 
 def _monster(rec: SourceRecord, raw: dict[str, Any]) -> None:

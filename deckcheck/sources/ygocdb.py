@@ -11,8 +11,8 @@ from typing import Any
 from deckcheck.cards.model import COMMUNITY_NAME_KEYS
 from deckcheck.cards.rulename import rule_name_from_chinese
 from deckcheck.errors import ImportFailed
-from deckcheck.sources import SourceRecord
 from deckcheck.sources.edopro_cdb import decode
+from deckcheck.sources.records import SourceRecord
 
 NAME = "ygocdb"
 
@@ -56,26 +56,34 @@ def card_record(raw: Any) -> SourceRecord | None:
         return None
     name = (names.get("en") or names.get("sc_name") or names.get("cn_name")
             or next(iter(names.values())))
-    data = raw.get("data") if isinstance(raw.get("data"), dict) else {}
-    if data and _int(data.get("type")):
-        rec = decode(passcode, _int(data.get("ot")) or 0, _int(data.get("type")) or 0,
-                     _int(data.get("atk")) or 0, _int(data.get("def")) or 0,
-                     _int(data.get("level")) or 0, _int(data.get("race")) or 0,
-                     _int(data.get("attribute")) or 0)
-    else:
-        rec = {"passcode": passcode}
+    rec = _packed(passcode, raw.get("data"))
     rec["name"] = name
     rec["names"] = names
     if (cid := _int(raw.get("cid"))) is not None and 0 < cid < 2**31:
         rec["konami_id"] = cid
-    text: dict[str, Any] = raw["text"] if isinstance(raw.get("text"), dict) else {}
+    _text(rec, raw.get("text"), names)
+    return rec
+
+
+def _packed(passcode: int, data: Any) -> SourceRecord:
+    """The card facts of the cdb-packed ``data`` object (`decode`); the passcode alone when
+    it has no card type."""
+    if not isinstance(data, dict) or not _int(data.get("type")):
+        return {"passcode": passcode}
+    return decode(passcode, *(_int(data.get(k)) or 0 for k in (
+        "ot", "type", "atk", "def", "level", "race", "attribute")))
+
+
+def _text(rec: SourceRecord, text: Any, names: dict[str, str]) -> None:
+    """What the card's Chinese text says about its name (same-name rule evidence)."""
+    if not isinstance(text, dict):
+        return
     desc = "\n".join(t for t in (text.get("pdesc"), text.get("desc")) if isinstance(t, str) and t)
     if desc:
         rec["spoke"] = [f"{NAME}-text"]
         said = rule_name_from_chinese(desc)
         if said and said not in names.values():
             rec["hints"] = [[f"{NAME}-text", "name", said, "zh-CN"]]
-    return rec
 
 
 def _names(raw: dict[str, Any]) -> dict[str, str]:

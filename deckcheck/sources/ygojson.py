@@ -31,7 +31,7 @@ from deckcheck.cards.model import UNOFFICIAL_IDS
 from deckcheck.errors import ImportFailed
 
 if TYPE_CHECKING:
-    from deckcheck.sources import SourceData, SourceRecord
+    from deckcheck.sources.records import SourceData, SourceRecord
 
 NAME = "ygojson"
 
@@ -64,7 +64,7 @@ def _prefix(zf: zipfile.ZipFile) -> str | None:
 
 
 def _load(zf: zipfile.ZipFile, info: zipfile.ZipInfo, origin: str) -> Any:
-    from deckcheck.sources import read_member
+    from deckcheck.sources.reading import read_member
 
     raw = read_member(zf, info, origin, MEMBER_LIMIT)
     try:
@@ -92,7 +92,7 @@ def _earliest(table: dict[str, dict[str, str]], card: str, region: str, day: str
 
 def read_zip(zf: zipfile.ZipFile, *, origin: str, version: str | None) -> SourceData:
     """Source records from an open YGOJSON archive."""
-    from deckcheck.sources import SourceData
+    from deckcheck.sources.records import SourceData
 
     prefix = _prefix(zf) or ""
     cards_dir, sets_dir = prefix + "cards/", prefix + "sets/"

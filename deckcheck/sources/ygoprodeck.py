@@ -1,8 +1,9 @@
 """YGOPRODeck API v7: the full `cardinfo.php?misc=yes` dump, online or from a file.
 
 `parse(data)` turns the API answer into source records (plain dicts, see
-`deckcheck.sources`); `update(...)` checks `checkDBVer.php`, downloads the dump through the
-shared HTTP helper and imports it into the store.
+`deckcheck.sources.records`); `remote_version` asks `checkDBVer.php` for the database version
+and `download` fetches the dump, both through the shared HTTP helper. Importing it into the
+store is the import layer's (`deckcheck.imports.update.update_ygoprodeck`).
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from deckcheck import clock
 from deckcheck.cards.rulename import rule_name_from_english
-from deckcheck.errors import FailedDownload, ImportFailed
-from deckcheck.sources import SourceRecord
-from deckcheck.sources.http import Http, Progress, unreachable
+from deckcheck.errors import ImportFailed
+from deckcheck.sources.http import Http, Progress
+from deckcheck.sources.reading import UNEXPECTED, read_json_file, unreadable
+from deckcheck.sources.records import SourceRecord
 
 NAME = "ygoprodeck"
 DEFAULT_URL = "https://db.ygoprodeck.com/api/v7"
@@ -132,20 +133,14 @@ def card_record(raw: Any) -> SourceRecord | None:
     if passcode is None or passcode <= 0:
         raise BadRecord(f"\"id\" {str(raw.get('id'))[:24]} is not a passcode (a whole number "
                         "of at most 10 digits)")
-    name = _text(raw, "name")
-    if not name or not name.strip():
+    name = _name(raw)
+    if name is None:
         return None
-    if "&" in name:  # the API writes some names HTML-escaped ("The Fallen &amp; The Virtuous")
-        name = html.unescape(name)
-    for key in ("type", "frameType", "desc", "race", "attribute", "archetype"):
-        _text(raw, key)
     kind, frame = _kind_frame(raw)
     desc = raw.get("desc") or ""
     rec: SourceRecord = {"passcode": passcode, "name": name, "names": {"en": name},
                          "kind": kind, "frame": frame, "text": desc or None}
-    alts = sorted({i for img in raw.get("card_images") or () if isinstance(img, dict)
-                   for i in [_int(img.get("id"), MAX_PASSCODE)] if i is not None and i > 0
-                   and i != passcode})
+    alts = _artworks(raw, passcode)
     if alts:
         rec["alt_passcodes"] = alts
     race = raw.get("race") or None
@@ -155,21 +150,51 @@ def card_record(raw: Any) -> SourceRecord | None:
         rec["race"] = race
     if raw.get("archetype"):
         rec["archetypes"] = [raw["archetype"]]
-    scopes: set[str] = {"skill"} if kind == "skill" else set()
+    _scopes(rec, raw, name)
+    if raw.get("card_sets"):
+        # YGOPRODeck's card_sets are TCG printings: proof the card exists in the TCG, which
+        # overrules another source's "OCG only" / "not yet released" (see imports.merge).
+        rec["tcg_printed"] = True
+    _rule_text(rec, desc, name)
+    return rec
+
+
+def _name(raw: dict[str, Any]) -> str | None:
+    """The card's name (HTML entities decoded), None when it has none; every text field is
+    checked to be text."""
+    name = _text(raw, "name")
+    if not name or not name.strip():
+        return None
+    for key in ("type", "frameType", "desc", "race", "attribute", "archetype"):
+        _text(raw, key)
+    if "&" in name:  # the API writes some names HTML-escaped ("The Fallen &amp; The Virtuous")
+        name = html.unescape(name)
+    return name
+
+
+def _artworks(raw: dict[str, Any], passcode: int) -> list[int]:
+    """The ids of the card's other artworks (`card_images`)."""
+    return sorted({i for img in raw.get("card_images") or () if isinstance(img, dict)
+                   for i in [_int(img.get("id"), MAX_PASSCODE)] if i is not None and i > 0
+                   and i != passcode})
+
+
+def _scopes(rec: SourceRecord, raw: dict[str, Any], name: str) -> None:
+    """Skill cards, and what `misc_info` adds (`_misc`) with the scopes it implies."""
+    scopes: set[str] = {"skill"} if rec["kind"] == "skill" else set()
     misc = raw.get("misc_info")
     if isinstance(misc, list) and misc and isinstance(misc[0], dict):
         scopes |= _misc(rec, misc[0], name)
     if scopes or isinstance(misc, list):
         rec["scopes"] = sorted(scopes)
-    if raw.get("card_sets"):
-        # YGOPRODeck's card_sets are TCG printings: proof the card exists in the TCG, which
-        # overrules another source's "OCG only" / "not yet released" (see cards.merge).
-        rec["tcg_printed"] = True
+
+
+def _rule_text(rec: SourceRecord, desc: str, name: str) -> None:
+    """What the card text says about the name the card counts as."""
     said = rule_name_from_english(desc)
     rec["spoke"] = ["ygoprodeck-text"]
     if said and said != name:
         rec.setdefault("hints", []).append(["ygoprodeck-text", "name", said, "en"])
-    return rec
 
 
 def _kind_frame(raw: dict[str, Any]) -> tuple[str, str]:
@@ -217,7 +242,6 @@ def _monster(rec: SourceRecord, raw: dict[str, Any], race: str | None, desc: str
 def _misc(rec: SourceRecord, m: dict[str, Any], name: str) -> set[str]:
     """What `misc_info` adds (Konami id, release dates, Master Duel, treated-as name); returns
     the scopes its formats imply."""
-    scopes: set[str] = set()
     kid = _int(m.get("konami_id"), 2**31 - 1)
     if kid is not None and kid > 0:
         rec["konami_id"] = kid
@@ -229,19 +253,28 @@ def _misc(rec: SourceRecord, m: dict[str, Any], name: str) -> set[str]:
         rec["master_duel"] = True
     elif formats:  # the formats the card is in, as of the dump: not Master Duel
         rec["master_duel"] = False
+    _treated_as(rec, m.get("treated_as"), name)
+    return _format_scopes(formats, released)
+
+
+def _format_scopes(formats: set[str], released: dict[str, str]) -> set[str]:
+    """"ocg_only", "tcg_only" or "speed" from the formats a card is in and where it is dated."""
     if "ocg" in formats and "tcg" not in formats and not released.get("tcg"):
-        scopes.add("ocg_only")
-    elif "tcg" in formats and "ocg" not in formats and not released.get("ocg"):
-        scopes.add("tcg_only")
-    elif formats and not formats & {"tcg", "ocg"} and "speed duel" in formats:
-        scopes.add("speed")
-    treated = m.get("treated_as")
+        return {"ocg_only"}
+    if "tcg" in formats and "ocg" not in formats and not released.get("ocg"):
+        return {"tcg_only"}
+    if formats and not formats & {"tcg", "ocg"} and "speed duel" in formats:
+        return {"speed"}
+    return set()
+
+
+def _treated_as(rec: SourceRecord, treated: Any, name: str) -> None:
+    """The name `misc_info` says the card is treated as: same-name rule evidence."""
     if isinstance(treated, list):
         treated = next((t for t in treated if isinstance(t, str)), None)
     if isinstance(treated, str) and treated.strip() and treated.strip() != name:
         rec.setdefault("hints", []).append(
             ["ygoprodeck-treated_as", "name", treated.strip(), "en"])
-    return scopes
 
 
 # -- online update ----------------------------------------------------------------------
@@ -274,99 +307,12 @@ def download(http: Http, dest_dir: Path, url: str | None = None,
 
 def load_file(path: str | Path) -> Any:
     """A cardinfo answer from a JSON file or a .zip holding cardinfo.json."""
-    from deckcheck.sources import read_json_file
-
     return read_json_file(Path(path), prefer="cardinfo.json")
 
 
-
-def update(db: str | os.PathLike[str] | None = None, *, from_file: str | Path | None = None,
-           http: Http | None = None, url: str | None = None, force: bool = False,
-           progress: Progress | None = None, allow_smaller: bool = False) -> dict[str, Any]:
-    """Import the YGOPRODeck dump into the store: online (skipped when `checkDBVer.php`
-    reports the version already imported and the store still holds what that import wrote,
-    unless `force`) or from a file. A dump much smaller than the one stored is refused unless
-    `allow_smaller` (see `deckcheck.cards.store.shrinks`).
-
-    Returns the import summary, with ``"unchanged": True`` when nothing needed doing.
-    The previous store stays intact when anything fails.
-    """
-    from deckcheck.cards.coverage import file_day, source_covers
-    from deckcheck.cards.store import (
-        import_sources,
-        matches_record,
-        resolve_path,
-        store_info,
-    )
-    from deckcheck.gc_pause import gc_paused
-    from deckcheck.sources import SourceData, _sha, unreadable
-
-    path = resolve_path(db)
-    if from_file is not None:
-        with open(from_file, "rb") as f:
-            if f.read(16).startswith(b"SQLite format 3"):  # a cdb: card data, not this kind
-                raise ImportFailed(f"{from_file} is an SQLite card database (EDOPro's cards.cdb?)"
-                                   ", not a YGOPRODeck cardinfo.php answer; nothing was changed"
-                                   f" — import it with `deckcheck cards import {from_file}`.")
-        with gc_paused():
-            data = load_file(from_file)
-            if not looks_like(data):
-                raise ImportFailed(f"{from_file} is not a YGOPRODeck cardinfo.php answer (no "
-                                   "\"data\" list of cards); nothing was changed — import other "
-                                   "card data with `deckcheck cards import FILE`.")
-            sd = SourceData(NAME, _records(data, from_file), f"file {_sha(Path(from_file))}",
-                            str(from_file))
-            sd.covers = source_covers(NAME, sd.records, file_day(from_file))
-            return {**import_sources(path, [sd], allow_smaller=allow_smaller),
-                    "unchanged": False}
-    if http is None:
-        why = unreachable(base_url(url))
-        if why is not None:
-            raise FailedDownload(f"YGOPRODeck cannot be reached ({why}: offline?); nothing was "
-                                 "changed — import card data you already have with `deckcheck "
-                                 "cards import FILE`, or try again when online.")
-        http = Http()
-    version = remote_version(http, url)
-    if not force and version is not None and path.exists():
-        known = {s["name"]: s["version"] for s in store_info(path).get("sources", ())}
-        if known.get(NAME) == version and matches_record(path, NAME):
-            return {"path": str(path), "imported": [], "unchanged": True,
-                    "sources": known, "version": version}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        from deckcheck.errors import CardPoolError
-
-        raise CardPoolError(f"{path}: the card database cannot be written there "
-                            f"({exc.strerror}); pass a file you may write with --db or "
-                            "DECKCHECK_DB; nothing was changed.") from None
-    tmp = download(http, path.parent, url, progress)
-    try:
-        with gc_paused():
-            try:
-                with open(tmp, "rb") as f:
-                    data = json.load(f)
-            except RecursionError:
-                raise unreadable(f"The YGOPRODeck answer from {base_url(url)}",
-                                 RecursionError()) from None
-            except ValueError:
-                raise ImportFailed(f"The YGOPRODeck answer from {base_url(url)} is not valid "
-                                   "JSON (cut off?); nothing was changed — try again later."
-                                   ) from None
-            origin = f"{base_url(url)}/cardinfo.php"
-            sd = SourceData(NAME, _records(data, f"The answer from {origin}"), version, origin)
-            sd.covers = source_covers(NAME, sd.records, clock.today().isoformat())
-            return {**import_sources(path, [sd], allow_smaller=allow_smaller),
-                    "unchanged": False, "version": version}
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def _records(data: Any, where: str | Path) -> list[SourceRecord]:
-    """`parse`'s records, or `deckcheck.sources.unreadable`'s sentence for a value of a type
-    no answer holds."""
-    from deckcheck.sources import UNEXPECTED, unreadable
-
+def records(data: Any, where: str | Path) -> list[SourceRecord]:
+    """`parse`'s records, or `deckcheck.sources.reading.unreadable`'s sentence for a value of
+    a type no answer holds (`where`: what to call the data in it)."""
     try:
         return list(parse(data))
     except UNEXPECTED as exc:

@@ -24,7 +24,7 @@ def real_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present (real-data test)")
     from deckcheck.cards.build_builtin import read_all
-    from deckcheck.cards.store import import_sources
+    from deckcheck.imports.run import import_sources
 
     path = tmp_path_factory.mktemp("store") / "cards.sqlite"
     import_sources(path, read_all(SHARED_DATA / "cards"))

@@ -8,7 +8,8 @@ import zipfile
 from pathlib import Path
 
 from deckcheck.cards.coverage import combine, families, file_day, past
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
@@ -58,7 +59,7 @@ def test_a_store_keeps_each_sources_end_across_imports(tmp_path: Path) -> None:
                                          "md": dt.date(2026, 8, 22)}
     first.covers = {"cards": "2026-07-01"}
     import_sources(db, [first])
-    from deckcheck.cards.store import read_sources
+    from deckcheck.imports.writer import read_sources
 
     assert read_sources(db)["ygoprodeck"].covers == {"cards": "2026-07-01"}
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from deckcheck.cards.builtin import builtin_pool
 from deckcheck.cards.model import Card
 from deckcheck.cards.pool import CardPool, SearchablePool, search_pool
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"

@@ -10,10 +10,13 @@ from pathlib import Path
 import pytest
 
 from deckcheck.cards import store
+from deckcheck.cards.dbpath import default_db_path
 from deckcheck.cards.load import open_pool
 from deckcheck.cards.pool import CardPool, search_pool
-from deckcheck.cards.store import StorePool, default_db_path, import_sources, store_info
+from deckcheck.cards.store import StorePool, store_info
 from deckcheck.errors import CardPoolError, ImportFailed, StoreVersionError
+from deckcheck.imports import run, writer
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
@@ -128,20 +131,20 @@ def test_failed_import_leaves_store_intact(db: Path, monkeypatch: pytest.MonkeyP
     def boom(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(store, "_validate", boom)
+    monkeypatch.setattr(run, "validate", boom)
     with pytest.raises(KeyboardInterrupt):
         import_sources(db, [read_source(FIX / "ygocdb_small.json")])
     monkeypatch.undo()
     assert db.read_bytes() == before
     assert sorted(p.name for p in db.parent.iterdir()) == ["cards.sqlite", "cards.sqlite.lock"]
     # and an interruption while writing the new file
-    real_write = store.write_store
+    real_write = run.write_store
 
     def half_write(path: Path, *args: object) -> None:
         real_write(path.with_name("elsewhere.sqlite"), *args)  # type: ignore[arg-type]
         raise OSError("disk full")
 
-    monkeypatch.setattr(store, "write_store", half_write)
+    monkeypatch.setattr(run, "write_store", half_write)
     with pytest.raises(OSError):
         import_sources(db, [read_source(FIX / "ygocdb_small.json")])
     assert db.read_bytes() == before
@@ -265,7 +268,7 @@ def test_write_failures_say_what_failed(db: Path, monkeypatch: pytest.MonkeyPatc
     def fail(*args: object) -> None:
         raise error
 
-    monkeypatch.setattr(store, "_write_tables", fail)
+    monkeypatch.setattr(writer, "_write_tables", fail)
     with pytest.raises(CardPoolError) as exc:
         import_sources(db, [read_source(FIX / "ygocdb_small.json")])
     assert said in str(exc.value) and "damaged" not in str(exc.value)
@@ -290,7 +293,8 @@ def test_stale_temp_files_are_removed_by_the_next_import(db: Path) -> None:
 
 _CHILD = """
 import sys
-from deckcheck.cards.store import import_sources
+from deckcheck.imports import run, writer
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 import_sources(sys.argv[1], [read_source(sys.argv[2])])
 """
@@ -303,7 +307,7 @@ def test_concurrent_imports_are_serialised(tmp_path: Path) -> None:
 
     from filelock import FileLock
 
-    from deckcheck.cards.store import lock_path
+    from deckcheck.imports.guard import lock_path
 
     path = tmp_path / "cards.sqlite"
     import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])

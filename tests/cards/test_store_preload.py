@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
 from deckcheck.checker import Checker
 from deckcheck.decks.ydk import read_ydk
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
@@ -77,8 +78,10 @@ def test_stored_cards_decode_as_the_constructor_builds_them(db: Path) -> None:
         assert lean == built
         for name in Card.model_fields:
             assert type(getattr(lean, name)) is type(getattr(built, name)), name
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError):
         card_from_stored({**minimal, "kind": "nope"})
+    with pytest.raises(KeyError):
+        card_from_stored({k: v for k, v in minimal.items() if k != "rule_name"})
 
 
 def _all_ids(db: Path) -> list[int]:
@@ -219,7 +222,8 @@ def test_a_store_without_compact_rows_is_read_from_the_json(db: Path) -> None:
 def test_the_compact_form_gives_the_stored_card(extra: dict[str, object]) -> None:
     """`card_from_row` of `stored_facts` sets the same values as `card_from_stored` of the
     JSON for every slot it sets, and the rest fills in from the store on first use."""
-    from deckcheck.cards.model import Card, card_from_row, card_from_stored, stored_facts
+    from deckcheck.cards.compact import card_from_row, stored_facts
+    from deckcheck.cards.model import Card, card_from_stored
 
     data = {"passcode": 1, "name": "X", "kind": "monster", "frame": "xyz", "rule_name": "X",
             "text": "Its text.", "level": None, "rank": 4, **extra}

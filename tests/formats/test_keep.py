@@ -111,7 +111,7 @@ def real_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present (real-data test)")
-    from deckcheck.cards.store import import_sources
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     db = tmp_path_factory.mktemp("cards") / "cards.sqlite"

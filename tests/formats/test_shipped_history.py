@@ -32,7 +32,8 @@ def real_pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present (real-data test)")
-    from deckcheck.cards.store import StorePool, import_sources
+    from deckcheck.cards.store import StorePool
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     db = tmp_path_factory.mktemp("cards") / "cards.sqlite"

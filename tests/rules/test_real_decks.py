@@ -19,10 +19,10 @@ def real_pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     if not dump.is_file():
         pytest.skip("../shared/data is not present (real-data test)")
     from deckcheck.cards.store import StorePool
-    from deckcheck.sources import ygoprodeck
+    from deckcheck.imports.update import update_ygoprodeck
 
     path = tmp_path_factory.mktemp("realpool") / "cards.sqlite"
-    ygoprodeck.update(path, from_file=dump)
+    update_ygoprodeck(path, from_file=dump)
     pool = StorePool(path)
     yield pool
     pool.close()

@@ -46,7 +46,8 @@ def real_store(tmp_path_factory: pytest.TempPathFactory) -> Any:
     mappings (built once per test session)."""
     if not CARDS.is_dir():
         pytest.skip("../shared/data is not present (real-data test)")
-    from deckcheck.cards.store import StorePool, import_sources
+    from deckcheck.cards.store import StorePool
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     path = tmp_path_factory.mktemp("real") / "cards.sqlite"
@@ -69,7 +70,8 @@ def full_store(tmp_path_factory: pytest.TempPathFactory) -> Any:
     mappings.json, and YGOJSON (one merge; built once per test session)."""
     if not (CARDS / "ygojson-v1.zip").is_file():
         pytest.skip("../shared/data is not present (real-data test)")
-    from deckcheck.cards.store import StorePool, import_sources
+    from deckcheck.cards.store import StorePool
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     path = tmp_path_factory.mktemp("full") / "cards.sqlite"

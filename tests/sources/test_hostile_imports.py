@@ -20,9 +20,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from deckcheck.cards.store import import_sources
 from deckcheck.cli.main import cli
 from deckcheck.errors import DeckcheckError
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 from tests.conftest import HOSTILE_FIXTURES
 

@@ -19,9 +19,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from deckcheck.cards.store import StorePool, import_sources, store_info
+from deckcheck.cards.store import StorePool, store_info
 from deckcheck.cli.main import cli
 from deckcheck.errors import FailedDownload, ImportFailed
+from deckcheck.imports.run import import_sources
+from deckcheck.imports.update import update_ygoprodeck
 from deckcheck.sources import read_source, ygoprodeck
 from deckcheck.sources.http import Http, _retry_after
 from tests.conftest import HOSTILE_FIXTURES
@@ -164,13 +166,13 @@ def _intact(db: Path) -> None:
 
 def test_update_then_unchanged(server: Server, client: Http, tmp_path: Path) -> None:
     db = tmp_path / "cards.sqlite"
-    first = ygoprodeck.update(db, http=client, url=server.url)
+    first = update_ygoprodeck(db, http=client, url=server.url)
     assert first["cards"] == 18 and not first["unchanged"]
     assert store_info(db)["sources"][0]["version"] == "1.0 (2026-06-14 22:16:00)"
-    again = ygoprodeck.update(db, http=client, url=server.url)
+    again = update_ygoprodeck(db, http=client, url=server.url)
     assert again["unchanged"] and server.count("/cardinfo.php") == 1
     server.version = "1.1"
-    assert not ygoprodeck.update(db, http=client, url=server.url)["unchanged"]
+    assert not update_ygoprodeck(db, http=client, url=server.url)["unchanged"]
     assert server.count("/cardinfo.php?misc=yes") == 2
 
 
@@ -179,7 +181,7 @@ def test_failures_leave_old_store(server: Server, client: Http, old_store: Path,
                                   sleeps: list[float]) -> None:
     server.modes = [mode] * 3
     with pytest.raises(FailedDownload) as exc:
-        ygoprodeck.update(old_store, http=client, url=server.url)
+        update_ygoprodeck(old_store, http=client, url=server.url)
     msg = str(exc.value)
     assert msg.startswith(f"Downloading {server.url}/cardinfo.php failed after 3 attempts (")
     assert msg.endswith("nothing was changed — check the connection and try again later.")
@@ -197,21 +199,21 @@ def test_failures_leave_old_store(server: Server, client: Http, old_store: Path,
 def test_recovers_after_one_failure(server: Server, client: Http, old_store: Path,
                                     mode: str) -> None:
     server.modes = [mode]
-    result = ygoprodeck.update(old_store, http=client, url=server.url, force=True)
+    result = update_ygoprodeck(old_store, http=client, url=server.url, force=True)
     assert result["cards"] == 18
 
 
 def test_not_json_is_import_failed(server: Server, client: Http, old_store: Path) -> None:
     server.modes = ["notjson"]
     with pytest.raises(ImportFailed, match="not valid JSON"):
-        ygoprodeck.update(old_store, http=client, url=server.url)
+        update_ygoprodeck(old_store, http=client, url=server.url)
     _intact(old_store)
 
 
 def test_retry_after_is_honoured_up_to_max_wait(server: Server, old_store: Path,
                                                 sleeps: list[float]) -> None:
     server.modes = ["429", "ok"]
-    ygoprodeck.update(old_store, http=Http(retries=1, backoff=0.0, max_wait=3, rate=0,
+    update_ygoprodeck(old_store, http=Http(retries=1, backoff=0.0, max_wait=3, rate=0,
                                            sleep=sleeps.append), url=server.url)
     assert sleeps == [3]
 
@@ -220,7 +222,7 @@ def test_a_retry_after_beyond_max_wait_fails_at_once_saying_so(
         server: Server, old_store: Path, sleeps: list[float]) -> None:
     server.modes = ["tomorrow"] * 5
     with pytest.raises(FailedDownload) as exc:
-        ygoprodeck.update(old_store, http=Http(retries=4, max_wait=60, rate=0,
+        update_ygoprodeck(old_store, http=Http(retries=4, max_wait=60, rate=0,
                                                sleep=sleeps.append), url=server.url)
     assert str(exc.value) == (
         f"Downloading {server.url}/cardinfo.php failed (HTTP 429): the server asks to wait 24 h "
@@ -261,7 +263,7 @@ def test_a_trickling_server_is_cut_off_at_the_deadline(server: Server, old_store
     server.modes = ["trickle"] * 3
     slow = Http(retries=2, backoff=0.01, rate=0, timeout=5, deadline=1.0)
     with pytest.raises(FailedDownload) as exc:
-        ygoprodeck.update(old_store, http=slow, url=server.url)
+        update_ygoprodeck(old_store, http=slow, url=server.url)
     # one byte every 0.2 s of 1,000: cut off long before the body ends, with no new attempt
     assert server.trickled < 1000
     assert sum(p.startswith("/cardinfo.php") for p in server.requests) == 1
@@ -327,7 +329,7 @@ def test_real_dump_over_http(server: Server, client: Http, tmp_path: Path,
     with zipfile.ZipFile(shared_data / "cards" / "ygoprodeck-cardinfo.zip") as zf:
         server.body = zf.read("cardinfo.json")
     db = tmp_path / "cards.sqlite"
-    result = ygoprodeck.update(db, http=client, url=server.url)
+    result = update_ygoprodeck(db, http=client, url=server.url)
     assert result["cards"] == 14388
 
 
@@ -336,31 +338,31 @@ def test_a_tiny_answer_to_a_forced_update_is_refused(server: Server, client: Htt
     """The 3-card YGOPRODeck answer would have shrunk the store 18 -> 3 with exit 0, and the
     next update said "already up to date"."""
     db = tmp_path / "cards.sqlite"
-    ygoprodeck.update(db, http=client, url=server.url)
+    update_ygoprodeck(db, http=client, url=server.url)
     server.body = (HOSTILE_FIXTURES / "dataloss-cards-update-3-card-answer.json").read_bytes()
     with pytest.raises(ImportFailed, match="would leave 3 cards where there were 18"):
-        ygoprodeck.update(db, http=client, url=server.url, force=True)
+        update_ygoprodeck(db, http=client, url=server.url, force=True)
     assert store_info(db)["cards"] == 18
     res = CliRunner().invoke(cli, ["--db", str(db), "cards", "update", "--force"],
                              env={"DECKCHECK_YGOPRODECK_URL": server.url})
     assert res.exit_code == 2 and "would leave 3 cards" in res.stderr, res.output
-    assert ygoprodeck.update(db, http=client, url=server.url, force=True,
+    assert update_ygoprodeck(db, http=client, url=server.url, force=True,
                              allow_smaller=True)["cards"] == 3
 
 
 def test_up_to_date_only_when_the_store_holds_what_it_recorded(
         server: Server, client: Http, tmp_path: Path) -> None:
     db = tmp_path / "cards.sqlite"
-    ygoprodeck.update(db, http=client, url=server.url)
+    update_ygoprodeck(db, http=client, url=server.url)
     con = sqlite3.connect(db)  # the store lost cards since (damage, another program)
     con.execute("DELETE FROM source_records WHERE passcode = 14558127")
     con.execute("DELETE FROM cards WHERE passcode = 14558127")
     con.commit()
     con.close()
-    again = ygoprodeck.update(db, http=client, url=server.url)
+    again = update_ygoprodeck(db, http=client, url=server.url)
     assert not again["unchanged"] and again["cards"] == 18
     assert server.count("/cardinfo.php") == 2
-    assert ygoprodeck.update(db, http=client, url=server.url)["unchanged"]
+    assert update_ygoprodeck(db, http=client, url=server.url)["unchanged"]
 
 
 def _bomb(inflated: int) -> bytes:

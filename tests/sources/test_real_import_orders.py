@@ -41,7 +41,7 @@ def _tables(path: Path) -> dict[str, object]:
 def test_every_import_order_writes_the_same_store(tmp_path: Path) -> None:
     if not CARDS.is_dir():
         pytest.skip("../shared/data is not present (real-data test)")
-    from deckcheck.cards.store import import_sources
+    from deckcheck.imports.run import import_sources
     from deckcheck.sources import read_source
 
     data = {name: read_source(CARDS / name) for name in FILES}

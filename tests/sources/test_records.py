@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from deckcheck.sources import SourceData, SourceRecord, read_source
+from deckcheck.sources import read_source
+from deckcheck.sources.records import SourceData, SourceRecord
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TYPES = typing.get_type_hints(SourceRecord)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source, yamlyugi
 
 FIX = Path(__file__).parent / "fixtures"

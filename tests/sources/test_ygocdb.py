@@ -6,7 +6,8 @@ import zipfile
 from pathlib import Path
 
 from deckcheck.cards.model import Frame, Kind
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 FIX = Path(__file__).parent / "fixtures"

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
 from deckcheck.errors import ImportFailed
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 CARDS = Path(__file__).resolve().parents[3] / "shared" / "data" / "cards"

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from deckcheck.cards.model import Frame, Kind
-from deckcheck.cards.store import StorePool, import_sources
+from deckcheck.cards.store import StorePool
 from deckcheck.errors import ImportFailed
+from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source, ygoprodeck
 
 FIXTURE = Path(__file__).parent / "fixtures" / "ygoprodeck_small.json"

@@ -11,7 +11,8 @@
   wins unless more sources are silent than agree with it. Chains resolve to their end;
   the result is the target's canonical English name.
 
-Everything here works on plain dicts (fast for 14k cards); the store validates the result.
+Everything here works on plain dicts (fast for 14k cards); the import validates the result
+(`deckcheck.imports.guard.validate`).
 """
 
 from __future__ import annotations
@@ -21,15 +22,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckcheck.cards.model import UNOFFICIAL_IDS
+from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
-from deckcheck.sources import SourceRecord, priority
+from deckcheck.sources.records import SourceRecord
+
+#: merge priority: earlier sources win for card facts and names.
+PRIORITY = ("ygoprodeck", "yaml-yugi", "edopro", "ygocdb", "ygojson", "edopro-mappings")
 
 #: Cards of other games (Rush Duel, Speed Duel skills) keep their own scopes.
 _OTHER_GAMES = frozenset({"rush", "speed", "skill"})
 
-FIELDS = ("konami_id", "monster_types", "level", "rank", "link_rating", "link_arrows",
-          "scale", "attribute", "race", "atk", "defense", "text")
+#: The fields a card takes from its best source that has them (`_combine`): every `Card`
+#: field but those the merge works out itself.
+_WORKED_OUT = frozenset({"passcode", "alt_passcodes", "name", "names", "kind", "frame",
+                         "archetypes", "scopes", "released", "master_duel",
+                         "cannot_normal_summon", "rule_name", "rule_name_evidence"})
+FIELDS = tuple(f for f in Card.model_fields if f not in _WORKED_OUT)
 _CHAIN_LIMIT = 16
 
 
@@ -50,6 +58,12 @@ class Merged:
     names: dict[str, list[int]] = field(default_factory=dict)
     #: every name the merge saw -> its normalised key (`normalize`), for the store's indexes
     keys: Keys = field(default_factory=Keys)
+
+
+def priority(source: str) -> int:
+    """A source's rank in `PRIORITY` ("edopro:cards.cdb" ranks as "edopro"; unknown last)."""
+    base = _base(source)
+    return PRIORITY.index(base) if base in PRIORITY else len(PRIORITY)
 
 
 def _base(source: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckcheck.cards.merge import merge
+from deckcheck.imports.merge import merge
 
 
 def rec(pc: int, name: str, **kw: Any) -> dict[str, Any]:

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from deckcheck.cards import store
-from deckcheck.cards.store import import_sources, read_sources
+from deckcheck.imports import writer
+from deckcheck.imports.run import import_sources
+from deckcheck.imports.writer import read_sources
 from deckcheck.sources import read_source
 
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
@@ -118,7 +120,7 @@ def test_an_unchanged_import_keeps_every_row(tmp_path: Path) -> None:
         return con
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(store.sqlite3, "connect", traced)
+        mp.setattr(writer.sqlite3, "connect", traced)
         import_sources(db, [read_source(FIX / "yamlyugi_small.json")])
     assert {t: _rows(db, t) for t in before} == before
     written = [w for w in writes if w.lstrip().upper().startswith(("INSERT", "DELETE",
@@ -138,6 +140,6 @@ def test_name_rows_are_patched_or_written_anew_to_the_same_rows(index: dict[str,
                 "PRIMARY KEY(key, passcode)) WITHOUT ROWID")
     con.executemany("INSERT INTO names VALUES (?, ?)",
                     [("a", 1), ("a", 9), ("b", 3), ("k1", 1), ("z", 5)])
-    store._patch_names(con, index)
+    writer._patch_names(con, index)
     assert con.execute("SELECT * FROM names").fetchall() == sorted(
         (key, pc) for key, pcs in index.items() for pc in pcs)

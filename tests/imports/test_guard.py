@@ -12,15 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckcheck.cards.store import (
-    StorePool,
-    import_sources,
-    matches_record,
-    shrinks,
-    store_info,
-)
+from deckcheck.cards.store import StorePool, store_info
 from deckcheck.cli.main import cli
 from deckcheck.errors import ImportFailed
+from deckcheck.imports.guard import shrinks
+from deckcheck.imports.run import import_sources
+from deckcheck.imports.update import matches_record
 from deckcheck.sources import read_source
 from tests.conftest import HOSTILE_FIXTURES
 
@@ -127,7 +124,7 @@ def test_the_import_lock_is_a_filelock_beside_the_store(tmp_path: Path) -> None:
     another cannot take it."""
     from filelock import FileLock, Timeout
 
-    from deckcheck.cards.store import lock_path, store_lock
+    from deckcheck.imports.guard import lock_path, store_lock
 
     db = tmp_path / "cards.sqlite"
     with store_lock(db):

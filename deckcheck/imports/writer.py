@@ -1,0 +1,318 @@
+"""Writing the card store: every source's records kept for re-merging (`SourceRows`,
+`read_sources`), and the merged pool written to a new file renamed over the old one
+(`write_store`): a copy of the old store with only what changed written when it is of the
+current schema (`_patch_tables`), else every table anew (`_fresh_tables`). The layout is the
+reading side's (`deckcheck.cards.store`: `SCHEMA`, `DDL`, …)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import shutil
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from deckcheck.atomic import replacing
+from deckcheck.cards.compact import stored_facts
+from deckcheck.cards.store import (
+    APPLICATION_ID,
+    COVERS,
+    DDL,
+    INDEXES,
+    SCHEMA,
+    SUGGEST_FTS,
+    SUGGEST_TABLES,
+    connect,
+    covers_by_source,
+    damaged_row,
+)
+from deckcheck.errors import CardPoolError
+from deckcheck.imports.guard import cannot_write
+
+if TYPE_CHECKING:
+    from deckcheck.imports.merge import Merged
+    from deckcheck.sources.records import SourceRecord
+
+class SourceRows:
+    """One source's records as stored (raw JSON kept for re-merging).
+
+    `stored_in`: a store of the current schema whose ``source_records`` rows hold exactly
+    these records; the next store is a patched copy of it, so those rows stay as they are
+    instead of being written again."""
+
+    def __init__(self, name: str, records: list[SourceRecord], version: str | None,
+                 origin: str | None, imported_at: str, stored_in: Path | None = None,
+                 covers: dict[str, str] | None = None) -> None:
+        self.name, self.records, self.version = name, records, version
+        self.origin, self.imported_at = origin, imported_at
+        self.stored_in = stored_in
+        #: family -> the day this source's data ends (`deckcheck.cards.coverage`)
+        self.covers = covers or {}
+
+
+def read_sources(path: Path) -> dict[str, SourceRows]:
+    """Every source's records from an existing store."""
+    con = connect(path)
+    try:
+        out: dict[str, SourceRows] = {}
+        schema, = con.execute("PRAGMA user_version").fetchone()
+        stored_in = path if schema == SCHEMA else None
+        for name, version, origin, imported_at in con.execute(
+                "SELECT name, version, origin, imported_at FROM sources"):
+            out[name] = SourceRows(name, [], version, origin, imported_at, stored_in)
+        for name, covers in covers_by_source(con).items():
+            if name in out:
+                out[name].covers = covers
+        for source, pc, data in con.execute(
+                "SELECT source, passcode, data FROM source_records"):
+            try:
+                out[source].records.append(json.loads(data))
+            except (ValueError, KeyError) as exc:
+                raise CardPoolError(damaged_row(path, pc, exc, source)) from None
+    except sqlite3.Error as exc:
+        raise CardPoolError(f"The card database {path} cannot be read ({exc}); nothing was "
+                            "changed — move it away and import the card data again.") from None
+    finally:
+        con.close()
+    return out
+
+
+def stored_cards(path: Path) -> int:
+    """How many cards the store at `path` holds (0 when it cannot say)."""
+    con = connect(path)
+    try:
+        n, = con.execute("SELECT count(*) FROM cards").fetchone()
+    except sqlite3.Error:
+        return 0
+    finally:
+        con.close()
+    return int(n)
+
+
+def write_store(path: Path, sources: dict[str, SourceRows], merged: Merged,
+                built_at: str) -> None:
+    """Write a complete store to a new file beside `path`, then rename it over `path`.
+
+    A failure while writing (a full disk, a read-only file system) leaves the old store as it
+    was and says what failed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with replacing(path) as tmp:
+            _write_tables(tmp, sources, merged, built_at)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise _disk_full(path) from None
+        why = (f"a file is in the way of the folder {path.parent}" if isinstance(
+            exc, (FileExistsError, NotADirectoryError)) else exc.strerror or str(exc))
+        raise cannot_write(path, why) from None
+    except sqlite3.Error as exc:
+        text = str(exc)
+        if "full" in text:
+            raise _disk_full(path) from None
+        if "readonly" in text or "read-only" in text:
+            raise cannot_write(path, "the file system is read-only") from None
+        raise CardPoolError(f"{path}: writing the new card database failed ({text}); the "
+                            "previous one is intact — try the import again.") from None
+
+
+def _disk_full(path: Path) -> CardPoolError:
+    return CardPoolError(f"{path}: the disk is full, so the new card database could not be "
+                         "written; the previous one is intact — free some space and import "
+                         "again.")
+
+
+def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
+                  built_at: str) -> None:
+    """Write the store into `tmp`: when the sources come from a store of the current schema,
+    a copy of that store with only what changed written (`_patch_tables`), else every table
+    anew (`_fresh_tables`). Either way the tables hold the same rows."""
+    old = next((s.stored_in for s in sources.values() if s.stored_in is not None), None)
+    if old is not None:
+        shutil.copyfile(old, tmp)
+    con = sqlite3.connect(tmp)
+    try:
+        # a temporary file, renamed over the store only once complete: no journal, no syncs
+        for pragma in ("journal_mode=OFF", "synchronous=OFF", "locking_mode=EXCLUSIVE",
+                       "cache_size=-131072", "temp_store=MEMORY"):
+            con.execute(f"PRAGMA {pragma}")
+        if old is not None:
+            _patch_tables(con, sources, merged, built_at, old)
+        else:
+            _fresh_tables(con, sources, merged, built_at)
+        con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        con.execute(f"PRAGMA user_version = {SCHEMA}")
+        con.commit()
+    finally:
+        con.close()
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _meta_rows(merged: Merged, built_at: str,
+               sources: dict[str, SourceRows]) -> list[tuple[str, str]]:
+    return [("built_at", built_at), ("cards", str(len(merged.cards))),
+            *((f"dated_{r}", str(n)) for r, n in _dated(merged.cards.values()).items()),
+            *((f"{COVERS}{s.name}", _dumps(s.covers)) for s in sources.values() if s.covers)]
+
+
+#: meta rows "covers:<source>" hold the day each family of a source's data ends (JSON)
+def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
+    return [(s.name, s.version, s.origin, s.imported_at, len(s.records))
+            for s in sources.values()]
+
+
+def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
+              data: str | None = None) -> tuple[Any, ...]:
+    """A ``cards`` row: passcode, name, konami_id, rule_name, the card's JSON (`data`, when
+    already encoded) and its compact form (`stored_facts`, derived from the JSON: rows with
+    the same JSON are the same row; `keys`: the merge's normalised names, `Merged.keys`)."""
+    key = keys[c["rule_name"]] if keys is not None else None
+    return (pc, c["name"], c.get("konami_id"), c["rule_name"],
+            _dumps(c) if data is None else data, stored_facts(c, key))
+
+
+def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
+    """(key, passcode) in key order, then passcode order (B-tree appends, no page splits)."""
+    for key in sorted(names):
+        pcs = names[key]
+        for pc in (sorted(pcs) if len(pcs) > 1 else pcs):
+            yield key, pc
+
+
+def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merged: Merged,
+                  built_at: str) -> None:
+    con.executescript(DDL)
+    with con:
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
+        con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
+        for s in sources.values():
+            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
+                (s.name, r["passcode"], _dumps(r)) for r in s.records))
+        # rows in key order: B-tree appends instead of page splits
+        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", (
+            _card_row(pc, c, merged.keys) for pc, c in sorted(merged.cards.items())))
+        con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
+            (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
+        con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))
+    _write_suggest(con, merged, patching=False)
+    con.executescript(INDEXES)
+
+
+def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merged: Merged,
+                  built_at: str, old: Path) -> None:
+    """Turn a copy of the store the sources were read from into the new store: only the
+    sources read anew, and the cards, ids, names and suggestion rows that differ, are
+    written (the rows that stay keep their place)."""
+    with con:
+        con.execute("DELETE FROM meta")
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
+        con.execute("DELETE FROM sources")
+        con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
+        for s in sources.values():
+            if s.stored_in != old:
+                con.execute("DELETE FROM source_records WHERE source = ?", (s.name,))
+                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
+                    (s.name, r["passcode"], _dumps(r)) for r in s.records))
+        stored: dict[int, str] = dict(con.execute("SELECT passcode, data FROM cards"))
+        rows = []
+        for pc, c in sorted(merged.cards.items()):
+            data = _dumps(c)
+            if stored.pop(pc, None) != data:  # the compact form only for the rows that change
+                rows.append(_card_row(pc, c, merged.keys, data))
+        con.executemany("DELETE FROM cards WHERE passcode = ?", ((pc,) for pc in stored))
+        con.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?, ?)", rows)
+        had = {i: (pc, kind) for i, pc, kind in con.execute("SELECT id, passcode, kind FROM ids")}
+        con.executemany("DELETE FROM ids WHERE id = ?", ((i,) for i in had.keys()
+                                                          - merged.ids.keys()))
+        con.executemany("INSERT OR REPLACE INTO ids VALUES (?, ?, ?)", (
+            (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items()) if had.get(i) != (
+                pc, kind)))
+        _patch_names(con, merged.names)
+    _write_suggest(con, merged, patching=True)
+
+
+def _patch_names(con: sqlite3.Connection, index: dict[str, list[int]]) -> None:
+    """Only the name rows that differ; or, when the new index has more than twice the rows
+    stored (a source with names in other languages was added), all of them anew, in key
+    order (SQLite appends them: cheaper than finding and inserting 100,000 new rows among
+    the old). The table holds the same rows either way."""
+    count, = con.execute("SELECT count(*) FROM names").fetchone()
+    if sum(map(len, index.values())) > 2 * count:
+        con.execute("DELETE FROM names")
+        con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(index))
+        return
+    names = set(con.execute("SELECT key, passcode FROM names"))
+    con.executemany("DELETE FROM names WHERE key = ? AND passcode = ?", [
+        (key, pc) for key, pc in names if pc not in index.get(key, ())])
+    con.executemany("INSERT INTO names VALUES (?, ?)", (
+        row for row in _name_rows(index) if row not in names))
+
+
+def _has_table(con: sqlite3.Connection, name: str) -> bool:
+    return con.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone() \
+        is not None
+
+
+def _suggest_rows(merged: Merged) -> dict[str, dict[str, str]]:
+    """table -> padded key (`suggest.padded`) -> its passcodes ("1,2"): English names in card
+    order, and every name in the order the merge indexed them."""
+    keys = merged.keys
+    en: dict[str, list[int]] = {}
+    for pc, c in sorted(merged.cards.items()):
+        key = keys[c["name"]]
+        if key:
+            en.setdefault(key, []).append(pc)
+    out: dict[str, dict[str, str]] = {}
+    for which, index in (("en", en), ("all", merged.names)):
+        # `padded` inlined: this runs once per name in any language (130,000 with YAML Yugi)
+        out[SUGGEST_TABLES[which]] = {
+            f"^{key}$": str(pcs[0]) if len(pcs) == 1 else ",".join(map(str, sorted(set(pcs))))
+            for key, pcs in index.items() if key}
+    return out
+
+
+def create_suggest_table(con: sqlite3.Connection, table: str) -> None:
+    """An empty "did you mean" table (`SUGGEST_FTS`) with FTS5's automatic merging off: its
+    segments are merged only when 16 pile up (``crisismerge``), which makes writing 130,000
+    keys cheaper; the rows, terms and ranks are the same and queries as fast."""
+    con.execute(f"CREATE VIRTUAL TABLE {table} USING {SUGGEST_FTS}")
+    con.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', 0)")
+
+
+def _write_suggest(con: sqlite3.Connection, merged: Merged, patching: bool) -> None:
+    """The "did you mean" trigram tables (`cards.suggest`). When `patching` a copy of the
+    store, a table whose rows are already the new ones, in the same order, is kept; any
+    other is written anew, so that a store holds the same rows under the same rowids (and
+    FTS5 breaks ties in rank the same way) however its sources were imported
+    (`create_suggest_table`). An SQLite without FTS5 gets none: suggestions then build the
+    index in memory, as for an older store."""
+    try:
+        for table, rows in _suggest_rows(merged).items():
+            if patching and _has_table(con, table) and con.execute(
+                    f"SELECT count(*) FROM {table}").fetchone()[0] == len(rows) and \
+                    con.execute(f"SELECT key, passcodes FROM {table} ORDER BY rowid"
+                                ).fetchall() == list(rows.items()):
+                continue
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+            create_suggest_table(con, table)
+            with con:
+                con.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows.items())
+    except sqlite3.OperationalError as exc:
+        if "fts5" not in str(exc) and "tokenizer" not in str(exc):
+            raise
+        for table in SUGGEST_TABLES.values():
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+
+
+def _dated(cards: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """How many cards have a first-release date per region, and Master Duel data."""
+    counts: dict[str, int] = {"tcg": 0, "ocg": 0, "md": 0, "master_duel": 0}
+    for c in cards:
+        for r in c.get("released") or ():
+            counts[r] = counts.get(r, 0) + 1
+        if c.get("master_duel") is not None:
+            counts["master_duel"] += 1
+    return counts
