@@ -176,7 +176,7 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
     """The report must never replace a registration it reads (`-o regs.csv` on regs.csv)."""
     import os
 
-    from deckcheck.event.sources import expand
+    from deckcheck.event.inputs import expand
 
     targets = [Path(output)]
     if Path(output).suffix.lower() == ".csv":
@@ -222,8 +222,8 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     player in the order read (needs the pdf extra)."""
     from deckcheck.decks.files import write_deck
     from deckcheck.event.models import Registration
+    from deckcheck.event.registrations import discover_items, no_registrations
     from deckcheck.event.sheets import plan_sheets, refuse_existing, safe_name, write_sheets
-    from deckcheck.event.sources import discover_items, no_registrations
     from deckcheck.reports import printable
 
     day = date.isoformat() if date else None

@@ -253,7 +253,7 @@ class Library:
         Each file is written under a name the desk makes (`1.ydk`, `2.xlsx`: the extension
         from a fixed list) in a fresh temporary folder, read by the event readers, and the
         player's name taken from the uploaded file's name as `event check` takes it."""
-        from deckcheck.event.sources import player_from_stem, read_source
+        from deckcheck.event.registrations import player_from_stem, read_registrations
 
         out: list[tuple[str, str | None, str | None, Deck | None, str | None]] = []
         with tempfile.TemporaryDirectory(prefix="deckcheck-desk-") as tmp, self._lock:
@@ -268,7 +268,7 @@ class Library:
                 path.write_bytes(data)
                 # the uploaded name is only parsed (player and id), never opened
                 stem_player, stem_id = player_from_stem(Path(name))
-                for reg in read_source(path, self.pool):
+                for reg in read_registrations(path, self.pool):
                     source = name + reg.source[len(str(path)):]
                     error = reg.error.replace(str(path), name) if reg.error else None
                     player = reg.player if reg.player != str(k) else stem_player

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from deckcheck.event.models import EventReport, SkippedRow
 
 if TYPE_CHECKING:
+    from deckcheck.event.inputs import Progress, Skipped
     from deckcheck.event.run import CachingPool, CheckFn, RowData
-    from deckcheck.event.sources import Progress, Skipped
 
 #: Each worker's share is cut into about this many runs, so a worker whose files are slower
 #: (workbooks, big CSV exports) does not hold the others up, and the last runs end close

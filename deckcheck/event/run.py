@@ -23,15 +23,9 @@ from deckcheck.cards.pool import CardPool
 from deckcheck.decks.diff import deck_hash
 from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
+from deckcheck.event.inputs import Progress, Skipped, expand_items, no_deck_files
 from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration, SkippedRow
-from deckcheck.event.sources import (
-    Progress,
-    Skipped,
-    expand_items,
-    no_deck_files,
-    no_registrations,
-    read_items,
-)
+from deckcheck.event.registrations import no_registrations, read_items
 from deckcheck.gc_pause import gc_paused
 from deckcheck.reports.model import Checked, Outcome, Report, Violation
 
