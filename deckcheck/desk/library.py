@@ -51,7 +51,7 @@ DECK_EXTENSIONS = DECK_SUFFIXES
 
 
 @dataclass(frozen=True)
-class Card:
+class LayoutLine:
     """One line of a deck laid out for people: count, name, passcode, where it was written."""
 
     count: int
@@ -184,23 +184,23 @@ class Library:
         with self._lock:
             return deck_hash(deck, self.pool, self.pool.canonical)
 
-    def layout(self, deck: Deck) -> dict[str, list[Card]]:
+    def layout(self, deck: Deck) -> dict[str, list[LayoutLine]]:
         """Main / Extra / Side as people read them: each entry with its card's name, and each
         name the reader could not match to a card (as written, marked `unknown`), so the
         counts shown add up to what was sent."""
-        out: dict[str, list[Card]] = {}
+        out: dict[str, list[LayoutLine]] = {}
         with self._lock:
             for section in SECTIONS:
                 rows = []
                 for e in deck.section(section):
                     card = self.pool.get(e.passcode) if e.passcode is not None else None
                     name = card.name if card is not None else (e.written or f"#{e.passcode}")
-                    rows.append(Card(e.count, name, e.passcode, str(e.location)))
+                    rows.append(LayoutLine(e.count, name, e.passcode, str(e.location)))
                 out[section] = rows
         for p in deck.problems:
             if p.kind in ("unknown-name", "ambiguous-name") and p.written:
-                out[p.section or "main"].append(Card(p.count or 1, p.written, None,
-                                                     str(p.location or ""), unknown=True))
+                out[p.section or "main"].append(LayoutLine(p.count or 1, p.written, None,
+                                                           str(p.location or ""), unknown=True))
         return out
 
     def diff(self, a: Deck, b: Deck, a_label: str, b_label: str) -> DeckDiff:
