@@ -164,9 +164,9 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
         written = _write_report(report, opts.output, opts.jobs)
         click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
     if opts.as_json:
-        from deckcheck.event.report_json import dumps
+        from deckcheck.event.report_json import write_to
 
-        sys.stdout.write(dumps(report))  # as echo_json writes it, faster for many rows
+        write_to(report, sys.stdout)  # as echo_json writes it, a row at a time
     else:
         click.echo(format_summary(report))
     return report.exit_code

@@ -7,7 +7,7 @@ from typing import Any
 
 from deckcheck.decks.diff import deck_hash
 from deckcheck.event.models import PlayerRow, Registration
-from deckcheck.event.run import CachingPool, check_registrations, flag_duplicates
+from deckcheck.event.run import CachingPool, check_registrations, finish, flag_duplicates
 
 
 def _event(kit: SimpleNamespace, pool: Any) -> list[Registration]:
@@ -178,6 +178,6 @@ def test_an_event_with_a_list_that_could_not_be_fully_checked_exits_2() -> None:
     from deckcheck.event.models import EventReport, PlayerRow
 
     row = PlayerRow(number=1, source="md.ydk", verdict="unchecked")
-    event = EventReport(format="master-duel", players=[row])
+    event = finish(EventReport(format="master-duel", players=[row]))
     assert event.exit_code == 2
     assert "could not be fully checked" in player_values(row)
