@@ -179,7 +179,7 @@ class Library:
             return self.checker.check(deck)
 
     def deck_hash(self, deck: Deck) -> str:
-        from deckcheck.decks.diff import deck_hash
+        from deckcheck.decks.deckhash import deck_hash
 
         with self._lock:
             return deck_hash(deck, self.pool, self.pool.canonical)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.cards.model import Card
 from deckcheck.cards.pool import CardPool
-from deckcheck.decks.diff import deck_hash
+from deckcheck.decks.deckhash import deck_hash
 from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
 from deckcheck.event.duplicates import Duplicates, flag
