@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
+from typing import overload
 
 from deckcheck.decks.files import DECK_SUFFIXES, EXTENSIONS
 from deckcheck.errors import DeckReadError
@@ -51,17 +54,18 @@ def _walk(folder: Path) -> list[Path]:
     return [p for p in _walk_items(folder) if isinstance(p, Path)]
 
 
-def _walk_items(folder: Path) -> list[Path | Skipped]:
+def _walk_items(folder: Path) -> Entries:
     """Everything under `folder`, sorted by its path inside it: the deck files to read, and
     every other file (and hidden folder) as Skipped with the reason."""
-    return [p for _, p in _walk_keyed(folder)]
+    return Entries(p for _, p in _walk_keyed(folder))
 
 
-def _walk_keyed(folder: Path, keyed: bool = True) -> list[tuple[str, Path | Skipped]]:
+def _walk_keyed(folder: Path, keyed: bool = True) -> list[tuple[str, str | Skipped]]:
     """`_walk_items`, each with the key that tells two spellings of one file apart
     (`_same_file_key`), worked out once per folder rather than once per file ("" for every
-    file when not `keyed`: one folder holds no file twice)."""
-    found: list[tuple[str, str, Path | Skipped]] = []
+    file when not `keyed`: one folder holds no file twice); a file to read is given as its
+    path's text (as `str(Path(dirpath, name))`), made into a `Path` only when read."""
+    found: list[tuple[str, str, str | Skipped]] = []
     normcase, join = (os.path.normcase, os.path.join) if keyed else (str, _no_key)
     for dirpath, dirnames, filenames in os.walk(folder):
         rel = os.path.relpath(dirpath, folder)
@@ -74,19 +78,18 @@ def _walk_keyed(folder: Path, keyed: bool = True) -> list[tuple[str, Path | Skip
                               Skipped(where, f"{where} is a hidden folder; it was not "
                                              "searched.")))
         dirnames[:] = [d for d in dirnames if not d.startswith((".", "~$"))]
-        # `iterdir` makes each child Path without parsing its whole path again (a folder of
-        # 100,000 registrations spent most of its walk there)
-        children = {p.name: p for p in Path(dirpath).iterdir()} if filenames else {}
+        base = str(Path(dirpath))
+        base = "" if base == "." else base if base.endswith(os.sep) else base + os.sep
         for name in filenames:
-            path = children.get(name) or Path(dirpath, name)
+            path = base + name
             why = _why_not_read(path, name)
             found.append((prefix + name, normcase(join(here, name)),
-                          path if why is None else Skipped(str(path), why)))
+                          path if why is None else Skipped(path, why)))
     found.sort(key=lambda item: item[0])
     return _count_many_skipped(folder, [(key, p) for _, key, p in found])
 
 
-def _why_not_read(path: Path, name: str) -> str | None:
+def _why_not_read(path: str, name: str) -> str | None:
     """Why a file found in a folder is not read as a registration (None: it is read)."""
     if name.startswith("~$"):
         return f"{path} is a spreadsheet's lock file, not a deck."
@@ -96,7 +99,7 @@ def _why_not_read(path: Path, name: str) -> str | None:
     suffix = name[dot:].lower() if dot > 0 else ""
     if suffix not in DECK_SUFFIXES:
         return f"{path} is not a deck file (deck files end in {_SUFFIXES_TEXT})."
-    if suffix in _REPORT_SUFFIXES and is_report(path):
+    if suffix in _REPORT_SUFFIXES and is_report(Path(path)):
         # an earlier `event check -o` report written into the folder
         return f"{path} is an event report deckcheck wrote, not a registration."
     return None
@@ -106,8 +109,8 @@ def _why_not_read(path: Path, name: str) -> str | None:
 _SUFFIXES_TEXT = ", ".join(sorted(DECK_SUFFIXES))
 
 
-def _count_many_skipped(folder: Path, found: list[tuple[str, Path | Skipped]]
-                        ) -> list[tuple[str, Path | Skipped]]:
+def _count_many_skipped(folder: Path, found: list[tuple[str, str | Skipped]]
+                        ) -> list[tuple[str, str | Skipped]]:
     """`found`, with the skipped files past `MAX_SKIPPED_LISTED` counted in one item."""
     skipped = [p for _, p in found if isinstance(p, Skipped)]
     if len(skipped) <= MAX_SKIPPED_LISTED:
@@ -180,22 +183,65 @@ def expand(sources: Iterable[str | Path]) -> list[Path]:
     return [p for p in expand_items(sources) if isinstance(p, Path)]
 
 
-def expand_items(sources: Iterable[str | Path]) -> list[Path | Skipped]:
+def expand_items(sources: Iterable[str | Path]) -> Entries:
     """`expand`, with every file of the folders that is not read given as Skipped (in its
     place in the sorted order)."""
-    out: list[Path | Skipped] = []
-    seen: set[str] = set()
     sources = list(sources)
+    if len(sources) == 1 and Path(sources[0]).is_dir():  # nothing to tell apart
+        return Entries(p for _, p in _walk_keyed(Path(sources[0]), keyed=False))
+    out: list[str | Path | Skipped] = []
+    seen: set[str] = set()
     for src in sources:
         path = Path(src)
-        if len(sources) == 1 and path.is_dir():  # nothing to tell apart
-            return [p for _, p in _walk_keyed(path, keyed=False)]
-        found = _walk_keyed(path) if path.is_dir() else [(_same_file_key(path), path)]
+        found: list[tuple[str, str | Path | Skipped]] = (
+            list(_walk_keyed(path)) if path.is_dir() else [(_same_file_key(path), path)])
         for key, p in found:
             if key not in seen:
                 seen.add(key)
                 out.append(p)
-    return out
+    return Entries(out)
+
+
+class Entries(Sequence["Path | Skipped"]):
+    """The inputs of an event in order, compact: the paths of the files to read as one text
+    (each made into a `Path` when asked for), the skipped inputs apart. An event of 100,000
+    files held them as 100,000 `Path` objects (~400 bytes each), copied page by page into
+    every forked worker as it touched them (issue 24: memory must not grow with the event)."""
+
+    def __init__(self, items: Iterable[str | Path | Skipped]) -> None:
+        texts: list[str] = []
+        self._skipped: dict[int, Skipped] = {}
+        for i, item in enumerate(items):
+            if isinstance(item, Skipped):
+                self._skipped[i] = item
+                texts.append("")
+            else:
+                texts.append(os.fspath(item))
+        self._ends = array("q", accumulate(len(t) for t in texts))
+        self._text = "".join(texts)
+        #: How many of the inputs are files to read.
+        self.files = len(texts) - len(self._skipped)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, i: int) -> Path | Skipped: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Path | Skipped]: ...
+
+    def __getitem__(self, i: int | slice) -> Path | Skipped | list[Path | Skipped]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        skipped = self._skipped.get(i)
+        if skipped is not None:
+            return skipped
+        return Path(self._text[self._ends[i - 1] if i else 0:self._ends[i]])
 
 
 def expand_some(sources: Iterable[str | Path]) -> list[Path]:

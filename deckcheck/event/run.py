@@ -22,7 +22,7 @@ from deckcheck.decks.deckhash import deck_hash
 from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
 from deckcheck.event.duplicates import Duplicates, flag
-from deckcheck.event.inputs import Progress, Skipped, expand_items, no_deck_files
+from deckcheck.event.inputs import Entries, Progress, Skipped, expand_items, no_deck_files
 from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration, SkippedRow
 from deckcheck.event.registrations import no_registrations, read_items
 from deckcheck.event.spool import RowSpool
@@ -157,14 +157,13 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
                                points_cap=points_cap, strict=strict)
     sources = list(sources)
     entries = expand_items(sources)  # one walk of the folders
-    files = [e for e in entries if isinstance(e, Path)]
-    if not files:
+    if not entries.files:
         raise no_deck_files(sources)
     event = _new_event(format, day)
     event.event = event_name
     event.players, event.problems = RowSpool(PlayerRow), RowSpool(ProblemRow)  # not held
     with gc_paused():
-        if jobs > 1 and len(files) >= MIN_FILES_PER_JOB * 2:
+        if jobs > 1 and entries.files >= MIN_FILES_PER_JOB * 2:
             from deckcheck.event.jobs import Work, check_files
 
             work = Work(check_run=check_run, add_row=add_row, prepare=prepare_worker,
@@ -176,7 +175,7 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
         else:
             check_entries(event, entries, cached, checker, progress=progress)
     if not event.players:
-        raise no_registrations(files)
+        raise no_registrations([e for e in entries if isinstance(e, Path)])
     return finish(event)
 
 
@@ -184,7 +183,8 @@ def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: C
                   checker: CheckFn, *, progress: Progress | None = None) -> None:
     """Read and check `entries` in this process, adding their rows to `event` (not finished:
     `finish` flags duplicates)."""
-    todo = sum(isinstance(e, Path) for e in entries)
+    todo = entries.files if isinstance(entries, Entries) else \
+        sum(isinstance(e, Path) for e in entries)
     found = done_files = 0
     for start in range(0, len(entries), BATCH):
         batch: list[Registration] = []

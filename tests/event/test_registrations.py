@@ -356,3 +356,29 @@ def test_event_inputs_do_not_share_the_card_sources_name() -> None:
     assert importlib.util.find_spec("deckcheck.event.sources") is None
     assert importlib.util.find_spec("deckcheck.event.inputs") is not None
     assert importlib.util.find_spec("deckcheck.event.registrations") is not None
+
+
+def test_the_inputs_of_a_large_event_are_held_compactly(tmp_path: Path) -> None:
+    """Issue 24: 100,000 registrations were 100,000 `Path` objects in the parent (~400 bytes
+    each, and copied into each forked worker as it touched them); the paths are one text."""
+    import gc
+    import tracemalloc
+
+    from deckcheck.event.inputs import Skipped, expand_items
+
+    for i in range(2000):
+        (tmp_path / f"Player {i:06d} {300000000 + i:010d}.ydk").write_bytes(b"")
+    (tmp_path / "notes.md").write_bytes(b"")
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        entries = expand_items([tmp_path])
+        gc.collect()  # also empties the free lists of the tuples made while sorting
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    path = len(str(tmp_path / "Player 000000 0300000000.ydk"))
+    assert held < 2001 * (path + 40), held  # the text, and 8 bytes of offset a file
+    assert entries[0] == tmp_path / "Player 000000 0300000000.ydk"
+    assert isinstance(entries[-1], Skipped) and entries.files == 2000
+    assert entries[1999:] == [tmp_path / "Player 001999 0300001999.ydk", entries[-1]]
