@@ -15,6 +15,7 @@ is streamed by `deckcheck.event.xlsx_tables`, so large events stay fast.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, overload
@@ -67,34 +68,31 @@ class _Values(Sequence[list[Any]]):
 
     def longest(self, names: list[str]) -> dict[str, int]:
         """The length of the longest line of each named column's text (0 for none), in one
-        pass over the rows (a large event's are read back from disk); the verdict as
-        people read it. Each distinct value is measured once (while remembered)."""
+        pass over the rows, a block at a time (a large event's are read back from disk);
+        the verdict as people read it. Each distinct value of a block is measured once."""
         longest = dict.fromkeys(names, 0)
         if not names:
             return longest
-        get = attrgetter(*names)
-        seen: list[set[Any]] = [set() for _ in names]
-        for row in self._rows:
-            values = get(row) if len(names) > 1 else (get(row),)
-            for k, v in enumerate(values):
-                if v is not None and v not in seen[k]:
-                    if len(seen[k]) >= _MEMO:
-                        seen[k].clear()
-                    seen[k].add(v)
-                    n = _line_length(VERDICT_LABELS[v] if names[k] == "verdict" else v)
-                    if n > longest[names[k]]:
-                        longest[names[k]] = n
+        get = attrgetter(*names) if len(names) > 1 else lambda r: (attrgetter(names[0])(r),)
+        rows = iter(self._rows)
+        while block := list(islice(rows, _BLOCK)):
+            for name, column in zip(names, zip(*map(get, block), strict=True), strict=True):
+                distinct = set(column)
+                if name == "verdict":
+                    distinct = {VERDICT_LABELS[v] for v in distinct}
+                longest[name] = max(longest[name], _longest(distinct))
         return longest
 
 
-#: Distinct values remembered per column while measuring (names, codes repeat).
-_MEMO = 4096
+#: Rows measured at once.
+_BLOCK = 1024
 
 
-def _line_length(value: Any) -> int:
-    """The length of the longest line of a value's text."""
-    text = str(value)
-    return max(map(len, text.split("\n"))) if "\n" in text else len(text)
+def _longest(distinct: set[Any]) -> int:
+    """The length of the longest line of the values' text (0 for none)."""
+    distinct.discard(None)
+    text = "\n".join(map(str, distinct))
+    return max(map(len, text.split("\n"))) if text else 0
 
 
 def _fit(longest: int, header: str) -> float:
