@@ -32,9 +32,7 @@ from typing import Any
 
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
-from deckcheck.decks.tabular import column_letter
 from deckcheck.errors import DeckcheckError, DeckReadError
-from deckcheck.event import table
 from deckcheck.event.inputs import (
     CSV_SUFFIXES,
     WORKBOOK_SUFFIXES,
@@ -127,6 +125,8 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
             regs, rows = _read_csv_table(path, pool)
             if regs is not None:
                 return list(regs) if regs else [Skipped(label, _EMPTY_TABLE.format(label))]
+            from deckcheck.event import table
+
             why = table.diagnose(rows)
             if why is not None:  # meant as a registration table: say what it lacks
                 raise no_table(label, why, "")
@@ -148,6 +148,8 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
 def no_table(where: str, why: str | None, card_header: str) -> DeckReadError:
     """The error for a table that is neither a registration table nor a deck: what a
     registration table needs (with `why` it is not one, when its header looks like one)."""
+    from deckcheck.event import table
+
     if why is not None:
         return DeckReadError(f"{where} is no registration table: {why}; a registration table "
                              f"needs {table.expected_table()}.")
@@ -331,6 +333,8 @@ def _table_rows(rows: Sequence[Sequence[Any]], pool: CardPool | None,
                 where: Callable[[int, int], Location]) -> list[Registration] | None:
     """Registrations of a table (`where(row_index, col)` locates a cell), or None if `rows`
     is not a registration table."""
+    from deckcheck.event import table
+
     found = table.find_header(rows)
     if found is None:
         return None
@@ -397,6 +401,8 @@ def _table_sheets(path: Path, grids: Sequence[Any], pool: CardPool | None
     skipped in them, the other sheets' grids, and sheet -> why it is no registration table
     for the sheets whose header looks like one)."""
     from deckcheck.decks import xlsx
+    from deckcheck.decks.tabular import column_letter
+    from deckcheck.event import table
 
     items: list[Item] = []
     skipped: list[Item] = []
