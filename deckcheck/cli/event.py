@@ -164,9 +164,9 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
         written = _write_report(report, opts.output, opts.jobs)
         click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
     if opts.as_json:
-        from deckcheck.event.report_json import dumps
+        from deckcheck.event.report_json import write_to
 
-        sys.stdout.write(dumps(report))  # as echo_json writes it, faster for many rows
+        write_to(report, sys.stdout)  # as echo_json writes it, a row at a time
     else:
         click.echo(format_summary(report))
     return report.exit_code
@@ -176,7 +176,7 @@ def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
     """The report must never replace a registration it reads (`-o regs.csv` on regs.csv)."""
     import os
 
-    from deckcheck.event.sources import expand
+    from deckcheck.event.inputs import expand
 
     targets = [Path(output)]
     if Path(output).suffix.lower() == ".csv":
@@ -220,10 +220,8 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
     or CSV of many registrations, one sheet per player into the folder OUTPUT. An OUTPUT
     ending in .pdf is one file of decklists in the layout of Konami's form, one page per
     player in the order read (needs the pdf extra)."""
-    from deckcheck.decks.files import write_deck
     from deckcheck.event.models import Registration
-    from deckcheck.event.sheets import plan_sheets, refuse_existing, safe_name, write_sheets
-    from deckcheck.event.sources import discover_items, no_registrations
+    from deckcheck.event.registrations import discover_items, no_registrations
     from deckcheck.reports import printable
 
     day = date.isoformat() if date else None
@@ -240,28 +238,48 @@ def sheet(obj: Ctx, deck: str, player: str | None, player_id: str | None,
         _sheet_pdf(regs, many, deck, output, pool, player=player, player_id=player_id,
                    event_name=event_name, day=day, country=country, deck_name=deck_name,
                    force=force)
-        return
-    if not many:
-        reg = regs[0]
-        if reg.deck is None:
-            raise UserError(reg.error or f"{deck} could not be read.")
-        dest = Path(output)
-        if dest.is_dir():
-            dest = dest / f"{safe_name(player or reg.player or Path(deck).stem)}.xlsx"
-        elif dest.suffix.lower() not in (".xlsx", ".xlsm"):
-            raise UserError(f"{output}: a registration sheet is an .xlsx file; give -o a name "
-                            "ending in .xlsx, or an existing folder.")
-        refuse_existing([dest], force)
-        write_deck(reg.deck, dest, pool, fmt="xlsx", player=player or reg.player,
-                   player_id=player_id or reg.player_id, event=event_name, date=day,
-                   country=country, deck_name=deck_name)
-        _warn_sheet_problems(reg.deck, pool)
-        click.echo(f"wrote {dest}", err=True)
-        return
-    if player or player_id or deck_name:
-        raise UserError(f"{deck} holds {len(regs)} registrations: --player, --id and "
-                        "--deck-name apply to one deck; the names and ids are taken from each "
-                        "registration.")
+    elif not many:
+        _sheet_one(regs[0], deck, output, pool, player=player, player_id=player_id,
+                   event_name=event_name, day=day, country=country, deck_name=deck_name,
+                   force=force)
+    else:
+        if player or player_id or deck_name:
+            raise UserError(f"{deck} holds {len(regs)} registrations: --player, --id and "
+                            "--deck-name apply to one deck; the names and ids are taken from "
+                            "each registration.")
+        _sheets_many(regs, deck, output, pool, event_name=event_name, day=day,
+                     country=country, force=force)
+
+
+def _sheet_one(reg: Any, deck: str, output: str, pool: CardPool, *, player: str | None,
+               player_id: str | None, event_name: str | None, day: str | None,
+               country: str | None, deck_name: str | None, force: bool) -> None:
+    """`event sheet deck.ydk -o sheet.xlsx`: one registration sheet."""
+    from deckcheck.decks.files import write_deck
+    from deckcheck.event.sheets import refuse_existing, safe_name
+
+    if reg.deck is None:
+        raise UserError(reg.error or f"{deck} could not be read.")
+    dest = Path(output)
+    if dest.is_dir():
+        dest = dest / f"{safe_name(player or reg.player or Path(deck).stem)}.xlsx"
+    elif dest.suffix.lower() not in (".xlsx", ".xlsm"):
+        raise UserError(f"{output}: a registration sheet is an .xlsx file; give -o a name "
+                        "ending in .xlsx, or an existing folder.")
+    refuse_existing([dest], force)
+    write_deck(reg.deck, dest, pool, fmt="xlsx", player=player or reg.player,
+               player_id=player_id or reg.player_id, event=event_name, date=day,
+               country=country, deck_name=deck_name)
+    _warn_sheet_problems(reg.deck, pool)
+    click.echo(f"wrote {dest}", err=True)
+
+
+def _sheets_many(regs: list[Any], deck: str, output: str, pool: CardPool, *,
+                 event_name: str | None, day: str | None, country: str | None,
+                 force: bool) -> None:
+    """`event sheet folder -o sheets/`: one registration sheet per player."""
+    from deckcheck.event.sheets import plan_sheets, write_sheets
+
     out = Path(output)
     if out.suffix.lower() == ".xlsx" or (out.exists() and not out.is_dir()):
         raise UserError(f"{deck} holds {len(regs)} registrations: give -o a folder for one "

@@ -15,7 +15,6 @@ entries without a passcode by their normalised written name.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from typing import Any
 
@@ -23,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import CardPool
+from deckcheck.decks.deckhash import deck_hash as deck_hash  # where it was
 from deckcheck.decks.model import SECTIONS, Deck, Entry, Section
 
 #: A card's identity for comparison: ("pc", canonical passcode) or ("name", normalised name).
@@ -92,57 +92,6 @@ def canonical_counts(deck: Deck, pool: CardPool | None) -> dict[Section, Counter
                 counts[key] += entry.count
         out[section] = counts
     return out
-
-
-def deck_hash(deck: Deck, pool: CardPool | None, canonical: dict[int, int] | None = None) -> str:
-    """A short stable hash of the normalised deck: equal for the same cards in the same
-    sections, whatever the file format, order, artwork or line endings.
-
-    `canonical` (passcode as written -> the pool's passcode) is filled as cards are looked
-    up; pass the same dict for every deck of a run so each passcode is looked up once."""
-    canon: dict[int, int] = {} if canonical is None else canonical
-    parts = []
-    for section, entries in (("main", deck.main), ("extra", deck.extra), ("side", deck.side)):
-        counts: dict[int, int] = {}
-        names: dict[str, int] = {}
-        for e in entries:
-            pc = e.passcode
-            if pc is not None:
-                c = canon.get(pc)
-                if c is None:
-                    card = pool.get(pc) if pool is not None else None
-                    c = canon[pc] = card.passcode if card is not None else pc
-                counts[c] = counts.get(c, 0) + e.count
-            elif e.written:
-                key = normalize(e.written)
-                names[key] = names.get(key, 0) + e.count
-        # the text hashed is that of the first version: hashes stay comparable across runs
-        named = repr(sorted(names.items())) if names else "[]"
-        parts.append(f"{section}={_counts_repr(counts)}{named}")
-    return hashlib.sha256(";".join(parts).encode()).hexdigest()[:12]
-
-
-#: passcode -> "(passcode, " and copies -> "copies)": the pieces of `_counts_repr`.
-_KEY_TEXT: dict[int, str] = {}
-_COUNT_TEXT = {n: f"{n})" for n in range(100)}
-
-
-def _counts_repr(counts: dict[int, int]) -> str:
-    """`repr(sorted(counts.items()))` from remembered pieces: writing out the ints is most
-    of the cost of hashing a deck, and an event hashes every registration."""
-    keys = sorted(counts)
-    try:
-        return "[" + ", ".join([_KEY_TEXT[k] + _COUNT_TEXT[counts[k]] for k in keys]) + "]"
-    except (KeyError, TypeError):  # a passcode not seen yet (or an unusual count)
-        if len(_KEY_TEXT) > 100_000:  # bounded, whatever the pool
-            _KEY_TEXT.clear()
-        for k in keys:
-            if type(k) is int:
-                _KEY_TEXT.setdefault(k, f"({k}, ")
-        try:
-            return "[" + ", ".join([_KEY_TEXT[k] + _COUNT_TEXT[counts[k]] for k in keys]) + "]"
-        except (KeyError, TypeError):
-            return repr(sorted(counts.items()))
 
 
 def _names(deck: Deck, pool: CardPool | None,
@@ -251,3 +200,4 @@ def format_diff(d: DeckDiff) -> str:
         lines.append(f"Totals: {totals}")
     lines += [f"note: {note}" for note in d.notes]
     return "\n".join(lines)
+

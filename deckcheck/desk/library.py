@@ -51,7 +51,7 @@ DECK_EXTENSIONS = DECK_SUFFIXES
 
 
 @dataclass(frozen=True)
-class Card:
+class LayoutLine:
     """One line of a deck laid out for people: count, name, passcode, where it was written."""
 
     count: int
@@ -179,28 +179,28 @@ class Library:
             return self.checker.check(deck)
 
     def deck_hash(self, deck: Deck) -> str:
-        from deckcheck.decks.diff import deck_hash
+        from deckcheck.decks.deckhash import deck_hash
 
         with self._lock:
             return deck_hash(deck, self.pool, self.pool.canonical)
 
-    def layout(self, deck: Deck) -> dict[str, list[Card]]:
+    def layout(self, deck: Deck) -> dict[str, list[LayoutLine]]:
         """Main / Extra / Side as people read them: each entry with its card's name, and each
         name the reader could not match to a card (as written, marked `unknown`), so the
         counts shown add up to what was sent."""
-        out: dict[str, list[Card]] = {}
+        out: dict[str, list[LayoutLine]] = {}
         with self._lock:
             for section in SECTIONS:
                 rows = []
                 for e in deck.section(section):
                     card = self.pool.get(e.passcode) if e.passcode is not None else None
                     name = card.name if card is not None else (e.written or f"#{e.passcode}")
-                    rows.append(Card(e.count, name, e.passcode, str(e.location)))
+                    rows.append(LayoutLine(e.count, name, e.passcode, str(e.location)))
                 out[section] = rows
         for p in deck.problems:
             if p.kind in ("unknown-name", "ambiguous-name") and p.written:
-                out[p.section or "main"].append(Card(p.count or 1, p.written, None,
-                                                     str(p.location or ""), unknown=True))
+                out[p.section or "main"].append(LayoutLine(p.count or 1, p.written, None,
+                                                           str(p.location or ""), unknown=True))
         return out
 
     def diff(self, a: Deck, b: Deck, a_label: str, b_label: str) -> DeckDiff:
@@ -253,7 +253,7 @@ class Library:
         Each file is written under a name the desk makes (`1.ydk`, `2.xlsx`: the extension
         from a fixed list) in a fresh temporary folder, read by the event readers, and the
         player's name taken from the uploaded file's name as `event check` takes it."""
-        from deckcheck.event.sources import player_from_stem, read_source
+        from deckcheck.event.registrations import player_from_stem, read_registrations
 
         out: list[tuple[str, str | None, str | None, Deck | None, str | None]] = []
         with tempfile.TemporaryDirectory(prefix="deckcheck-desk-") as tmp, self._lock:
@@ -268,7 +268,7 @@ class Library:
                 path.write_bytes(data)
                 # the uploaded name is only parsed (player and id), never opened
                 stem_player, stem_id = player_from_stem(Path(name))
-                for reg in read_source(path, self.pool):
+                for reg in read_registrations(path, self.pool):
                     source = name + reg.source[len(str(path)):]
                     error = reg.error.replace(str(path), name) if reg.error else None
                     player = reg.player if reg.player != str(k) else stem_player

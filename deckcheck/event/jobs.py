@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from deckcheck.event.models import EventReport, SkippedRow
 
 if TYPE_CHECKING:
+    from deckcheck.event.inputs import Progress, Skipped
     from deckcheck.event.run import CachingPool, CheckFn, RowData
-    from deckcheck.event.sources import Progress, Skipped
 
 #: Each worker's share is cut into about this many runs, so a worker whose files are slower
 #: (workbooks, big CSV exports) does not hold the others up, and the last runs end close
@@ -90,6 +90,7 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
     store = None if pool.info.builtin else getattr(pool, "path", None)
     forked = "fork" in multiprocessing.get_all_start_methods()
     if forked:
+        _warm_up(entries, pool, checker, event.format, work)
         # inherited, not pickled: the inputs, the prepared checker, the cards looked up
         ctx: multiprocessing.context.BaseContext = multiprocessing.get_context("fork")
         _state.update(entries=entries, pool=pool, checker=checker, format=event.format,
@@ -113,6 +114,16 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
                     progress("check", len(event.players), len(event.players) + left)
     finally:
         _state.clear()
+
+
+def _warm_up(entries: Sequence[Path | Skipped], pool: CachingPool, checker: CheckFn,
+             format: str, work: Work) -> None:
+    """Read and check the first file here, before the workers are forked, and drop its row:
+    the readers it imports (a `.ydk` reader is imported on first use) and the cards it looks
+    up are then inherited by every worker instead of being paid again in each."""
+    first = next((i for i, e in enumerate(entries) if isinstance(e, Path)), None)
+    if first is not None:
+        work.check_run(entries[first:first + 1], pool, checker, EventReport(format=format))
 
 
 def _add_facts(event: EventReport, facts: tuple[str | None, str | None, list[str]]) -> None:

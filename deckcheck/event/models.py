@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from deckcheck.decks.model import Deck
+from deckcheck.event.spool import RowSpool
 
 Verdict = Literal["legal", "illegal", "unchecked", "unreadable"]
 
@@ -111,10 +112,15 @@ class EventReport:
     unreadable: int = 0
     duplicates: int = 0
     """How many registrations are flagged as duplicates."""
+    unchecked: int = 0
+    """How many lists could not be fully checked (not in the JSON report: their rows say
+    it)."""
     notices: list[str] = field(default_factory=list)
     """Notes that apply to the whole check (e.g. the built-in card set was used)."""
-    players: list[PlayerRow] = field(default_factory=list)
-    problems: list[ProblemRow] = field(default_factory=list)
+    players: list[PlayerRow] | RowSpool[PlayerRow] = field(default_factory=list)
+    """The rows in number order: a list, or (`check_event`) a `RowSpool` kept on disk past
+    a few thousand rows, read back in order."""
+    problems: list[ProblemRow] | RowSpool[ProblemRow] = field(default_factory=list)
     skipped: list[SkippedRow] = field(default_factory=list)
     """Inputs looked at that are not registrations, each with the reason."""
 
@@ -122,7 +128,7 @@ class EventReport:
     def exit_code(self) -> int:
         """0 all legal, 1 any illegal, 2 any list that could not be read or fully checked
         (the card data ends before the date: `deckcheck.cards.coverage`)."""
-        if self.unreadable or any(r.verdict == "unchecked" for r in self.players):
+        if self.unreadable or self.unchecked:  # counted by `run.finish`
             return 2
         if self.illegal:
             return 1

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable
+from itertools import islice
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,7 @@ class _Fields(dict[Any, str]):
         return field
 
 
-def _write_table(path: Path, columns: tuple[tuple[str, str], ...], rows: Sequence[Any]) -> None:
+def _write_table(path: Path, columns: tuple[tuple[str, str], ...], rows: Iterable[Any]) -> None:
     """Write one table atomically (a full disk or an interruption leaves the old file
     whole): a header, then the rows a block at a time, as `csv.writer` writes them."""
     values = attrgetter(*(f for f, _ in columns))
@@ -77,9 +78,9 @@ def _write_table(path: Path, columns: tuple[tuple[str, str], ...], rows: Sequenc
         buf = io.StringIO(newline="")
         csv.writer(buf, lineterminator="\r\n").writerow([h for _, h in columns])
         fh.write(("\ufeff" + buf.getvalue()).encode())
-        for start in range(0, len(rows), _BLOCK):
-            lines = [",".join(map(getitem, fields, values(row)))
-                     for row in rows[start:start + _BLOCK]]
+        it = iter(rows)  # a block at a time: a large event's rows are read back from disk
+        while block := list(islice(it, _BLOCK)):
+            lines = [",".join(map(getitem, fields, values(row))) for row in block]
             lines.append("")
             fh.write(_utf8("\r\n".join(lines)))
 

@@ -14,7 +14,8 @@ is streamed by `deckcheck.event.xlsx_tables`, so large events stay fast.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, overload
@@ -65,16 +66,30 @@ class _Values(Sequence[list[Any]]):
     def __iter__(self) -> Iterator[list[Any]]:
         return map(self._values, self._rows)
 
-    def column(self, field: str) -> Iterator[Any]:
-        """One column's values, read straight off the rows (the verdict as people read it)."""
-        values = map(attrgetter(field), self._rows)
-        return map(VERDICT_LABELS.__getitem__, values) if field == "verdict" else values
+    def longest(self, names: list[str]) -> dict[str, int]:
+        """The length of the longest line of each named column's text (0 for none), in one
+        pass over the rows, a block at a time (a large event's are read back from disk);
+        the verdict as people read it. Each distinct value of a block is measured once."""
+        longest = dict.fromkeys(names, 0)
+        if not names:
+            return longest
+        get = attrgetter(*names) if len(names) > 1 else lambda r: (attrgetter(names[0])(r),)
+        rows = iter(self._rows)
+        while block := list(islice(rows, _BLOCK)):
+            for name, column in zip(names, zip(*map(get, block), strict=True), strict=True):
+                distinct = set(column)
+                if name == "verdict":
+                    distinct = {VERDICT_LABELS[v] for v in distinct}
+                longest[name] = max(longest[name], _longest(distinct))
+        return longest
 
 
-def _longest(values: Iterable[Any]) -> int:
-    """The length of the longest line of the values' text (0 for none). The values are
-    those of report rows (text, ints, None): each distinct one is measured once."""
-    distinct = set(values)
+#: Rows measured at once.
+_BLOCK = 1024
+
+
+def _longest(distinct: set[Any]) -> int:
+    """The length of the longest line of the values' text (0 for none)."""
     distinct.discard(None)
     text = "\n".join(map(str, distinct))
     return max(map(len, text.split("\n"))) if text else 0
@@ -88,7 +103,8 @@ def _fit(longest: int, header: str) -> float:
 def _table(title: str, columns: tuple[tuple[str, str], ...], rows: _Values) -> Sheet:
     fields = [f for f, _ in columns]
     wrapped = {i for i, f in enumerate(fields) if f in WRAPPED}
-    widths = [WRAPPED[fields[i]] if i in wrapped else _fit(_longest(rows.column(fields[i])), h)
+    longest = rows.longest([f for f in fields if f not in WRAPPED])
+    widths = [WRAPPED[fields[i]] if i in wrapped else _fit(longest[fields[i]], h)
               for i, (_, h) in enumerate(columns)]
     for i, f in enumerate(fields):
         if f in CAPPED and widths[i] > CAPPED[f]:

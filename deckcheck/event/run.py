@@ -11,8 +11,6 @@ The format and its list are loaded once, card look-ups are cached for the run, a
 from __future__ import annotations
 
 import datetime as dt
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -20,18 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.cards.model import Card
 from deckcheck.cards.pool import CardPool
-from deckcheck.decks.diff import deck_hash
+from deckcheck.decks.deckhash import deck_hash
 from deckcheck.decks.model import Deck
 from deckcheck.errors import DeckcheckError
+from deckcheck.event.duplicates import Duplicates, flag
+from deckcheck.event.inputs import Entries, Progress, Skipped, expand_items, no_deck_files
 from deckcheck.event.models import EventReport, PlayerRow, ProblemRow, Registration, SkippedRow
-from deckcheck.event.sources import (
-    Progress,
-    Skipped,
-    expand_items,
-    no_deck_files,
-    no_registrations,
-    read_items,
-)
+from deckcheck.event.registrations import no_registrations, read_items
+from deckcheck.event.spool import RowSpool
 from deckcheck.gc_pause import gc_paused
 from deckcheck.reports.model import Checked, Outcome, Report, Violation
 
@@ -163,13 +157,13 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
                                points_cap=points_cap, strict=strict)
     sources = list(sources)
     entries = expand_items(sources)  # one walk of the folders
-    files = [e for e in entries if isinstance(e, Path)]
-    if not files:
+    if not entries.files:
         raise no_deck_files(sources)
     event = _new_event(format, day)
     event.event = event_name
+    event.players, event.problems = RowSpool(PlayerRow), RowSpool(ProblemRow)  # not held
     with gc_paused():
-        if jobs > 1 and len(files) >= MIN_FILES_PER_JOB * 2:
+        if jobs > 1 and entries.files >= MIN_FILES_PER_JOB * 2:
             from deckcheck.event.jobs import Work, check_files
 
             work = Work(check_run=check_run, add_row=add_row, prepare=prepare_worker,
@@ -181,7 +175,7 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
         else:
             check_entries(event, entries, cached, checker, progress=progress)
     if not event.players:
-        raise no_registrations(files)
+        raise no_registrations([e for e in entries if isinstance(e, Path)])
     return finish(event)
 
 
@@ -189,7 +183,8 @@ def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: C
                   checker: CheckFn, *, progress: Progress | None = None) -> None:
     """Read and check `entries` in this process, adding their rows to `event` (not finished:
     `finish` flags duplicates)."""
-    todo = sum(isinstance(e, Path) for e in entries)
+    todo = entries.files if isinstance(entries, Entries) else \
+        sum(isinstance(e, Path) for e in entries)
     found = done_files = 0
     for start in range(0, len(entries), BATCH):
         batch: list[Registration] = []
@@ -363,11 +358,11 @@ def add_row(event: EventReport, data: RowData) -> PlayerRow:
                     problems=text, deck_hash=h, error=error)
     event.players.append(row)
     if problems:
-        event.problems += [
+        event.problems.extend([
             ProblemRow(number=number, player=player, player_id=player_id, code=code, name=name,
                        severity=severity, card=card, section=section, count=n, limit=limit,
                        location=location, message=message)
-            for code, name, severity, card, section, n, limit, location, message in problems]
+            for code, name, severity, card, section, n, limit, location, message in problems])
     return row
 
 
@@ -379,89 +374,32 @@ def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
 
 
 def finish(event: EventReport) -> EventReport:
-    """Flag duplicates and count verdicts once every registration is in."""
-    flag_duplicates(event.players)
-    verdicts = Counter(r.verdict for r in event.players)
+    """Flag duplicates and count verdicts once every registration is in (one pass over the
+    rows; a spooled table's rows get their flags as they are read back)."""
+    dups = Duplicates()
+    verdicts: Counter[str] = Counter()
+    for r in event.players:
+        dups.add(r.number, r.player, r.player_id, r.deck_hash)
+        verdicts[r.verdict] += 1
+    dups.done()
+    if isinstance(event.players, RowSpool):
+        event.players.fill = dups.fill
+    else:
+        for r in event.players:
+            dups.fill(r)
     event.total = len(event.players)
     event.legal = verdicts["legal"]
     event.illegal = verdicts["illegal"]
     event.unreadable = verdicts["unreadable"]
-    event.duplicates = sum(r.duplicate is not None for r in event.players)
+    event.unchecked = verdicts["unchecked"]
+    event.duplicates = dups.flagged()
     return event
 
 
-_NOT_WORD = re.compile(r"[^\w]+")
-_NOT_DIGIT = re.compile(r"\D")
-
-
-def _name_key(name: str | None) -> str | None:
-    if not name:
-        return None
-    if name.isascii():  # NFKD leaves it as it is, and it has no combining marks
-        s = name.casefold()
-    else:
-        s = unicodedata.normalize("NFKD", name).casefold()
-        s = "".join(c for c in s if not unicodedata.combining(c))
-    s = " ".join(_NOT_WORD.sub(" ", s).split())
-    return s or None
-
-
-def _id_key(player_id: str | None) -> str | None:
-    if not player_id:
-        return None
-    digits = _NOT_DIGIT.sub("", player_id)
-    if digits:
-        return digits.lstrip("0") or "0"
-    return _name_key(player_id)
-
-
-def flag_duplicates(rows: list[PlayerRow]) -> None:
+def flag_duplicates(rows: Iterable[PlayerRow]) -> None:
     """Set `duplicate` on every row that shares a player id, a player name (when the ids do
-    not tell them apart) or the normalised deck with another row."""
-    notes: dict[int, list[str]] = {}
-    by_number = {r.number: r for r in rows}
-    id_keys = {r.number: _id_key(r.player_id) for r in rows}
-
-    def label(n: int) -> str:
-        player = by_number[n].player
-        return f"#{n} {player}" if player else f"#{n}"
-
-    def others_text(ns: list[int]) -> str:
-        shown = ", ".join(label(m) for m in ns[:3])
-        return shown + (f" and {len(ns) - 3} more" if len(ns) > 3 else "")
-
-    def note(n: int, text: str) -> None:
-        notes.setdefault(n, []).append(text)
-
-    def groups(keys: Iterable[tuple[int, str | None]]) -> list[list[int]]:
-        keys = list(keys)
-        counts = Counter(k for _, k in keys)  # most keys are seen once: only the others
-        shared = {k for k, c in counts.items() if c > 1 and k is not None}  # are grouped
-        if not shared:
-            return []
-        seen: dict[str, list[int]] = {}
-        for n, k in keys:
-            if k in shared:
-                seen.setdefault(k, []).append(n)
-        return list(seen.values())
-
-    same_id = groups(id_keys.items())
-    id_group: dict[int, int] = {}
-    for i, g in enumerate(same_id):
-        for n in g:
-            id_group[n] = i
-            note(n, "same player id as " + others_text([m for m in g if m != n]))
-    for g in groups((r.number, _name_key(r.player)) for r in rows):
-        for n in g:
-            mine = id_keys[n]
-            # Two people may share a name: only flag it when their ids do not differ.
-            others = [m for m in g if m != n and (mine is None or id_keys[m] in (None, mine))
-                      and not (n in id_group and id_group.get(m) == id_group[n])]
-            if others:
-                note(n, "same player name as " + others_text(others))
-    for g in groups((r.number, r.deck_hash) for r in rows):
-        for n in g:
-            note(n, "same deck as " + others_text([m for m in g if m != n]))
+    not tell them apart) or the normalised deck with another row (`event.duplicates`)."""
+    rows = list(rows)
+    dups = flag(rows)
     for r in rows:
-        found = notes.get(r.number)
-        r.duplicate = "; ".join(found) if found else None
+        dups.fill(r)

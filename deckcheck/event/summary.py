@@ -14,6 +14,9 @@ escaped (`deckcheck.reports.printable`) so they cannot drive the terminal.
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Iterable, Iterator
+
 from deckcheck.event.models import EventReport, PlayerRow
 from deckcheck.reports import printable
 
@@ -30,6 +33,28 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _worst(rows: Iterable[PlayerRow], worst: int
+           ) -> tuple[list[PlayerRow], int, list[PlayerRow], int]:
+    """In one pass over the rows (a large event's are read back from disk): the `worst`
+    illegal rows with the most problems (then by number) and how many are illegal, the
+    first `worst` unreadable rows and how many are unreadable."""
+    unreadable: list[PlayerRow] = []
+    counts = [0, 0]  # illegal, unreadable
+
+    def illegal() -> Iterator[PlayerRow]:
+        for r in rows:
+            if r.verdict == "illegal":
+                counts[0] += 1
+                yield r
+            elif r.verdict == "unreadable":
+                counts[1] += 1
+                if len(unreadable) < worst:
+                    unreadable.append(r)
+
+    offenders = heapq.nsmallest(worst, illegal(), key=lambda r: (-r.problem_count, r.number))
+    return offenders, counts[0], unreadable, counts[1]
+
+
 def format_summary(event: EventReport, *, worst: int = WORST) -> str:
     facts = ", ".join(x for x in (event.format, event.banlist,
                                   f"as of {event.date}" if event.date else None) if x)
@@ -39,23 +64,21 @@ def format_summary(event: EventReport, *, worst: int = WORST) -> str:
     if event.duplicates:
         lines.append(f"  {_plural(event.duplicates, 'registration')} flagged as duplicate"
                      " (see the Duplicate column)")
-    illegal = sorted((r for r in event.players if r.verdict == "illegal"),
-                     key=lambda r: (-r.problem_count, r.number))
+    illegal, n_illegal, unreadable, n_unreadable = _worst(event.players, worst)
     if illegal:
         lines.append("Worst offenders:")
-        for row in illegal[:worst]:
+        for row in illegal:
             first = row.problems.split("\n", 1)[0]
             lines.append(f"  {_who(row)}: {_plural(row.problem_count, 'problem')}"
                          + (f" \u2014 {printable(first)}" if first else ""))
-        if len(illegal) > worst:
-            lines.append(f"  … and {len(illegal) - worst} more illegal")
-    unreadable = [r for r in event.players if r.verdict == "unreadable"]
+        if n_illegal > worst:
+            lines.append(f"  … and {n_illegal - worst} more illegal")
     if unreadable:
         lines.append("Could not be read:")
-        for row in unreadable[:worst]:
+        for row in unreadable:
             lines.append(f"  {_who(row)}: {printable(row.error or '')}")
-        if len(unreadable) > worst:
-            lines.append(f"  … and {len(unreadable) - worst} more")
+        if n_unreadable > worst:
+            lines.append(f"  … and {n_unreadable - worst} more")
     if event.skipped:
         lines.append(f"Skipped ({_plural(len(event.skipped), 'input')} not a registration):")
         for s in event.skipped[:worst]:

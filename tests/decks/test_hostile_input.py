@@ -210,7 +210,7 @@ def test_a_normal_workbook_is_read_within_the_bounds(pool: MemoryPool) -> None:
 
 
 def test_the_event_reader_does_not_inflate_workbook_xml(tmp_path: Path) -> None:
-    from deckcheck.event.sources import is_report
+    from deckcheck.event.inputs import is_report
 
     path = tmp_path / "w.xlsx"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:

@@ -1,5 +1,5 @@
 """A 200-player event printed as one PDF: 200 real decks of ../shared/data/decks, read as an
-event folder (`event.sources.discover`) and written by `event.sheets.write_decklists`, read
+event folder (`event.registrations.discover`) and written by `event.sheets.write_decklists`, read
 back with pypdf: one page per player, in order, each holding the player and every card line."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from deckcheck.decks.files import read_decks
 from deckcheck.decks.pdf import line_label
 from deckcheck.decks.xlsx import sheet_lines
 from deckcheck.errors import DeckReadError
+from deckcheck.event.registrations import discover
 from deckcheck.event.sheets import write_decklists
-from deckcheck.event.sources import discover
 
 PLAYERS = 200
 

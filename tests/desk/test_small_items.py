@@ -49,7 +49,7 @@ def test_staff_advice_stays_on_staff_pages(make_settings: Callable[..., Any]) ->
 
 
 def test_notices_are_grouped_with_the_players_they_concern() -> None:
-    from deckcheck.desk.staff import Row, grouped_notices
+    from deckcheck.desk.staff.listing import Row, grouped_notices
     from deckcheck.desk.store import Registration, Submission
 
     def row(n: int, notices: tuple[str, ...]) -> Row:
@@ -137,3 +137,12 @@ def test_the_exported_notices_name_the_players_they_concern(
     assert len(grouped) == 2 and "Alice" not in grouped[0]
     assert grouped[1] == ("2 cards have no known TCG release date; not checked. "
                           "(Alice Example)")
+
+
+def test_a_deck_laid_out_for_people_is_no_card() -> None:
+    """Issue 23: `desk.library.Card` (a line of a deck laid out for people) shared its name
+    with `cards.model.Card`, the card itself."""
+    from deckcheck.desk import library
+
+    assert not hasattr(library, "Card")
+    assert library.LayoutLine(2, "Pot of Greed", 55144522, "deck.ydk:3").count == 2

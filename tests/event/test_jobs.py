@@ -37,3 +37,44 @@ def test_two_processes_give_the_same_report_as_one(kit: SimpleNamespace, pool: A
     assert one.illegal > 0 and one.duplicates > 0
     assert [x.source for x in two.skipped] == [str(folder / "README.md")]
     assert seen[-1] == (n + 1, n + 1)
+
+
+_WORKER_IMPORTS = r"""
+import sys
+from pathlib import Path
+
+import deckcheck.event.run as run
+from deckcheck.cards.builtin import builtin_pool
+
+plain = run.check_run
+
+
+def check_run(entries, pool, checker, part):
+    before = set(sys.modules)
+    rows = plain(entries, pool, checker, part)
+    part.notices += [f"imported {m}" for m in sorted(set(sys.modules) - before)]
+    return rows
+
+
+run.check_run = check_run
+event = run.check_event([Path(sys.argv[1])], builtin_pool(), date="2026-12-05", jobs=2)
+print(sorted(n for n in event.notices if n.startswith("imported")))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
+def test_forked_workers_import_nothing_the_parent_did_not(kit: SimpleNamespace,
+                                                          tmp_path: Any) -> None:
+    """Each worker imported the `.ydk` reader again (60–100 ms on a busy machine): the parent
+    now reads the first file before forking, in a fresh process as a user runs it."""
+    import subprocess
+    import sys
+
+    legal = kit.make_deck(kit.LEGAL_MAIN, source="x.ydk")
+    folder = tmp_path / "event"
+    folder.mkdir()
+    for i in range(MIN_FILES_PER_JOB * 2 + 5):
+        (folder / f"Player {i:03d}.ydk").write_text(write_ydk(legal), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-c", _WORKER_IMPORTS, str(folder)], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "[]"

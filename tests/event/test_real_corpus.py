@@ -14,9 +14,9 @@ from pathlib import Path
 import openpyxl
 
 from deckcheck.cards.load import open_pool
+from deckcheck.event.inputs import expand
 from deckcheck.event.report_xlsx import write_xlsx
 from deckcheck.event.run import check_event
-from deckcheck.event.sources import expand
 from deckcheck.formats import load_format
 
 DATE = dt.date(2026, 6, 1)

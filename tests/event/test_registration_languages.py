@@ -14,7 +14,7 @@ import pytest
 
 from deckcheck.decks.ydke import to_ydke
 from deckcheck.event.models import Registration
-from deckcheck.event.sources import discover, read_source
+from deckcheck.event.registrations import discover, read_registrations
 from deckcheck.event.table import HEADER_WORDS, classify
 
 #: The hand-made legal deck of the event tests (built-in cards): 40 Main, 3 Extra, 2 Side.
@@ -70,7 +70,7 @@ def test_german_excel_semicolons_cp1252_with_comma_lists(tmp_path: Path, pool: A
             f"01.12.2026 10:05;Anna-Lena Weiß;0307654321;Branded;{quoted(pasted(pool))}",
             f"01.12.2026 10:09;Björn Öztürk;0309999999;;{to_ydke_text(pool)}"]
     path.write_bytes("\r\n".join(rows).encode("cp1252") + b"\r\n")
-    assert players(read_source(path, pool)) == [
+    assert players(read_registrations(path, pool)) == [
         ("Jürgen Müller", "0301234567", *COMMA_LIST),
         ("Anna-Lena Weiß", "0307654321", *FULL),
         ("Björn Öztürk", "0309999999", *FULL)]
@@ -93,7 +93,7 @@ def test_french_semicolons_utf8_bom_first_and_last_name(tmp_path: Path, pool: An
             f"2026-12-01 09:30;François;N'Diaye;0304445556;Yubel;"
             f"{quoted(pasted(pool, one_line='; '))}"]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8-sig")
-    assert players(read_source(path, pool)) == [
+    assert players(read_registrations(path, pool)) == [
         ("Éloïse Lefèvre", "0301112223", *FULL),
         ("François N'Diaye", "0304445556", *SEMI_LIST)]
 
@@ -104,7 +104,7 @@ def test_italian_semicolons_with_ydke_urls(tmp_path: Path, pool: Any) -> None:
             f"Giulia;Bianchi;0302223334;Labrynth;{to_ydke_text(pool)}",
             f"Marco;De Luca;0305556667;;{quoted(pasted(pool))}"]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    assert players(read_source(path, pool)) == [
+    assert players(read_registrations(path, pool)) == [
         ("Giulia Bianchi", "0302223334", *FULL), ("Marco De Luca", "0305556667", *FULL)]
 
 
@@ -120,7 +120,7 @@ def test_spanish_workbook(tmp_path: Path, pool: Any) -> None:
                pasted(pool)])
     ws.append(["2026-12-01 11:04", "María Peña", 306667779, "", pasted(pool, one_line=", ")])
     wb.save(path)
-    assert players(read_source(path, pool)) == [
+    assert players(read_registrations(path, pool)) == [
         ("José Ángel Núñez", "0306667778", *FULL), ("María Peña", "306667779", *COMMA_LIST)]
 
 
@@ -133,7 +133,7 @@ def test_portuguese_tab_separated_with_both_separators_in_lists(tmp_path: Path,
             f"2026-12-01 08:00\tJoão Gonçalves\t0308889990\t{quoted(pasted(pool))}",
             f"2026-12-01 08:02\tInês Araújo\t0308889991\t{quoted(mixed)}"]
     path.write_bytes(("\r\n".join(rows) + "\r\n").encode("utf-16"))
-    assert players(read_source(path, pool)) == [
+    assert players(read_registrations(path, pool)) == [
         ("João Gonçalves", "0308889990", *FULL), ("Inês Araújo", "0308889991", *FULL)]
 
 
@@ -144,7 +144,7 @@ def test_japanese_shift_jis_commas_japanese_card_names(tmp_path: Path, pool: Any
             f"2026/12/01 13:00,山田 太郎,0301231231,天盃龍,{quoted(pasted(pool, 'ja'))}",
             f"2026/12/01 13:05,佐藤 花子,0301231232,,{to_ydke_text(pool)}"]
     path.write_bytes(("\r\n".join(rows) + "\r\n").encode("cp932"))
-    assert players(read_source(path, pool)) == [
+    assert players(read_registrations(path, pool)) == [
         ("山田 太郎", "0301231231", *FULL), ("佐藤 花子", "0301231232", *FULL)]
 
 
@@ -153,7 +153,7 @@ def test_english_commas_with_semicolon_lists(tmp_path: Path, pool: Any) -> None:
     rows = ["Player,Konami ID,Decklist"]
     rows += [f"Player {i},030000000{i},{quoted(pasted(pool, one_line='; '))}" for i in range(5)]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    assert players(read_source(path, pool)) == [
+    assert players(read_registrations(path, pool)) == [
         (f"Player {i}", f"030000000{i}", *SEMI_LIST) for i in range(5)]
 
 
@@ -193,18 +193,18 @@ def test_a_table_that_is_none_says_what_a_registration_table_needs(tmp_path: Pat
     no_deck = tmp_path / "teilnehmer.csv"
     no_deck.write_text("Spielername;Konami-ID;Notizen\nJürgen;0301234567;Kommt später\n",
                        encoding="utf-8")
-    (reg,) = read_source(no_deck, pool)
+    (reg,) = read_registrations(no_deck, pool)
     assert reg.error == (f"{no_deck} is no registration table: its header row (row 1: "
                          f"'Spielername', 'Konami-ID') has no decklist column; {needs}")
     not_decks = tmp_path / "liste.csv"
     not_decks.write_text("Joueur;Liste de deck\nÉloïse;Tenpai\nFrançois;Yubel\n",
                          encoding="utf-8")
-    (reg,) = read_source(not_decks, pool)
+    (reg,) = read_registrations(not_decks, pool)
     assert reg.error == (f"{not_decks} is no registration table: its 'Liste de deck' column "
                          f"(row 1) holds no decklists; {needs}")
     neither = tmp_path / "notes.csv"
     neither.write_text("Datum;Ort\n05.12.2026;Hamburg\n", encoding="utf-8")
-    (reg,) = read_source(neither, pool)
+    (reg,) = read_registrations(neither, pool)
     assert reg.error is not None and "Qty,Card Name" in reg.error
     assert reg.error.startswith(f"{neither} holds neither a registration table (a header row")
     # the same for a workbook whose only sheet is a registration table missing its decks
@@ -216,7 +216,7 @@ def test_a_table_that_is_none_says_what_a_registration_table_needs(tmp_path: Pat
     ws.append(["Spielername", "Konami-ID"])
     ws.append(["Jürgen", "0301234567"])
     wb.save(book)
-    (reg,) = read_source(book, pool)
+    (reg,) = read_registrations(book, pool)
     assert reg.error == (f"{book}:Anmeldungen is no registration table: its header row (row "
                          f"1: 'Spielername', 'Konami-ID') has no decklist column; {needs}")
 
@@ -245,5 +245,5 @@ def test_decks_with_player_lines_are_still_decks(tmp_path: Path, pool: Any) -> N
     meta = tmp_path / "meta.csv"
     meta.write_text("Player,Jane Roe\nKonami ID,0301234568\nQty,Card Name\n"
                     "3,Ash Blossom & Joyous Spring\n", encoding="utf-8")
-    assert players(read_source(sheet, pool)) == [("Jane Doe", "0301234567", 40, 0, 0)]
-    assert players(read_source(meta, pool)) == [("Jane Roe", "0301234568", 3, 0, 0)]
+    assert players(read_registrations(sheet, pool)) == [("Jane Doe", "0301234567", 40, 0, 0)]
+    assert players(read_registrations(meta, pool)) == [("Jane Roe", "0301234568", 3, 0, 0)]

@@ -289,7 +289,7 @@ def test_csv_and_json_reports_are_replaced_atomically(writer: Any, event: EventR
     def full(*args: Any, **kwargs: Any) -> Any:
         raise OSError(28, "No space left on device")
 
-    target = "csv.writer" if writer is write_csv else "deckcheck.event.report_json.dumps"
+    target = "csv.writer" if writer is write_csv else "deckcheck.event.report_json.chunks"
     monkeypatch.setattr(target, full)
     with pytest.raises(OSError, match="No space left"):
         writer(event, dest)

@@ -7,7 +7,7 @@ from typing import Any
 
 from deckcheck.decks.diff import deck_hash
 from deckcheck.event.models import PlayerRow, Registration
-from deckcheck.event.run import CachingPool, check_registrations, flag_duplicates
+from deckcheck.event.run import CachingPool, check_registrations, finish, flag_duplicates
 
 
 def _event(kit: SimpleNamespace, pool: Any) -> list[Registration]:
@@ -178,6 +178,31 @@ def test_an_event_with_a_list_that_could_not_be_fully_checked_exits_2() -> None:
     from deckcheck.event.models import EventReport, PlayerRow
 
     row = PlayerRow(number=1, source="md.ydk", verdict="unchecked")
-    event = EventReport(format="master-duel", players=[row])
+    event = finish(EventReport(format="master-duel", players=[row]))
     assert event.exit_code == 2
     assert "could not be fully checked" in player_values(row)
+
+
+def test_event_check_never_imports_pydantic(tmp_path: Any, kit: SimpleNamespace) -> None:
+    """`deckcheck event check` hashes every deck; the hash lived beside the diff's pydantic
+    models, and importing them was ~0.1 s of the command's start (issue 24). Run as a user
+    runs it, in a fresh process, with the xlsx and JSON reports."""
+    import os
+    import subprocess
+    import sys
+
+    from deckcheck.decks.ydk import write_ydk
+
+    folder = tmp_path / "event"
+    folder.mkdir()
+    for name in ("Amy 0301.ydk", "Ben 0302.ydk"):
+        (folder / name).write_text(write_ydk(kit.make_deck(kit.LEGAL_MAIN)), encoding="utf-8")
+    script = ("import sys\nfrom deckcheck.cli.main import main\nsys.argv = ['deckcheck', "
+              f"'event', 'check', {str(folder)!r}, '--date', '2026-06-01', '--json', '-o', "
+              f"{str(tmp_path / 'r.xlsx')!r}]\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print('pydantic' in sys.modules, file=sys.stderr)")
+    env = {**os.environ, "HOME": str(tmp_path), "DECKCHECK_DB": str(tmp_path / "none.db")}
+    err = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, check=True).stderr
+    assert err.strip().splitlines()[-1] == "False", err
+    assert (tmp_path / "r.xlsx").is_file()

@@ -33,7 +33,7 @@ from deckcheck.decks.xlsx import read_xlsx, write_xlsx
 from deckcheck.decks.ydk import read_ydk
 from deckcheck.decks.ydke import read_ydke, to_ydke
 from deckcheck.errors import DeckReadError
-from deckcheck.event.sources import read_cell
+from deckcheck.event.registrations import read_cell
 
 #: Bounds per case: the issue's 2 s, and a memory bound far under its 256 MB (inputs here are
 #: at most `MAX_INPUT` bytes).

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from deckcheck.event.inputs import expand
+from deckcheck.event.registrations import discover, player_from_stem
 from deckcheck.event.run import check_event
-from deckcheck.event.sources import discover, expand, player_from_stem
 
 
 def _eventkit() -> Any:
@@ -108,7 +109,7 @@ def test_cells_in_every_deck_format(pool: Any, kit: SimpleNamespace) -> None:
     from deckcheck.decks.model import Location
     from deckcheck.decks.omega import to_omega
     from deckcheck.decks.ydke import to_ydke
-    from deckcheck.event.sources import read_cell
+    from deckcheck.event.registrations import read_cell
 
     deck = kit.make_deck(kit.LEGAL_MAIN, kit.LEGAL_EXTRA, kit.LEGAL_SIDE)
     where = Location(source="reg.xlsx", sheet="Form", cell="E9")
@@ -185,7 +186,8 @@ def test_every_file_and_sheet_is_a_registration_or_skipped_with_a_reason(
         tmp_path: Path, pool: Any, kit: SimpleNamespace) -> None:
     import openpyxl
 
-    from deckcheck.event.sources import Skipped, discover_items
+    from deckcheck.event.inputs import Skipped
+    from deckcheck.event.registrations import discover_items
 
     folder = tmp_path / "decks"
     (folder / ".git").mkdir(parents=True)
@@ -257,10 +259,10 @@ def test_a_csv_registration_table_of_too_many_rows_is_refused(tmp_path: Path, po
 
 def test_thousands_of_other_files_are_counted_not_listed(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from deckcheck.event import sources
-    from deckcheck.event.sources import Skipped, expand_items
+    from deckcheck.event import inputs
+    from deckcheck.event.inputs import Skipped, expand_items
 
-    monkeypatch.setattr(sources, "MAX_SKIPPED_LISTED", 3)
+    monkeypatch.setattr(inputs, "MAX_SKIPPED_LISTED", 3)
     for i in range(10):
         (tmp_path / f"note{i}.md").write_text("x")
     (tmp_path / "amy.ydk").write_bytes(b"#main\n14558127\n")
@@ -275,7 +277,8 @@ def test_registration_rows_past_the_bound_are_named(tmp_path: Path, pool: Any,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import openpyxl
 
-    from deckcheck.event.sources import Skipped, discover_items
+    from deckcheck.event.inputs import Skipped
+    from deckcheck.event.registrations import discover_items
 
     monkeypatch.setattr("deckcheck.decks.xlsx.MAX_ROWS", 4)
     wb = openpyxl.Workbook()
@@ -329,11 +332,11 @@ def test_every_deck_file_kind_check_reads_is_read_by_event_check(tmp_path: Path,
     as decks while `event check folder` called them "not a deck file"."""
     import deckcheck.checker
     import deckcheck.desk.library
-    import deckcheck.event.sources
+    import deckcheck.event.inputs
     from deckcheck.decks.files import DECK_SUFFIXES
 
     assert deckcheck.checker.DECK_SUFFIXES is DECK_SUFFIXES
-    assert deckcheck.event.sources.DECK_SUFFIXES is DECK_SUFFIXES
+    assert deckcheck.event.inputs.DECK_SUFFIXES is DECK_SUFFIXES
     assert deckcheck.desk.library.DECK_EXTENSIONS is DECK_SUFFIXES
     folder = tmp_path / "regs"
     folder.mkdir()
@@ -343,3 +346,39 @@ def test_every_deck_file_kind_check_reads_is_read_by_event_check(tmp_path: Path,
     regs = discover([folder], pool)
     assert sorted((r.player, r.error, sum(e.count for e in r.deck.main) if r.deck else None)
                   for r in regs) == [("amy", None, 3), ("ben", None, 2)]
+
+
+def test_event_inputs_do_not_share_the_card_sources_name() -> None:
+    """Issue 23: `deckcheck/sources/` parses card data; the event's registration inputs were
+    `deckcheck/event/sources.py`. One name, one meaning."""
+    import importlib.util
+
+    assert importlib.util.find_spec("deckcheck.event.sources") is None
+    assert importlib.util.find_spec("deckcheck.event.inputs") is not None
+    assert importlib.util.find_spec("deckcheck.event.registrations") is not None
+
+
+def test_the_inputs_of_a_large_event_are_held_compactly(tmp_path: Path) -> None:
+    """Issue 24: 100,000 registrations were 100,000 `Path` objects in the parent (~400 bytes
+    each, and copied into each forked worker as it touched them); the paths are one text."""
+    import gc
+    import tracemalloc
+
+    from deckcheck.event.inputs import Skipped, expand_items
+
+    for i in range(2000):
+        (tmp_path / f"Player {i:06d} {300000000 + i:010d}.ydk").write_bytes(b"")
+    (tmp_path / "notes.md").write_bytes(b"")
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        entries = expand_items([tmp_path])
+        gc.collect()  # also empties the free lists of the tuples made while sorting
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    path = len(str(tmp_path / "Player 000000 0300000000.ydk"))
+    assert held < 2001 * (path + 40), held  # the text, and 8 bytes of offset a file
+    assert entries[0] == tmp_path / "Player 000000 0300000000.ydk"
+    assert isinstance(entries[-1], Skipped) and entries.files == 2000
+    assert entries[1999:] == [tmp_path / "Player 001999 0300001999.ydk", entries[-1]]

@@ -1,4 +1,4 @@
-"""Finding an event's registrations: one decklist per player in folders, files, workbooks, CSV.
+"""Reading an event's registrations: one decklist per player in deck files, workbooks, CSV.
 
 - A folder is searched recursively for deck files (`DECK_SUFFIXES`); hidden files and
   spreadsheet lock files (`~$…`) are skipped; files are taken in sorted path order.
@@ -16,40 +16,33 @@ to a one-sentence reason.
 Nothing is dropped in silence: `discover_items` / `read_items` give every input as an item —
 a `Registration` (with `error` for a "could not read" row) or a `Skipped` with its reason (a
 README next to the decks, a hidden file, a lock file, an earlier report, an empty sheet, a
-template, a registration table without rows). `discover` and `read_source` keep only the
-registrations.
+template, a registration table without rows). `discover` and `read_registrations` keep only
+the registrations. Which files are read is `deckcheck.event.inputs`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from deckcheck.cards.pool import CardPool
-from deckcheck.decks.files import DECK_SUFFIXES, EXTENSIONS
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem
-from deckcheck.decks.tabular import column_letter
 from deckcheck.errors import DeckcheckError, DeckReadError
-from deckcheck.event import table
+from deckcheck.event.inputs import (
+    CSV_SUFFIXES,
+    WORKBOOK_SUFFIXES,
+    Progress,
+    Skipped,
+    expand_items,
+    expand_some,
+    no_deck_files,
+)
 from deckcheck.event.models import Registration
-
-#: File suffixes looked at inside folders (single files named on the command line are
-#: always tried, whatever their suffix).
-WORKBOOK_SUFFIXES = frozenset(s for s, kind in EXTENSIONS.items() if kind == "xlsx")
-CSV_SUFFIXES = frozenset(s for s, kind in EXTENSIONS.items() if kind == "csv")
-#: Suffixes of the reports deckcheck writes (`is_report` looks inside only these).
-_REPORT_SUFFIXES = frozenset({".csv", *WORKBOOK_SUFFIXES})
-
-#: (stage, done, total): `discover` reports ("read", files done, files); the event check
-#: reports ("check", registrations done, registrations expected).
-Progress = Callable[[str, int, int], None]
 
 _PLAYER_KEYS = ("player", "player_name", "playername", "player name")
 _ID_KEYS = ("player_id", "konami_id", "card_game_id", "cossy_id", "player id", "konami id")
@@ -60,178 +53,9 @@ def _stem_separator(ch: str) -> bool:
     return ch.isspace() or ch in _STEM_SEPARATORS
 
 
-@dataclass(frozen=True)
-class Skipped:
-    """An input that was looked at and is not a registration, with the reason in one sentence:
-    a file that is no deck file (a README next to the decks), an earlier report, a hidden
-    file, an empty sheet, a registration table without rows. Never silence."""
-
-    source: str
-    reason: str
-
-
 #: What reading a source gives, item by item: a registration (with `error` set when it could
 #: not be read: a "could not read" row) or a skipped input.
 Item = Registration | Skipped
-
-
-#: At most this many skipped files of one folder are listed one by one.
-MAX_SKIPPED_LISTED = 200
-
-
-def _walk(folder: Path) -> list[Path]:
-    """Deck files under `folder`, sorted by their path inside it; hidden entries skipped."""
-    return [p for p in _walk_items(folder) if isinstance(p, Path)]
-
-
-def _walk_items(folder: Path) -> list[Path | Skipped]:
-    """Everything under `folder`, sorted by its path inside it: the deck files to read, and
-    every other file (and hidden folder) as Skipped with the reason."""
-    return [p for _, p in _walk_keyed(folder)]
-
-
-def _walk_keyed(folder: Path, keyed: bool = True) -> list[tuple[str, Path | Skipped]]:
-    """`_walk_items`, each with the key that tells two spellings of one file apart
-    (`_same_file_key`), worked out once per folder rather than once per file ("" for every
-    file when not `keyed`: one folder holds no file twice)."""
-    found: list[tuple[str, str, Path | Skipped]] = []
-    suffixes = ", ".join(sorted(DECK_SUFFIXES))
-    normcase, join = (os.path.normcase, os.path.join) if keyed else (str, _no_key)
-    for dirpath, dirnames, filenames in os.walk(folder):
-        rel = os.path.relpath(dirpath, folder)
-        prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
-        here = os.path.abspath(dirpath)
-        for d in dirnames:
-            if d.startswith((".", "~$")):
-                where = str(Path(dirpath, d))
-                found.append((prefix + d, normcase(join(here, d)),
-                              Skipped(where, f"{where} is a hidden folder; it was not "
-                                             "searched.")))
-        dirnames[:] = [d for d in dirnames if not d.startswith((".", "~$"))]
-        # `iterdir` makes each child Path without parsing its whole path again (a folder of
-        # 100,000 registrations spent most of its walk there)
-        children = {p.name: p for p in Path(dirpath).iterdir()} if filenames else {}
-        for name in filenames:
-            path = children.get(name) or Path(dirpath, name)
-            why = None
-            if name.startswith("~$"):
-                why = f"{path} is a spreadsheet's lock file, not a deck."
-            elif name.startswith("."):
-                why = f"{path} is a hidden file; it was not read."
-            else:
-                dot = name.rfind(".")  # as os.path.splitext for a name not starting with "."
-                suffix = name[dot:].lower() if dot > 0 else ""
-                if suffix not in DECK_SUFFIXES:
-                    why = f"{path} is not a deck file (deck files end in {suffixes})."
-                elif suffix in _REPORT_SUFFIXES and is_report(path):
-                    # an earlier `event check -o` report written into the folder
-                    why = f"{path} is an event report deckcheck wrote, not a registration."
-            found.append((prefix + name, normcase(join(here, name)),
-                          path if why is None else Skipped(str(path), why)))
-    found.sort(key=lambda item: item[0])
-    out = [(key, p) for _, key, p in found]
-    skipped = [p for _, p in out if isinstance(p, Skipped)]
-    if len(skipped) > MAX_SKIPPED_LISTED:  # a folder of thousands of other files: say how many
-        extra = {id(p) for p in skipped[MAX_SKIPPED_LISTED:]}
-        out = [(k, p) for k, p in out if id(p) not in extra]
-        out.append((_same_file_key(str(folder)), Skipped(
-            str(folder), f"{len(extra):,} more files under {folder} are not deck files (or "
-                         "hidden); they were not read.")))
-    return out
-
-
-def _no_key(*_: str) -> str:
-    return ""
-
-
-def _same_file_key(path: str | Path) -> str:
-    return os.path.normcase(os.path.abspath(path))
-
-
-#: The sheets of the event report workbook (`deckcheck.event.report_xlsx`), in order.
-REPORT_SHEETS = ["Players", "Problems", "Event"]
-#: A report's xl/workbook.xml is under 2 KB; a larger one is read no further (a 2 MB zip entry
-#: once inflated to 4.1 GB here).
-MAX_WORKBOOK_XML = 64 * 1024
-#: The name of a <sheet> element; bounded so that no input makes the search quadratic.
-_SHEET_NAME = re.compile(r'<sheet [^<>]{0,500}?name="([^"<>]{0,100})"')
-
-
-def is_report(path: Path) -> bool:
-    """True for an event report deckcheck wrote (CSV players or problems table, or the
-    workbook), so that a report saved into the registrations folder is not read as decks."""
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return is_report_csv(path)
-    if suffix in WORKBOOK_SUFFIXES:
-        import zipfile
-
-        try:
-            with zipfile.ZipFile(path) as zf:
-                info = zf.getinfo("xl/workbook.xml")
-                if info.file_size > MAX_WORKBOOK_XML:
-                    return False  # no report of ours: those are a few KB
-                with zf.open(info) as f:
-                    xml = f.read(MAX_WORKBOOK_XML + 1).decode("utf-8", "replace")
-        except (OSError, KeyError, EOFError, ValueError, RuntimeError, NotImplementedError,
-                zipfile.BadZipFile, zipfile.LargeZipFile):
-            return False
-        return _SHEET_NAME.findall(xml[:MAX_WORKBOOK_XML]) == REPORT_SHEETS
-    return False
-
-
-def is_report_csv(path: Path) -> bool:
-    """True for a CSV table deckcheck wrote as an event report (players or problems)."""
-    from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS
-
-    try:
-        with path.open("rb") as f:
-            head = f.read(1024).decode("utf-8-sig", "replace")
-    except OSError:
-        return False
-    first = head.splitlines()[0] if head else ""
-    return first in (",".join(h for _, h in PLAYER_COLUMNS),
-                     ",".join(h for _, h in PROBLEM_COLUMNS))
-
-
-def expand(sources: Iterable[str | Path]) -> list[Path]:
-    """The files to read, in order: each source as given, folders expanded (sorted, recursive)."""
-    return [p for p in expand_items(sources) if isinstance(p, Path)]
-
-
-def expand_items(sources: Iterable[str | Path]) -> list[Path | Skipped]:
-    """`expand`, with every file of the folders that is not read given as Skipped (in its
-    place in the sorted order)."""
-    out: list[Path | Skipped] = []
-    seen: set[str] = set()
-    sources = list(sources)
-    for src in sources:
-        path = Path(src)
-        if len(sources) == 1 and path.is_dir():  # nothing to tell apart
-            return [p for _, p in _walk_keyed(path, keyed=False)]
-        found = _walk_keyed(path) if path.is_dir() else [(_same_file_key(path), path)]
-        for key, p in found:
-            if key not in seen:
-                seen.add(key)
-                out.append(p)
-    return out
-
-
-def expand_some(sources: Iterable[str | Path]) -> list[Path]:
-    """`expand`, refusing sources that hold no deck file at all (an empty or wrong folder)."""
-    sources = list(sources)
-    files = expand(sources)
-    if not files:
-        raise no_deck_files(sources)
-    return files
-
-
-def no_deck_files(sources: Sequence[str | Path]) -> DeckReadError:
-    """The error for sources that hold no deck file at all (an empty or wrong folder)."""
-    names = ", ".join(str(s) for s in sources) or "The sources"
-    suffixes = ", ".join(sorted(DECK_SUFFIXES))
-    return DeckReadError(f"{names}: no deck file found (looked for {suffixes}); check the "
-                         "folder.")
 
 
 def discover(sources: Iterable[str | Path], pool: CardPool | None, *,
@@ -241,7 +65,7 @@ def discover(sources: Iterable[str | Path], pool: CardPool | None, *,
     files = expand_some(sources)
     regs: list[Registration] = []
     for done, path in enumerate(files, 1):
-        regs.extend(read_source(path, pool))
+        regs.extend(read_registrations(path, pool))
         if progress is not None:
             progress("read", done, len(files))
     if not regs:
@@ -282,7 +106,7 @@ def discover_items(sources: Iterable[str | Path], pool: CardPool | None, *,
     return items
 
 
-def read_source(path: Path, pool: CardPool | None) -> list[Registration]:
+def read_registrations(path: Path, pool: CardPool | None) -> list[Registration]:
     """The registrations in one file; a file that cannot be read is one registration with
     the reason, never an exception (what it holds that is no registration: `read_items`)."""
     return [i for i in read_items(path, pool) if isinstance(i, Registration)]
@@ -301,6 +125,8 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
             regs, rows = _read_csv_table(path, pool)
             if regs is not None:
                 return list(regs) if regs else [Skipped(label, _EMPTY_TABLE.format(label))]
+            from deckcheck.event import table
+
             why = table.diagnose(rows)
             if why is not None:  # meant as a registration table: say what it lacks
                 raise no_table(label, why, "")
@@ -322,6 +148,8 @@ def read_items(path: Path, pool: CardPool | None) -> list[Item]:
 def no_table(where: str, why: str | None, card_header: str) -> DeckReadError:
     """The error for a table that is neither a registration table nor a deck: what a
     registration table needs (with `why` it is not one, when its header looks like one)."""
+    from deckcheck.event import table
+
     if why is not None:
         return DeckReadError(f"{where} is no registration table: {why}; a registration table "
                              f"needs {table.expected_table()}.")
@@ -505,6 +333,8 @@ def _table_rows(rows: Sequence[Sequence[Any]], pool: CardPool | None,
                 where: Callable[[int, int], Location]) -> list[Registration] | None:
     """Registrations of a table (`where(row_index, col)` locates a cell), or None if `rows`
     is not a registration table."""
+    from deckcheck.event import table
+
     found = table.find_header(rows)
     if found is None:
         return None
@@ -537,15 +367,46 @@ def _workbook_items(path: Path, pool: CardPool | None) -> list[Item]:
     """A workbook's registrations: registration tables (one player per row) and deck sheets
     (one player per sheet), then every sheet holding neither as Skipped (or as a "could not
     read" registration when it looked like a deck). The workbook is read once."""
-    from deckcheck.decks import xlsx
     from deckcheck.decks.source import read_bytes
     from deckcheck.decks.xlsx import SkippedSheet, read_grids, sheets_of
 
     grids = read_grids(read_bytes(path), str(path))  # size- and count-bounded
+    items, skipped, deck_grids, why = _table_sheets(path, grids, pool)
+    sheets = sheets_of(deck_grids, pool) if deck_grids else []
+    decks = [s for s in sheets if isinstance(s, Deck)]
+    if decks:
+        items.extend(_from_decks(path, decks))
+    for s in sheets:
+        if isinstance(s, SkippedSheet):
+            src = f"{path}:{s.sheet}"
+            reason_ = s.reason if str(path) in s.reason else f"{path}: {s.reason}"
+            if s.unreadable:
+                items.append(Registration(source=src, player=s.sheet, error=reason_))
+            else:
+                skipped.append(Skipped(src, reason_))
+    if why and not items and len(skipped) == len(sheets):  # nothing else: an error
+        sheet, diagnosis = next(iter(why.items()))
+        raise no_table(f"{path}:{sheet}", diagnosis, "")
+    for sheet, diagnosis in why.items():  # named with the sheets passed over
+        skipped.append(Skipped(f"{path}:{sheet}", no_table(f"{path}:{sheet}", diagnosis,
+                                                           "").message))
+    if not items and len(skipped) == len(sheets) + len(why):  # no registration table either
+        raise no_table(str(path), None, "'Qty | Card Name'")
+    return items + skipped
+
+
+def _table_sheets(path: Path, grids: Sequence[Any], pool: CardPool | None
+                  ) -> tuple[list[Item], list[Item], list[Any], dict[str, str]]:
+    """The registration tables of a workbook's sheets: (their registrations, what was
+    skipped in them, the other sheets' grids, and sheet -> why it is no registration table
+    for the sheets whose header looks like one)."""
+    from deckcheck.decks import xlsx
+    from deckcheck.decks.tabular import column_letter
+    from deckcheck.event import table
+
     items: list[Item] = []
     skipped: list[Item] = []
     deck_grids = []
-    #: sheet -> why it is no registration table, for sheets whose header looks like one
     why: dict[str, str] = {}
     for grid in grids:
         title = grid.sheet or "?"
@@ -570,27 +431,7 @@ def _workbook_items(path: Path, pool: CardPool | None) -> list[Item]:
                 f"{path}:{title} has more than {xlsx.MAX_ROWS:,} rows; the rows after row "
                 f"{xlsx.MAX_ROWS:,} were not read — split the registrations over several "
                 "sheets.")))
-    sheets = sheets_of(deck_grids, pool) if deck_grids else []
-    decks = [s for s in sheets if isinstance(s, Deck)]
-    if decks:
-        items.extend(_from_decks(path, decks))
-    for s in sheets:
-        if isinstance(s, SkippedSheet):
-            src = f"{path}:{s.sheet}"
-            reason_ = s.reason if str(path) in s.reason else f"{path}: {s.reason}"
-            if s.unreadable:
-                items.append(Registration(source=src, player=s.sheet, error=reason_))
-            else:
-                skipped.append(Skipped(src, reason_))
-    if why and not items and len(skipped) == len(sheets):  # nothing else: an error
-        sheet, diagnosis = next(iter(why.items()))
-        raise no_table(f"{path}:{sheet}", diagnosis, "")
-    for sheet, diagnosis in why.items():  # named with the sheets passed over
-        skipped.append(Skipped(f"{path}:{sheet}", no_table(f"{path}:{sheet}", diagnosis,
-                                                           "").message))
-    if not items and len(skipped) == len(sheets) + len(why):  # no registration table either
-        raise no_table(str(path), None, "'Qty | Card Name'")
-    return items + skipped
+    return items, skipped, deck_grids, why
 
 
 # --- CSV exports -----------------------------------------------------------------------------

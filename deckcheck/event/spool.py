@@ -1,0 +1,159 @@
+"""The rows of a large event, kept on disk as they come: memory stays bounded, whatever the size.
+
+An event of 100,000 registrations makes about as many player rows and three times as many
+problem rows (~3 KB a registration); held in memory they were most of what `event check` used
+(issue 24). `RowSpool` is the table of one kind of row (`PlayerRow`, `ProblemRow`): rows are
+appended as each registration is checked; the first `KEEP` are held as they are (an event of
+a few thousand registrations never touches the disk), and past that every row is written to
+an unnamed temporary file, `BLOCK` rows to a pickled block, and only the current block and
+each block's place are kept. Reading gives the rows back in order, as new row objects:
+`len`, iteration, an index or a slice (a forked process reads its slice of the file with
+`os.pread`, so processes do not share a file position).
+
+`fill` (set by `run.finish`) completes each row as it is read back: the duplicate flags,
+known only once every registration is in, are never stored with the rows.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields
+from typing import IO, Any, TypeVar, overload
+
+T = TypeVar("T")
+
+#: Rows held in memory before the table moves to disk.
+KEEP = 8192
+#: Rows in one pickled block on disk.
+BLOCK = 1024
+
+
+class RowSpool(Sequence[T]):
+    """An append-only table of slotted dataclass rows (`kind`), on disk past `KEEP` rows."""
+
+    def __init__(self, kind: type[T], *, keep: int | None = None,
+                 block: int | None = None) -> None:
+        self.kind = kind
+        self.names = tuple(f.name for f in fields(kind))  # type: ignore[arg-type]
+        self._setters = [getattr(kind, n).__set__ for n in self.names]  # slotted: descriptors
+        self.keep = KEEP if keep is None else keep
+        self.block = BLOCK if block is None else block
+        #: Completes a row as it is read back (the duplicate flags), or None.
+        self.fill: Callable[[T], None] | None = None
+        self._rows: list[T] = []  # held rows, or the block being filled once on disk
+        self._file: IO[bytes] | None = None
+        self._blocks: list[tuple[int, int]] = []  # (offset, length) of each block on disk
+        self._end = 0
+        self._len = 0
+        self._filled = False  # `fill` has been applied to the held rows since the last append
+
+    def __len__(self) -> int:
+        return self._len
+
+    def append(self, row: T) -> None:
+        self._rows.append(row)
+        self._len += 1
+        self._filled = False
+        if self._file is None:
+            if len(self._rows) > self.keep:
+                self._file = tempfile.TemporaryFile(prefix="deckcheck-rows-")
+                weakref.finalize(self, self._file.close)  # closed with the spool
+                rows, self._rows = self._rows, []
+                for start in range(0, len(rows), self.block):
+                    part = rows[start:start + self.block]
+                    if len(part) == self.block:
+                        self._write(part)
+                    else:
+                        self._rows = part
+        elif len(self._rows) == self.block:
+            self._write(self._rows)
+            self._rows = []
+
+    def extend(self, rows: list[T]) -> None:
+        for row in rows:
+            self.append(row)
+
+    def _write(self, rows: list[T]) -> None:
+        names = self.names
+        data = pickle.dumps([tuple([getattr(r, n) for n in names]) for r in rows],
+                            pickle.HIGHEST_PROTOCOL)
+        assert self._file is not None
+        self._file.seek(self._end)
+        self._file.write(data)
+        self._file.flush()
+        self._blocks.append((self._end, len(data)))
+        self._end += len(data)
+
+    def _block(self, i: int) -> list[T]:
+        """Block `i` as rows (the last one, not on disk yet, as held)."""
+        if i == len(self._blocks):
+            rows = self._rows
+            if self.fill is not None and not self._filled:
+                for r in rows:
+                    self.fill(r)
+                self._filled = True
+            return rows
+        assert self._file is not None
+        offset, length = self._blocks[i]
+        values = pickle.loads(os.pread(self._file.fileno(), length, offset))
+        rows = [self._make(v) for v in values]
+        if self.fill is not None:
+            for r in rows:
+                self.fill(r)
+        return rows
+
+    def _make(self, values: tuple[Any, ...]) -> T:
+        """A row from its stored values, set through the slots' own descriptors (twice as
+        fast as `object.__setattr__` by name, a third faster than the constructor)."""
+        row = object.__new__(self.kind)
+        for put, value in zip(self._setters, values, strict=True):
+            put(row, value)
+        return row
+
+    @property
+    def _size(self) -> int:
+        """Rows per block as read back (all of them while held)."""
+        return self.block if self._file is not None else max(1, len(self._rows))
+
+    def __iter__(self) -> Iterator[T]:
+        if self._file is None:
+            yield from self._block(0)
+            return
+        for i in range(len(self._blocks) + 1):
+            yield from self._block(i)
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            start, stop, step = i.indices(self._len)
+            if step != 1:
+                return [self[k] for k in range(start, stop, step)]
+            out: list[T] = []
+            size = self._size
+            k = start
+            while k < stop:
+                b = k // size
+                rows = self._block(b)
+                out += rows[k - b * size:min(stop - b * size, len(rows))]
+                k = (b + 1) * size
+            return out
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(i)
+        size = self._size
+        return self._block(i // size)[i % size]
+
+    def close(self) -> None:
+        """Drop the file (also done when the spool is collected, or the process ends)."""
+        if self._file is not None:
+            self._file.close()
