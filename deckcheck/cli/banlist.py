@@ -182,21 +182,22 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     are written to CONFLICTS.md there. Network bounds per download: 10 s to connect, 20 s
     without data (retried once), at least 1 KB/s over any 30 s, 15 minutes in all.
     """
-    from deckcheck.formats import update as upd
+    from deckcheck.formats import download
+    from deckcheck.formats.update import import_lists
 
     pool = obj.pool(quiet=True)
     if sources:
-        report = upd.import_lists(list(sources), pool=pool, date=date, dest=into,
+        report = import_lists(list(sources), pool=pool, date=date, dest=into,
                                   allow_smaller=allow_smaller, force=force,
                                   clean=into is not None)
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
         if not chosen:
             full = not pool.info.builtin  # Konami ids need the full pool
-            chosen = dict(upd.URLS) | (upd.KONAMI_URLS if full else {})
+            chosen = dict(download.URLS) | (download.KONAMI_URLS if full else {})
         if ygoprodeck:
-            chosen |= upd.YGOPRODECK_URLS
-        report = upd.fetch(chosen, pool=pool, date=date, dest=into,
+            chosen |= download.YGOPRODECK_URLS
+        report = download.fetch(chosen, pool=pool, date=date, dest=into,
                            allow_smaller=allow_smaller, force=force)
     if as_json:
         echo_json({"dest": str(report.dest), "written": report.written, "total": report.total,
