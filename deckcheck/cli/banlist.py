@@ -158,12 +158,13 @@ def diff(old: str, new: str, date: dt.date | None, as_json: bool) -> None:
               help="Write the lists into DIR instead of your data directory, replacing the "
                    "lists of every format imported (regenerates the shipped banlists/).")
 @click.option("--allow-smaller", is_flag=True,
-              help="Accept a list (downloaded or --from) much smaller than the one in force "
+              help="Accept a list (downloaded or --from) much smaller than the list it "
+                   "replaces: its day's or its name's, or the newest for a newer list "
                    "(refused otherwise, as a cut-off download or file).")
 @click.option("--force", is_flag=True,
               help="Take every imported list, even one that would make the list in force "
-                   "worse (fewer official passcodes, lost groups or whitelist entries, much "
-                   "smaller; kept otherwise, saying why). Implies --allow-smaller.")
+                   "worse (fewer official passcodes, lost groups or whitelist entries; kept "
+                   "otherwise, saying why). Implies --allow-smaller.")
 @_date_option("The day YGOPRODeck's lists take effect (default today).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
