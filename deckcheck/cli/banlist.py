@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from deckcheck import clock
 from deckcheck.cli.common import Ctx, echo_json, handle_errors
 from deckcheck.cli.params import DATE
+
+if TYPE_CHECKING:
+    from deckcheck.formats.loader import ListInfo
 
 JSON_HELP = "Print JSON instead of text."
 
@@ -37,19 +40,26 @@ def list_(format_id: str | None, as_json: bool) -> None:
 
     Lists come with deckcheck (shipped) or from `deckcheck banlist update` (imported).
     """
-    from deckcheck.formats.loader import all_formats, list_infos, load_format
+    from deckcheck.formats.loader import list_infos, load_format
 
     infos = list_infos()
-    if format_id is not None:
-        fid = load_format(format_id).id
-        chosen = [i for i in infos if i.format == fid]
-        if as_json:
-            echo_json([{"name": i.name, "format": i.format, "effective": i.effective.isoformat(),
-                        "origin": i.origin} for i in chosen])
-            return
-        for i in chosen:
-            click.echo(f"{i.effective.isoformat()}  {i.name}  ({i.origin})")
+    if format_id is None:
+        _list_formats(infos, as_json)
         return
+    fid = load_format(format_id).id
+    chosen = [i for i in infos if i.format == fid]
+    if as_json:
+        echo_json([{"name": i.name, "format": i.format, "effective": i.effective.isoformat(),
+                    "origin": i.origin} for i in chosen])
+        return
+    for i in chosen:
+        click.echo(f"{i.effective.isoformat()}  {i.name}  ({i.origin})")
+
+
+def _format_rows(infos: Sequence[ListInfo]) -> list[dict[str, Any]]:
+    """Each format (with a format file or lists) with its list count and list in force."""
+    from deckcheck.formats.loader import all_formats
+
     today = clock.today()
     rows: list[dict[str, Any]] = []
     formats = {f.id: f for f in all_formats()}
@@ -61,6 +71,11 @@ def list_(format_id: str | None, as_json: bool) -> None:
         rows.append({"id": fid, "name": fmt.name if fmt else None, "lists": len(mine),
                      "current": current.name if current else None,
                      "effective": current.effective.isoformat() if current else None})
+    return rows
+
+
+def _list_formats(infos: Sequence[ListInfo], as_json: bool) -> None:
+    rows = _format_rows(infos)
     if as_json:
         echo_json(rows)
         return
