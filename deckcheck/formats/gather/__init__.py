@@ -17,7 +17,7 @@ Writing the lists is `update.import_lists`'s job.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,6 +56,18 @@ class _Files:
     ygojson: list[Path] = field(default_factory=list)
 
 
+#: How a file under a folder of sources is known, by kind (`_Files`); cardinfo answers are
+#: known by name in a folder (`.cardinfo.json`), by content when given alone.
+_KINDS: dict[str, Callable[[Path], object]] = {
+    "lflist": lambda p: p.name.endswith(".lflist.conf"),
+    "konami": lambda p: DATE_STEM.match(p.name),
+    "toml": own_lists.is_list_file,
+    "cdb": lambda p: p.suffix == ".cdb",
+    "index": lambda p: p.name == "_index.json",
+    "ygojson": days.is_ygojson,
+}
+
+
 def _files(srcs: list[Path]) -> list[Path]:
     files: list[Path] = []
     for one in srcs:
@@ -85,13 +97,7 @@ def _single(path: Path, kinds: _Files) -> None:
 
 def _sort(srcs: list[Path]) -> _Files:
     files = _files(srcs)
-    kinds = _Files(
-        lflist=[p for p in files if p.name.endswith(".lflist.conf")],
-        konami=[p for p in files if DATE_STEM.match(p.name)],
-        toml=[p for p in files if own_lists.is_list_file(p)],
-        cdb=[p for p in files if p.suffix == ".cdb"],
-        index=[p for p in files if p.name == "_index.json"],
-        ygojson=[p for p in files if days.is_ygojson(p)])
+    kinds = _Files(**{kind: [p for p in files if test(p)] for kind, test in _KINDS.items()})
     single = srcs[0] if len(srcs) == 1 and srcs[0].is_file() else None
     if single is None:
         kinds.cardinfo = [p for p in files if p.name.endswith(".cardinfo.json")]
