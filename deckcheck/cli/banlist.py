@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from deckcheck import clock
 from deckcheck.cli.common import Ctx, echo_json, handle_errors
 from deckcheck.cli.params import DATE
+
+if TYPE_CHECKING:
+    from deckcheck.formats.loader import ListInfo
 
 JSON_HELP = "Print JSON instead of text."
 
@@ -37,19 +40,26 @@ def list_(format_id: str | None, as_json: bool) -> None:
 
     Lists come with deckcheck (shipped) or from `deckcheck banlist update` (imported).
     """
-    from deckcheck.formats.loader import all_formats, list_infos, load_format
+    from deckcheck.formats.loader import list_infos, load_format
 
     infos = list_infos()
-    if format_id is not None:
-        fid = load_format(format_id).id
-        chosen = [i for i in infos if i.format == fid]
-        if as_json:
-            echo_json([{"name": i.name, "format": i.format, "effective": i.effective.isoformat(),
-                        "origin": i.origin} for i in chosen])
-            return
-        for i in chosen:
-            click.echo(f"{i.effective.isoformat()}  {i.name}  ({i.origin})")
+    if format_id is None:
+        _list_formats(infos, as_json)
         return
+    fid = load_format(format_id).id
+    chosen = [i for i in infos if i.format == fid]
+    if as_json:
+        echo_json([{"name": i.name, "format": i.format, "effective": i.effective.isoformat(),
+                    "origin": i.origin} for i in chosen])
+        return
+    for i in chosen:
+        click.echo(f"{i.effective.isoformat()}  {i.name}  ({i.origin})")
+
+
+def _format_rows(infos: Sequence[ListInfo]) -> list[dict[str, Any]]:
+    """Each format (with a format file or lists) with its list count and list in force."""
+    from deckcheck.formats.loader import all_formats
+
     today = clock.today()
     rows: list[dict[str, Any]] = []
     formats = {f.id: f for f in all_formats()}
@@ -61,6 +71,11 @@ def list_(format_id: str | None, as_json: bool) -> None:
         rows.append({"id": fid, "name": fmt.name if fmt else None, "lists": len(mine),
                      "current": current.name if current else None,
                      "effective": current.effective.isoformat() if current else None})
+    return rows
+
+
+def _list_formats(infos: Sequence[ListInfo], as_json: bool) -> None:
+    rows = _format_rows(infos)
     if as_json:
         echo_json(rows)
         return
@@ -158,12 +173,13 @@ def diff(old: str, new: str, date: dt.date | None, as_json: bool) -> None:
               help="Write the lists into DIR instead of your data directory, replacing the "
                    "lists of every format imported (regenerates the shipped banlists/).")
 @click.option("--allow-smaller", is_flag=True,
-              help="Accept a list (downloaded or --from) much smaller than the one in force "
+              help="Accept a list (downloaded or --from) much smaller than the list it "
+                   "replaces: its day's or its name's, or the newest for a newer list "
                    "(refused otherwise, as a cut-off download or file).")
 @click.option("--force", is_flag=True,
               help="Take every imported list, even one that would make the list in force "
-                   "worse (fewer official passcodes, lost groups or whitelist entries, much "
-                   "smaller; kept otherwise, saying why). Implies --allow-smaller.")
+                   "worse (fewer official passcodes, lost groups or whitelist entries; kept "
+                   "otherwise, saying why). Implies --allow-smaller.")
 @_date_option("The day YGOPRODeck's lists take effect (default today).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
@@ -183,21 +199,22 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
     without data, at least 8 KB/s over any 5 s (a download that broke off is tried once
     more), 15 minutes in all.
     """
-    from deckcheck.formats import update as upd
+    from deckcheck.formats import download
+    from deckcheck.formats.update import import_lists
 
     pool = obj.pool(quiet=True)
     if sources:
-        report = upd.import_lists(list(sources), pool=pool, date=date, dest=into,
+        report = import_lists(list(sources), pool=pool, date=date, dest=into,
                                   allow_smaller=allow_smaller, force=force,
                                   clean=into is not None)
     else:
         chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
         if not chosen:
             full = not pool.info.builtin  # Konami ids need the full pool
-            chosen = dict(upd.URLS) | (upd.KONAMI_URLS if full else {})
+            chosen = dict(download.URLS) | (download.KONAMI_URLS if full else {})
         if ygoprodeck:
-            chosen |= upd.YGOPRODECK_URLS
-        report = upd.fetch(chosen, pool=pool, date=date, dest=into,
+            chosen |= download.YGOPRODECK_URLS
+        report = download.fetch(chosen, pool=pool, date=date, dest=into,
                            allow_smaller=allow_smaller, force=force)
     if as_json:
         echo_json({"dest": str(report.dest), "written": report.written, "total": report.total,

@@ -61,7 +61,10 @@ class Moved:
 
 
 @dataclass
-class Found:
+class Conflicts:
+    """What an import resolved between its sources: cards on which a replaced list
+    disagreed, EDOPro lists holding another day's list, and the lists replaced."""
+
     cards: list[CardConflict] = field(default_factory=list)
     misnamed: list[Misnamed] = field(default_factory=list)
     #: (format, day, kept source, replaced source, cards that differ)
@@ -98,17 +101,17 @@ def _edopro(bl: Banlist) -> bool:
     return (bl.source or "").startswith("EDOPro")
 
 
-def find(groups: Iterable[list[Banlist]], lists: Iterable[Banlist]) -> Found:
+def find(groups: Iterable[list[Banlist]], lists: Iterable[Banlist]) -> Conflicts:
     """`groups`: the lists read for one format and day, in precedence order (the last one is
     kept). `lists`: every list read (to match EDOPro lists with official ones by content)."""
-    found = Found()
+    found = Conflicts()
     for group in groups:
         _replaced(found, group)
     _misnamed(found, list(lists))
     return found
 
 
-def _replaced(found: Found, group: list[Banlist]) -> None:
+def _replaced(found: Conflicts, group: list[Banlist]) -> None:
     """Each card on which a list that lost to `group[-1]` (the same format and day) differs."""
     kept = group[-1]
     tk = _table(kept)
@@ -128,7 +131,7 @@ def _replaced(found: Found, group: list[Banlist]) -> None:
                                lost.source or lost.name, n))
 
 
-def _misnamed(found: Found, every: list[Banlist]) -> None:
+def _misnamed(found: Conflicts, every: list[Banlist]) -> None:
     """EDOPro lists whose content is another day's official list of their format."""
     official: dict[str, list[Banlist]] = {}
     for bl in every:
@@ -156,7 +159,7 @@ def _cell(s: str) -> str:
     return s.replace("|", "\\|")
 
 
-def render(found: Found, sources: Iterable[str], moved: Iterable[Moved] = ()) -> str:
+def render(found: Conflicts, sources: Iterable[str], moved: Iterable[Moved] = ()) -> str:
     """`CONFLICTS.md`: the precedence, then every resolved conflict, then the Konami lists
     given another day (`moved`)."""
     from pathlib import PurePath

@@ -15,15 +15,16 @@ is worse when
 and a list that would replace the one of its own day (the shipped list of that day) also when
 
 - its whitelist allows fewer cards,
-- it names fewer cards by official passcode (a printed passcode, at most 8 digits) than the
-  list of the same day, and names ids of EDOPro's own that list does not,
-- or it is much smaller (`update.shrinks`: a section of 10+ cards down to less than half).
+- or it names fewer cards by official passcode (a printed passcode, at most 8 digits) than
+  the list of the same day, and names ids of EDOPro's own that list does not.
+
+A list much smaller than the one it replaces is no worse list but a cut-off one: the import
+refuses it (`verify.check_whole`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from deckcheck.cards.model import UNOFFICIAL_IDS
@@ -42,11 +43,9 @@ def _legal(bl: Banlist) -> int:
     return sum(1 for e in bl.entries if e.points is not None or (e.limit or 0) > 0)
 
 
-def worse(new: Banlist, old: Banlist,
-          shrinks: Callable[[Banlist, Banlist], str | None] | None) -> str | None:
+def worse(new: Banlist, old: Banlist) -> str | None:
     """Why `new` would make checks worse than `old`, the list in force on its day (the end of
-    a sentence: "the imported list …"), or None. `shrinks` is the download check for a much
-    smaller list (`update.shrinks`; None: a smaller list is allowed)."""
+    a sentence: "the imported list …"), or None."""
     lost = sorted({g.name for g in old.groups} - {g.name for g in new.groups})
     if lost:
         names = [repr(n) for n in lost]
@@ -55,7 +54,7 @@ def worse(new: Banlist, old: Banlist,
     if old.whitelist and not new.whitelist:
         return "is no whitelist, and the list in force is one"
     if new.effective != old.effective:
-        return None  # a list of its own day: the download checks judge it (`fetch`)
+        return None  # another day's list: `verify.check_whole` judges its size
     if old.whitelist and _legal(new) < _legal(old):
         return (f"allows {_legal(new):,} cards where the list in force (a whitelist) "
                 f"allows {_legal(old):,}")
@@ -64,9 +63,6 @@ def worse(new: Banlist, old: Banlist,
     if own and _official(new) < _official(old):
         return (f"names {_official(new):,} cards by official passcode where the list in "
                 f"force names {_official(old):,} ({own:,} by EDOPro's own ids)")
-    small = shrinks(new, old) if shrinks is not None else None
-    if small:
-        return f"is much smaller ({small})"
     return None
 
 

@@ -25,6 +25,7 @@ from deckcheck.errors import FormatError
 from deckcheck.formats.model import Banlist, BanlistEntry, LimitGroup
 
 if TYPE_CHECKING:
+    from deckcheck.cards.model import Card
     from deckcheck.cards.pool import CardPool
 
 _ENTRY = re.compile(r"^(\d+)\s+(-?\d+)\s*(?:--\s*(.*))?$")
@@ -120,6 +121,53 @@ def _kind_group(header: str, kind: str) -> str:
     return f"{word} {kind.capitalize()}"
 
 
+def _entry(e: RawEntry, card: Card | None, genesys: bool) -> BanlistEntry:
+    """One line as an entry: the pool's card (its main passcode and name) when it knows it."""
+    code, name = (card.passcode, card.name) if card is not None else (e.passcode, e.name)
+    if genesys:
+        return BanlistEntry(passcode=code, name=name, points=e.count)
+    return BanlistEntry(passcode=code, name=name, limit=min(e.count, 3))
+
+
+def _stricter(new: BanlistEntry, old: BanlistEntry | None, genesys: bool) -> BanlistEntry:
+    """The stricter of two lines for one card (points: the highest; a limit: the lowest)."""
+    if old is None:
+        return new
+    if genesys:
+        return new if (new.points or 0) >= (old.points or 0) else old
+    return new if (new.limit or 0) <= (old.limit or 0) else old
+
+
+class _Groups:
+    """The limit groups comment headers make: `headers` one group each, `kinds` one group
+    per card kind."""
+
+    def __init__(self, headers: Mapping[str, int] | None, kinds: Mapping[str, int] | None
+                 ) -> None:
+        self.headers = dict(headers or {})
+        self._headers = {k.casefold(): k for k in self.headers}
+        self._kinds = {k.casefold(): (k, v) for k, v in (kinds or {}).items()}
+        self.kind_max: dict[str, int] = {}
+        self.members: dict[str, set[int]] = {}
+
+    def add(self, section: str | None, code: int, card: Card | None) -> None:
+        key = (section or "").casefold()
+        group = self._headers.get(key)
+        if group is not None:
+            self.members.setdefault(group, set()).add(code)
+        kinded = self._kinds.get(key)
+        if kinded is not None and card is not None:
+            gname = _kind_group(kinded[0], card.kind.value)
+            self.kind_max[gname] = kinded[1]
+            self.members.setdefault(gname, set()).add(code)
+
+    def groups(self) -> list[LimitGroup]:
+        out = [LimitGroup(name=name, max=limit, passcodes=frozenset(self.members[name]))
+               for name, limit in self.headers.items() if name in self.members]
+        return out + [LimitGroup(name=name, max=limit, passcodes=frozenset(self.members[name]))
+                      for name, limit in sorted(self.kind_max.items())]
+
+
 def to_banlist(raw: RawList, *, format: str, effective: dt.date, source: str | None = None,
                pool: CardPool | None = None, group_headers: Mapping[str, int] | None = None,
                kind_headers: Mapping[str, int] | None = None) -> Banlist:
@@ -129,41 +177,16 @@ def to_banlist(raw: RawList, *, format: str, effective: dt.date, source: str | N
     Spell", 1 "Legend Trap"); it needs the `pool` to know each card's kind. With a `pool`,
     alternate-artwork passcodes fold onto their card (the strictest status wins) and names
     come from the pool."""
-    headers = {k.casefold(): (k, v) for k, v in (group_headers or {}).items()}
-    by_kind = {k.casefold(): (k, v) for k, v in (kind_headers or {}).items()}
-    kind_max: dict[str, int] = {}
+    groups = _Groups(group_headers, kind_headers)
     entries: dict[int, BanlistEntry] = {}
-    members: dict[str, set[int]] = {}
     for e in raw.entries.values():
-        code, name = e.passcode, e.name
-        card = pool.get(code) if pool is not None else None
-        if card is not None:
-            code, name = card.passcode, card.name
-        if raw.genesys:
-            entry = BanlistEntry(passcode=code, name=name, points=e.count)
-        else:
-            entry = BanlistEntry(passcode=code, name=name, limit=min(e.count, 3))
-        old = entries.get(code)
-        if old is not None:
-            if raw.genesys:
-                entry = entry if (entry.points or 0) >= (old.points or 0) else old
-            else:
-                entry = entry if (entry.limit or 0) <= (old.limit or 0) else old
-        entries[code] = entry
-        group = headers.get((e.section or "").casefold())
-        if group is not None:
-            members.setdefault(group[0], set()).add(code)
-        kinded = by_kind.get((e.section or "").casefold())
-        if kinded is not None and card is not None:
-            gname = _kind_group(kinded[0], card.kind.value)
-            kind_max[gname] = kinded[1]
-            members.setdefault(gname, set()).add(code)
-    groups = [LimitGroup(name=name, max=limit, passcodes=frozenset(members[name]))
-              for name, limit in (group_headers or {}).items() if name in members]
-    groups += [LimitGroup(name=name, max=limit, passcodes=frozenset(members[name]))
-               for name, limit in sorted(kind_max.items())]
+        card = pool.get(e.passcode) if pool is not None else None
+        entry = _entry(e, card, raw.genesys)
+        entries[entry.passcode] = _stricter(entry, entries.get(entry.passcode), raw.genesys)
+        groups.add(e.section, entry.passcode, card)
     return Banlist(name=raw.name, format=format, effective=effective, source=source,
-                   whitelist=raw.whitelist, entries=list(entries.values()), groups=groups)
+                   whitelist=raw.whitelist, entries=list(entries.values()),
+                   groups=groups.groups())
 
 
 def read(text: str, *, source: str | None = None, pool: CardPool | None = None,

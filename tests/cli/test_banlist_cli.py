@@ -147,6 +147,7 @@ def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     import datetime as dt
 
+    from deckcheck.formats import download
     from deckcheck.formats import update as upd
 
     calls: list[tuple[dict[str, str], dt.date | None]] = []
@@ -157,18 +158,18 @@ def test_update_downloads_what_url_and_ygoprodeck_choose(home: Path,
         calls.append((dict(urls), date))
         return upd.ImportReport(dest=home / "user", written={"tcg": len(urls)})
 
-    monkeypatch.setattr(upd, "fetch", fake_fetch)
+    monkeypatch.setattr(download, "fetch", fake_fetch)
     url = "http://127.0.0.1:9/lists/Mine.lflist.conf?x=1"
     code, out, err = run("banlist", "update", "--url", url)
     assert code == 0, err
     assert calls[-1][0] == {"0-Mine.lflist.conf": url}
     code, out, err = run("banlist", "update", "--ygoprodeck", "--date", "2026-06-01")
     assert code == 0, err
-    assert calls[-1] == (upd.URLS | upd.YGOPRODECK_URLS, dt.date(2026, 6, 1))
+    assert calls[-1] == (download.URLS | download.YGOPRODECK_URLS, dt.date(2026, 6, 1))
     assert out == f"tcg: {len(calls[-1][0])} lists\nImported {len(calls[-1][0])} lists into " \
         f"{home / 'user'}.\n"
     run("banlist", "update")
-    assert calls[-1][0] == upd.URLS
+    assert calls[-1][0] == download.URLS
 
 
 def test_update_refuses_a_list_whose_format_leaves_the_folder(home: Path) -> None:

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from deckcheck.errors import FormatError
-from deckcheck.formats import native
+from deckcheck.formats import fast_toml, native
 from deckcheck.formats.model import Banlist, BanlistEntry, LimitGroup
 
 
@@ -95,7 +95,7 @@ def test_fast_path_reads_exactly_what_tomllib_reads() -> None:
     texts.append('name = "A \\"quoted\\" \\u00e9 name"\nformat = "x"\neffective = 2026-01-01\n'
                  'whitelist = false\n[groups.plain]\nmax = 2\n[groups.plain.cards]\n1 = ""\n')
     for text in texts:
-        assert native._fast_toml(text) == tomllib.loads(text)
+        assert fast_toml.list_toml(text) == tomllib.loads(text)
 
 
 @pytest.mark.parametrize("text", [
@@ -107,7 +107,7 @@ def test_fast_path_reads_exactly_what_tomllib_reads() -> None:
     'name = "\\U0001F600"\n',
 ])
 def test_fast_path_leaves_the_rest_to_tomllib(text: str) -> None:
-    assert native._fast_toml(text) is None
+    assert fast_toml.list_toml(text) is None
 
 
 def test_fast_format_reader_reads_exactly_what_tomllib_reads() -> None:
@@ -121,7 +121,7 @@ def test_fast_format_reader_reads_exactly_what_tomllib_reads() -> None:
               'a=1\r\nb = [ ]\r\n[ t . u ]\r\nc = true\r\n', "", "# only a comment\n",
               'k = "tab\there"\n']
     for text in texts:
-        assert native._fast_format_toml(text) == tomllib.loads(text), text
+        assert fast_toml.format_toml(text) == tomllib.loads(text), text
 
 
 @pytest.mark.parametrize("text", [
@@ -133,7 +133,7 @@ def test_fast_format_reader_reads_exactly_what_tomllib_reads() -> None:
 def test_fast_format_reader_leaves_the_rest_to_tomllib(text: str) -> None:
     import tomllib
 
-    fast = native._fast_format_toml(text)
+    fast = fast_toml.format_toml(text)
     try:
         expected = tomllib.loads(text)
     except tomllib.TOMLDecodeError:

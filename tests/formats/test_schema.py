@@ -63,3 +63,44 @@ def test_every_shipped_list_passes_the_strict_schema() -> None:
         bl = parse_list(path.read_text(encoding="utf-8"), path)
         strict = schema.BanlistSchema.model_validate(bl.model_dump())
         assert strict.model_dump() == bl.model_dump(), path
+
+
+def test_each_class_declares_its_fields_once() -> None:
+    """Issue 23 point 3: the constructor's keywords and the schema's fields both follow from
+    the one field list (they were written out three times: slots, `__init__`, schema)."""
+    import inspect
+
+    for plain, strict in PAIRS:
+        params = list(inspect.signature(plain.__init__).parameters)[1:]
+        assert params == list(plain.model_fields), plain.__name__  # type: ignore[attr-defined]
+        assert list(strict.model_fields) == params
+
+
+def test_a_new_field_is_one_line() -> None:
+    """A class declared like the format classes gets its constructor, slots and a strict
+    schema (types, defaults and nested classes) from its annotated fields alone."""
+    from pydantic import ValidationError
+
+    from deckcheck.plain import Plain
+
+    @model._value
+    class Toy(Plain):
+        name: str
+        size: model.SizeRange = model.field(default_factory=lambda: model.SizeRange(max=2))
+        tags: list[str] = model.field(default_factory=list)
+        note: str | None = None
+        day: dt.date | None = None
+
+    toy = Toy(name="t", tags=["a"])
+    assert Toy.__slots__ == ("name", "size", "tags", "note", "day")
+    assert (toy.size, toy.tags, toy.note) == (model.SizeRange(min=0, max=2), ["a"], None)
+    assert Toy(name="u").tags == [] and Toy(name="u").tags is not Toy(name="v").tags
+    strict = schema._schema(Toy)
+    assert strict(name="t").model_dump() == Toy(name="t").model_dump()
+    assert strict(name="t", day="2026-01-02").model_dump()["day"] == dt.date(2026, 1, 2)
+    with pytest.raises(ValidationError, match="size.max"):
+        strict(name="t", size={"min": 1})
+    with pytest.raises(ValidationError, match="colour"):
+        strict(name="t", colour="red")
+    with pytest.raises(TypeError):
+        Toy(name="t", colour="red")  # type: ignore[call-arg]

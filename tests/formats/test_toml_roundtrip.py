@@ -10,7 +10,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckcheck.formats import native
+from deckcheck.formats import fast_toml, native
 from deckcheck.formats.model import Banlist, BanlistEntry, LimitGroup
 
 names = st.text(max_size=30)  # every code point but surrogates: control characters, U+007F…
@@ -75,7 +75,7 @@ _line = st.one_of(
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(_line, max_size=8), st.sampled_from(["\n", "\r\n"]))
 def test_the_fast_reader_agrees_with_tomllib(lines: list[str], newline: str) -> None:
-    _agrees_with_tomllib(native._fast_toml, newline.join(lines))
+    _agrees_with_tomllib(fast_toml.list_toml, newline.join(lines))
 
 
 def _agrees_with_tomllib(fast_reader: Callable[[str], object], text: str) -> None:
@@ -103,4 +103,4 @@ _format_line = st.one_of(
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(_format_line, max_size=8), st.sampled_from(["\n", "\r\n"]))
 def test_the_fast_format_reader_agrees_with_tomllib(lines: list[str], newline: str) -> None:
-    _agrees_with_tomllib(native._fast_format_toml, newline.join(lines))
+    _agrees_with_tomllib(fast_toml.format_toml, newline.join(lines))
