@@ -34,7 +34,8 @@ def _imported(args: list[str], tmp_path: Path) -> tuple[set[str], subprocess.Com
     return mods, run
 
 
-@pytest.mark.parametrize("extra", [[], ["-o", "json"], ["-o", "parsable"]])
+@pytest.mark.parametrize("extra", [[], ["--output-format", "json"],
+                                   ["--output-format", "parsable"]])
 def test_a_check_imports_no_pydantic(tmp_path: Path, extra: list[str]) -> None:
     mods, run = _imported(["check", "--date", "2026-11-22", *extra, str(EXAMPLE)], tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
