@@ -46,6 +46,32 @@ def test_a_check_imports_no_pydantic(tmp_path: Path, extra: list[str]) -> None:
     assert not heavy, f"a plain check imported {heavy}"
 
 
+def test_a_clean_deck_imports_only_the_rules_it_gives_something_to_look_at(
+        tmp_path: Path) -> None:
+    """A rule whose gate is closed (`rules.registry.GATES`: no unreadable entry, no unknown or
+    misplaced card, no name over a limit, nothing unusual) is not even imported. (Rules are
+    imported by `importlib.import_module`, which `-X importtime` does not list: the process
+    writes its `sys.modules` instead.)"""
+    from deckcheck.rules.registry import GATES, MODULES
+
+    listing = tmp_path / "modules.txt"
+    script = ("import sys\nfrom deckcheck.cli.main import main\n"
+              f"sys.argv = ['deckcheck', 'check', '--date', '2026-11-22', {str(EXAMPLE)!r}]\n"
+              "try:\n    main()\nfinally:\n"
+              f"    open({str(listing)!r}, 'w').write('\\n'.join(sys.modules))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1",
+               DECKCHECK_BANLISTS=str(tmp_path / "no-user-lists"))
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    rules = {m.rsplit(".", 1)[1] for m in listing.read_text(encoding="utf-8").split()
+             if m.startswith("deckcheck.rules.")}
+    for code in ("DC110", "DC111", "DC120", "DC401", "DC404", "DC405", "DC407"):
+        assert code in GATES and MODULES[code] not in rules, code
+    assert MODULES["DC101"] in rules  # the rules without a gate run for every deck
+
+
 def test_a_user_format_file_is_validated_by_pydantic(tmp_path: Path) -> None:
     """The boundary keeps its strict schema: a user's own format file goes through pydantic."""
     user = tmp_path / "no-user-lists" / "mine"
