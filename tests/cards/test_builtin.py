@@ -67,6 +67,13 @@ def test_bisection_finds_every_id_the_full_parse_does() -> None:
         assert lazy.get(pc + 1) == memory.get(pc + 1), pc + 1
     assert lazy.get(0) is None and lazy.get(10**12) is None and lazy.get(-5) is None
     assert lazy._memory is None  # no look-up by passcode parsed the whole file
+    # the bisections' first steps are remembered, within a bound, and found the same lines
+    from deckcheck.cards.builtin import _REMEMBERED, _find
+
+    assert 0 < len(lazy._probes) <= 2 ** _REMEMBERED
+    for pc in sorted(ids)[::97]:
+        assert _find(lazy._data, lazy._start, pc, lazy._probes) == \
+            _find(lazy._data, lazy._start, pc), pc
 
 
 def test_the_pool_maps_its_files_and_opens_ids_and_names_only_when_needed(
