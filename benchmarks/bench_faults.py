@@ -350,8 +350,8 @@ def family_encodings(tmp: Path) -> Row:
     event.mkdir()
     (event / "山田太郎.txt").write_text(jp.read_text(encoding="utf-8"), encoding="utf-8")
     (event / "Zoë.ydk").write_text("#main\n14558127\n")
-    commands = [["check", str(jp)], ["check", "-o", "parsable", str(jp)],
-                ["check", "-o", "json", str(jp)], ["cards", "show", "灰流うらら"],
+    commands = [["check", str(jp)], ["check", "--output-format", "parsable", str(jp)],
+                ["check", "--output-format", "json", str(jp)], ["cards", "show", "灰流うらら"],
                 ["cards", "show", "存在しないカード"], ["cards", "search", "Blossom"],
                 ["convert", str(jp), "-", "--to", "text"], ["event", "check", str(event)],
                 ["diff", str(jp), str(jp)]]

@@ -29,7 +29,7 @@ FORMATS = ("tcg", "ocg", "genesys", "goat", "master-duel")
 DATES = ("2026-06-01", "2024-01-01")
 OUTPUTS = ("text", "json", "parsable")
 #: `check`'s option that picks the output kind.
-OUTPUT_OPTION = "-o"
+OUTPUT_OPTION = "--output-format"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: Seeded `odds` runs: (deck, extra options).
 ODDS = (

@@ -19,8 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections import OrderedDict
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from deckcheck import clock
@@ -46,15 +44,38 @@ if TYPE_CHECKING:
 MAX_HANDS = 1000
 
 
-@dataclass(frozen=True, slots=True)
 class DeckData:
     """A deck given as content rather than a path: an uploaded file or a pasted list.
 
     `name` labels it in reports and locations ("upload.ydk", "<pasted>"); its extension, if
-    any, helps tell the format when the content does not."""
+    any, helps tell the format when the content does not. An immutable value (equal and
+    hashed by name and data). (A plain class: a dataclass costs `deckcheck check` start-up.)
+    """
 
+    __slots__ = ("name", "data")
     name: str
     data: bytes
+
+    def __init__(self, name: str, data: bytes) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "data", data)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"DeckData is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"DeckData is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not DeckData:
+            return NotImplemented
+        return (self.name, self.data) == (other.name, other.data)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.data))
+
+    def __repr__(self) -> str:
+        return f"DeckData(name={self.name!r}, data={self.data!r})"
 
     @classmethod
     def text(cls, text: str, name: str = "<pasted>") -> DeckData:
@@ -457,20 +478,20 @@ def pool_used(pool: CardPool) -> str:
 
 def _not_a_deck_file(source: str) -> str | None:
     """Why a path among many inputs is not read as a deck (None: read it)."""
-    path = Path(source)
-    suffix = path.suffix.lower()
+    name = os.path.basename(source)
+    dot = name.rfind(".")
+    suffix = name[dot:].lower() if 0 < dot < len(name) - 1 else ""  # as `Path.suffix`
     if source == "-" or suffix in DECK_SUFFIXES or not suffix:
         return None
-    try:
-        if not path.is_file():
-            return None  # a URL, a deck code or a missing file: the reader says which
-    except (OSError, ValueError):
-        return None
+    if not os.path.isfile(source):
+        return None  # a URL, a deck code or a missing file: the reader says which
     return (f"{source} is not a deck file ({suffix}), so it was skipped; name it on its own "
             "to read it as a decklist.")
 
 
 def _read(source: Input, pool: CardPool) -> list[Deck]:
+    from pathlib import Path
+
     from deckcheck.decks.files import read_decks
 
     if isinstance(source, DeckData):

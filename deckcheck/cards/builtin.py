@@ -13,10 +13,12 @@ regenerates them and compares):
 - `builtin_names.tsv`: every name of every card, normalised (`cards.names.normalize`), sorted:
   ``key<TAB>passcode,passcode``.
 
-Reading them costs nothing at start-up: `BuiltinPool.get` finds a passcode, and `find_name` a
-name, by bisecting the sorted bytes of the files (a deck parses only its own ~40 lines); the
-first look-up by Konami id or rule name, a suggestion or a walk over every card parses every
-line once (`MemoryPool`).
+Reading them costs nothing at start-up: the files are mapped into memory (`mmap`: only the
+pages a look-up touches are read, where reading the 7 MB cost `deckcheck check` ~4 ms), the
+ids and names files only when first needed; `BuiltinPool.get` finds a passcode, and
+`find_name` a name, by bisecting the sorted bytes of the files (a deck parses only its own
+~40 lines); the first look-up by Konami id or rule name, a suggestion or a walk over every
+card parses every line once (`MemoryPool`).
 
 `builtin_pool()` is what `deckcheck.cards.load.open_pool` falls back to when no card
 database has been imported; an imported store always wins over it.
@@ -26,14 +28,22 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import os
 from collections.abc import Iterable, Iterator, Mapping
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import MemoryPool, PoolInfo
-from deckcheck.cards.suggest import TrigramIndex, tier
 from deckcheck.errors import CardPoolError
+
+if TYPE_CHECKING:
+    import mmap
+
+    from deckcheck.cards.suggest import TrigramIndex
+
+    #: A file's bytes: read (`bytes`) or mapped (`mmap.mmap`, sliced into bytes).
+    Buffer = bytes | mmap.mmap
 
 CARDS_FILE = "builtin_cards.tsv"
 IDS_FILE = "builtin_ids.tsv"
@@ -112,38 +122,85 @@ def parse_line(line: str, where: str = CARDS_FILE) -> Card:
         raise BuiltinDataError(f"{where}: {exc}; regenerate the built-in card file.") from None
 
 
-def _package_file(name: str) -> bytes:
+def _package_path(name: str) -> str:
     # the package folder on disk (importlib.resources would cost ~10 ms of start-up)
+    return os.path.join(os.path.dirname(__file__), name)
+
+
+def _cannot_read(name: str, exc: OSError) -> BuiltinDataError:
+    return BuiltinDataError(f"The built-in card file {name} cannot be read ({exc.strerror}); "
+                            "reinstall deckcheck.")
+
+
+def _package_file(name: str) -> bytes:
+    """The bytes of the package's file `name`."""
     try:
-        return (Path(__file__).parent / name).read_bytes()
+        with open(_package_path(name), "rb") as f:
+            return f.read()
     except OSError as exc:
-        raise BuiltinDataError(f"The built-in card file {name} cannot be read ({exc.strerror});"
-                               " reinstall deckcheck.") from None
+        raise _cannot_read(name, exc) from None
 
 
-def _body(data: bytes) -> int:
+def _package_map(name: str) -> Buffer:
+    """The package's file `name` mapped into memory, read-only (its bytes when it cannot be
+    mapped: an empty file)."""
+    import mmap
+
+    try:
+        with open(_package_path(name), "rb") as f:
+            try:
+                return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except (ValueError, OSError):  # empty, or a file system that cannot map
+                return f.read()
+    except OSError as exc:
+        raise _cannot_read(name, exc) from None
+
+
+def _body(data: Buffer) -> int:
     """Where the lines after the `#` header start."""
     at = 0
-    while data.startswith(b"#", at):
-        at = data.index(b"\n", at) + 1
+    while data[at:at + 1] == b"#":
+        end = data.find(b"\n", at)
+        if end < 0:
+            return len(data)
+        at = end + 1
     return at
 
 
-def _find(data: bytes, lo: int, key: int | bytes) -> bytes | None:
+#: How many steps of each bisection `_find` remembers (the cards file takes ~22 steps).
+_REMEMBERED = 12
+#: A bisection's probe of a file: the line around a byte position (start, end, first cell).
+Probe = tuple[int, int, "int | bytes"]
+
+
+def _find(data: Buffer, lo: int, key: int | bytes,
+          probes: dict[int, Probe] | None = None) -> bytes | None:
     """The line of `data[lo:]` (sorted by its first cell: a number, or bytes when `key` is
-    bytes) whose first cell is `key`."""
+    bytes) whose first cell is `key`. `probes` remembers the line met at each position
+    bisected in the first `_REMEMBERED` steps: every look-up's bisection starts at the same
+    positions (the middle, the quarters…), so later look-ups read only the last few lines
+    afresh (at most 2**_REMEMBERED probes are kept)."""
     number = isinstance(key, int)
     hi = len(data)
+    depth = 0
     while lo < hi:
         mid = (lo + hi) // 2
-        start = data.rfind(b"\n", lo, mid) + 1 or lo
-        if start < lo:
-            start = lo
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = hi
-        cell = data[start:data.find(b"\t", start, end)]
-        found = int(cell) if number else cell
+        depth += 1
+        probe = probes.get(mid) if probes is not None and depth <= _REMEMBERED else None
+        if probe is None:
+            # the line holding `mid` (`lo` is always a line start, so the line's start does
+            # not depend on `lo`, nor its end on `hi`: a probe holds for every look-up)
+            start = data.rfind(b"\n", lo, mid) + 1 or lo
+            if start < lo:
+                start = lo
+            end = data.find(b"\n", start)
+            if end < 0:
+                end = hi
+            cell = data[start:data.find(b"\t", start, end)]
+            probe = start, end, int(cell) if number else cell
+            if probes is not None and depth <= _REMEMBERED:
+                probes[mid] = probe
+        start, end, found = probe
         if found == key:
             return data[start:end]
         if found < key:  # type: ignore[operator]  # both numbers or both bytes
@@ -157,11 +214,18 @@ class BuiltinPool:
     """A `CardPool` over the built-in files: passcodes by bisection, everything else from a
     `MemoryPool` of every card, built on first need."""
 
-    def __init__(self, cards: bytes, ids: bytes, names: bytes) -> None:
-        self._data, self._ids_data, self._names_data = cards, ids, names
-        self._start, self._ids_start = _body(cards), _body(ids)
-        self._names_start = _body(names)
+    def __init__(self, cards: Buffer, ids: Buffer | None = None,
+                 names: Buffer | None = None) -> None:
+        """The pool over the bytes of the three files (read or mapped); `ids` and `names`
+        None: the package's own, mapped when first needed."""
+        self._data = cards
+        self._start = _body(cards)
+        self._ids: tuple[Buffer, int] | None = None if ids is None else (ids, _body(ids))
+        self._names: tuple[Buffer, int] | None = (None if names is None
+                                                  else (names, _body(names)))
         self._cards: dict[int, Card | None] = {}
+        #: the cards file's bisection probes (`_find`)
+        self._probes: dict[int, Probe] = {}
         self._memory: MemoryPool | None = None
         #: the English names' trigram index and key -> names, for `suggest`
         self._en: tuple[TrigramIndex, dict[str, list[str]]] | None = None
@@ -179,6 +243,20 @@ class BuiltinPool:
                 count = int(cells[1])
         self.info = PoolInfo(builtin=True, sources=sources, card_count=count, covers=covers)
 
+    def _ids_file(self) -> tuple[Buffer, int]:
+        """`builtin_ids.tsv`'s bytes and where its lines start."""
+        if self._ids is None:
+            data = _package_map(IDS_FILE)
+            self._ids = data, _body(data)
+        return self._ids
+
+    def _names_file(self) -> tuple[Buffer, int]:
+        """`builtin_names.tsv`'s bytes and where its lines start."""
+        if self._names is None:
+            data = _package_map(NAMES_FILE)
+            self._names = data, _body(data)
+        return self._names
+
     def _line_card(self, line: bytes) -> Card:
         card = parse_line(line.decode("utf-8"))
         self._cards[card.passcode] = card
@@ -194,12 +272,12 @@ class BuiltinPool:
         elif not isinstance(passcode, int) or passcode < 0:
             return None
         else:
-            line = _find(self._data, self._start, passcode)
+            line = _find(self._data, self._start, passcode, self._probes)
             card = None
             if line is not None:
                 card = self._cards.get(passcode) or self._line_card(line)
             else:
-                alias = _find(self._ids_data, self._ids_start, passcode)
+                alias = _find(*self._ids_file(), passcode)
                 if alias is not None:
                     main = int(alias.split(b"\t")[1])
                     card = self.get(main)
@@ -211,7 +289,8 @@ class BuiltinPool:
             text = self._data[self._start:].decode("utf-8")
             cards = [parse_line(line) for line in text.splitlines()]
             extra = {}
-            for line in self._ids_data[self._ids_start:].decode("utf-8").splitlines():
+            ids, start = self._ids_file()
+            for line in ids[start:].decode("utf-8").splitlines():
                 i, pc, kind = line.split("\t")
                 if kind == "prerelease":
                     extra[int(i)] = int(pc)
@@ -222,7 +301,7 @@ class BuiltinPool:
         if self._memory is not None:
             return self._memory.find_name(name)
         key = normalize(name)
-        line = _find(self._names_data, self._names_start, key.encode("utf-8")) if key else None
+        line = _find(*self._names_file(), key.encode("utf-8")) if key else None
         if line is None:
             return []
         cards = [self.get(int(pc)) for pc in line.split(b"\t", 1)[1].split(b",")]
@@ -232,6 +311,8 @@ class BuiltinPool:
         """As `MemoryPool.suggest` (the same index, in the same order, so the same names);
         for an ASCII name, whose candidates are the English names only, the index is built from
         the name cells of the file without making a card of every line."""
+        from deckcheck.cards.suggest import TrigramIndex, tier
+
         key = normalize(name)
         if self._memory is not None or not key or tier(key) != "en":
             return self._all().suggest(name, limit) if key else []
@@ -274,5 +355,4 @@ def builtin_cards() -> list[Card]:
 @functools.cache
 def builtin_pool() -> BuiltinPool:
     """The built-in card pool (read once, then cached)."""
-    return BuiltinPool(_package_file(CARDS_FILE), _package_file(IDS_FILE),
-                       _package_file(NAMES_FILE))
+    return BuiltinPool(_package_map(CARDS_FILE))

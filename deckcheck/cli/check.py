@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from deckcheck.cli.common import EXIT_OK, Ctx, handle_errors
+from deckcheck.cli.common import EXIT_OK, Ctx, UserError, check_output_folder, handle_errors
 from deckcheck.cli.params import DATE
 
 if TYPE_CHECKING:
     from deckcheck.reports.model import CheckResult
 
+#: The kinds of report `--output-format` picks.
 OUTPUTS = ("text", "json", "parsable")
 
 _ROLES: dict[str, dict[str, Any]] = {
@@ -36,7 +37,8 @@ class CheckOptions:
 
     def __init__(self, decks: list[str], format: str = "tcg",  # noqa: A002
                  date: dt.date | str | None = None, banlist: str | None = None,
-                 points_cap: int | None = None, output: str = "text",
+                 points_cap: int | None = None, output_format: str = "text",
+                 output: str | None = None,
                  select: list[str] | None = None, ignore: list[str] | None = None,
                  strict: bool = False, hands: int = 0, seed: int | None = None,
                  color: bool | None = None) -> None:
@@ -45,7 +47,8 @@ class CheckOptions:
         self.date = date
         self.banlist = banlist
         self.points_cap = points_cap
-        self.output = output
+        self.output_format = output_format
+        self.output = output  # the file to write the report to; None or "-": stdout
         self.select = select
         self.ignore: list[str] = [] if ignore is None else ignore
         self.strict = strict
@@ -60,6 +63,18 @@ def _codes(values: tuple[str, ...]) -> list[str]:
 
 def _style(text: str, role: str) -> str:
     return click.style(text, **_ROLES.get(role, {}))
+
+
+def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`-o/--output FILE`, as in every other command; a bare kind name (`-o json`, the
+    output format's option in older versions) is refused rather than written to a file of
+    that name."""
+    if value is not None and value.lower() in OUTPUTS:
+        raise UserError(
+            f"-o/--output is the file to write the report to, so `-o {value}` would write a "
+            f"file named {value}: choose the kind of report with --output-format "
+            f"{value.lower()} (or write -o ./{value} for a file of that name).")
+    return value
 
 
 def _list_rules(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -86,9 +101,14 @@ def _list_rules(ctx: click.Context, param: click.Parameter, value: bool) -> None
                    "format id, or a .toml / .lflist.conf file.")
 @click.option("--points-cap", type=int, default=None, metavar="N",
               help="Points cap for points formats (Genesys; default: the format's).")
-@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="text", show_default=True,
+@click.option("--output-format", type=click.Choice(OUTPUTS), default="text",
+              show_default=True,
               help="text for people, json (schema deckcheck.check/1), or parsable "
                    "(path:line:col: CODE message).")
+@click.option("-o", "--output", type=click.Path(allow_dash=True), default=None, metavar="FILE",
+              callback=_output_file,
+              help="Write the report to this file (replaced in one step) instead of standard "
+                   "output.")
 @click.option("--select", multiple=True, metavar="CODES",
               help="Run only these rules: codes, prefixes (DC2) or names, comma-separated.")
 @click.option("--ignore", multiple=True, metavar="CODES",
@@ -102,8 +122,9 @@ def _list_rules(ctx: click.Context, param: click.Parameter, value: bool) -> None
 @click.pass_obj
 @handle_errors
 def check(obj: Ctx, decks: tuple[str, ...], format_: str, date: dt.date | None,
-          banlist: str | None, points_cap: int | None, output: str, select: tuple[str, ...],
-          ignore: tuple[str, ...], strict: bool, hands: int, seed: int | None) -> None:
+          banlist: str | None, points_cap: int | None, output_format: str,
+          output: str | None, select: tuple[str, ...], ignore: tuple[str, ...], strict: bool,
+          hands: int, seed: int | None) -> None:
     """Check DECK files (.ydk, ydke:// URLs, Omega codes, text lists, CSV, xlsx; "-" for
     stdin) against a format's list and report every problem.
 
@@ -114,8 +135,8 @@ def check(obj: Ctx, decks: tuple[str, ...], format_: str, date: dt.date | None,
     or a deck could not be fully checked (the card data ends before the date)."""
     opts = CheckOptions(
         decks=list(decks), format=format_, date=date, banlist=banlist, points_cap=points_cap,
-        output=output, select=_codes(select) or None, ignore=_codes(ignore),
-        strict=strict, hands=hands, seed=seed, color=_want_color())
+        output_format=output_format, output=output, select=_codes(select) or None,
+        ignore=_codes(ignore), strict=strict, hands=hands, seed=seed, color=_want_color())
     click.get_current_context().exit(execute(opts, obj))
 
 
@@ -130,24 +151,43 @@ def _want_color() -> bool | None:
 def execute(opts: CheckOptions, obj: Ctx) -> int:
     """Check every deck of `opts` (one library call), print the result; return the exit code.
 
-    Decks go to stdout in the chosen output; each input that could not be read is one
-    sentence on stderr (and an "unreadable" entry in JSON), and makes the exit code 2."""
+    Decks go to stdout, or to the file `opts.output` (written in one step, no colours), in the
+    chosen output format; each input that could not be read is one sentence on stderr (and an
+    "unreadable" entry in JSON), and makes the exit code 2."""
     from deckcheck.checker import check_many
     from deckcheck.reports import get_reporter
 
-    if opts.hands and opts.output == "parsable":
-        click.echo("note: --hands is shown only with -o text or -o json; no hands shown.",
-                   err=True)
+    path = opts.output if opts.output != "-" else None
+    if path is not None:
+        check_output_folder(path, "report")
+    kind = opts.output_format
+    if opts.hands and kind == "parsable":
+        click.echo("note: --hands is shown only with --output-format text or json; no hands "
+                   "shown.", err=True)
     result = check_many(
         opts.decks, opts.format, opts.date, pool=obj.pool(quiet=True), banlist=opts.banlist,
         points_cap=opts.points_cap, select=opts.select, ignore=opts.ignore,
-        strict=opts.strict, hands=opts.hands if opts.output != "parsable" else 0,
+        strict=opts.strict, hands=opts.hands if kind != "parsable" else 0,
         seed=opts.seed)
-    options: dict[str, Any] = {"style": _style} if opts.output == "text" else {}
-    text = get_reporter(opts.output, **options).render(result)
-    click.echo(text, nl=False, color=opts.color)
+    options: dict[str, Any] = {"style": _style} if kind == "text" and path is None else {}
+    text = get_reporter(kind, **options).render(result)
+    if path is not None:
+        _write(path, text)
+    else:
+        click.echo(text, nl=False, color=opts.color)
     _echo_stderr(result)
     return result.exit_code
+
+
+def _write(path: str, text: str) -> None:
+    """The report into file `path`, replaced in one step (`deckcheck.atomic.replacing`): a
+    reader sees the old report or the new one, never half of one."""
+    from pathlib import Path
+
+    from deckcheck.atomic import replacing
+
+    with replacing(Path(path)) as tmp:
+        tmp.write_bytes(text.encode("utf-8"))
 
 
 def _echo_stderr(result: CheckResult) -> None:

@@ -71,15 +71,17 @@ class _EchoBounded:
     long, so any run of that many non-space characters is input."""
 
     def __init__(self, stream: Any) -> None:
-        import re
-
         from deckcheck.errors import ECHO
 
         self._stream, self._limit = stream, ECHO
-        self._long = re.compile(rf"\S{{{ECHO + 1},}}")
+        self._long: Any = None  # the pattern, compiled for the first text that long
 
     def write(self, text: str) -> int:
         if len(text) > self._limit:
+            if self._long is None:
+                import re
+
+                self._long = re.compile(rf"\S{{{self._limit + 1},}}")
             text = self._long.sub(self._cut, text)
         return int(self._stream.write(text))
 

@@ -2,8 +2,8 @@
 input: its reports, or why it could not be read, or why it was skipped) and `CheckResult`
 (every input of one run, in order).
 
-`Report` and `Violation` are the stable JSON schema of `deckcheck check -o json` (see
-`deckcheck.reports.json_output` and README.md): fields are only ever added, never renamed or
+`Report` and `Violation` are the stable JSON schema of `deckcheck check --output-format json`
+(see `deckcheck.reports.json_output` and README.md): fields are only ever added, never renamed or
 removed. A read failure is never dressed up as a report: it is an `Outcome` with `error` set.
 """
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from deckcheck.rules.context import (
     NOTHING,
@@ -18,15 +17,25 @@ from deckcheck.rules.context import (
 from deckcheck.rules.violation import Found
 
 
-@dataclass(frozen=True, slots=True)
 class GroupLimit:
-    key: str
-    items: list[Item]
-    total: int
-    listed: int | None  # strictest list limit of any card the deck uses in this group
-    effective: int | None  # after "Forbidden counts as Limited" (Traditional)
-    by: Item | None  # the entry whose card carries the strictest limit
-    holder: str | None = None  # the name of the card the list limits ("Harpie Lady")
+    """One rule name's entries that go over a limit. (A plain class: a dataclass costs
+    `deckcheck check` start-up.)"""
+
+    __slots__ = ("key", "items", "total", "listed", "effective", "by", "holder")
+
+    def __init__(self, key: str, items: list[Item], total: int, listed: int | None,
+                 effective: int | None, by: Item | None, holder: str | None = None) -> None:
+        self.key = key
+        self.items = items
+        self.total = total
+        #: the strictest list limit of any card the deck uses in this group
+        self.listed = listed
+        #: after "Forbidden counts as Limited" (Traditional)
+        self.effective = effective
+        #: the entry whose card carries the strictest limit
+        self.by = by
+        #: the name of the card the list limits ("Harpie Lady")
+        self.holder = holder
 
 
 def named_card_limit(ctx: CheckContext, items: list[Item]) -> tuple[int | None, str | None]:
@@ -58,41 +67,52 @@ def group_limits(ctx: CheckContext) -> list[GroupLimit]:
     if cached is not None:
         return cached  # type: ignore[return-value]  # this key always holds list[GroupLimit]
     out: list[GroupLimit] = []
-    as_limited = ctx.format.forbidden_as_limited
-    cap = ctx.format.copies
-    # only the keys the engine's pass found over the copy limit, listed or treated as another
-    # name: any other group is within both limits
-    keys = ctx.candidates
-    if ctx.listed is not None and keys:
-        # and of those, only the groups the first test below does not pass over, decided from
-        # the engine's totals and strictest limits: no `Item` is made for the others
-        totals, listed_of, unnamed = ctx.totals, ctx.listed, ctx.unnamed
-        keys = {k for k in keys if k in unnamed or totals[k] > cap
-                or totals[k] > listed_of.get(k, cap)}
-    for key, items in ctx.by_key(keys).items():
-        listed: int | None = None
-        by: Item | None = None
-        total = 0
-        named = True
-        for it in items:
-            total += it.entry.count
-            lim = it.limit
-            if lim is not None and (listed is None or lim < listed):
-                listed, by = lim, it
-            named = named and it.named
-        if named and total <= cap and (listed is None or total <= listed):
-            continue  # within every limit (a limit of 0 is 1 for `as_limited`, no lower)
-        holder = by.label if by is not None else None
-        if not named:  # a card *treated as* another name: that name's limit counts too
-            n_limit, n_holder = named_card_limit(ctx, items)
-            if n_limit is not None and (listed is None or n_limit < listed):
-                listed, by, holder = n_limit, items[0], n_holder
-        effective = 1 if listed == 0 and as_limited else listed
-        if total <= cap and (effective is None or total <= effective):
-            continue
-        out.append(GroupLimit(key, items, total, listed, effective, by, holder))
+    for key, items in ctx.by_key(_keys_maybe_over(ctx)).items():
+        group = _group_limit(ctx, key, items)
+        if group is not None:
+            out.append(group)
     ctx.cache["group_limits"] = out
     return out
+
+
+def _keys_maybe_over(ctx: CheckContext) -> set[str]:
+    """The keys the engine's pass found over the copy limit, listed or treated as another
+    name (any other group is within both limits); of those, when the engine worked out each
+    key's strictest limit, only the ones its totals do not show within every limit, so that
+    no `Item` is made for the others."""
+    keys = ctx.candidates
+    if ctx.listed is None or not keys:
+        return keys
+    cap = ctx.format.copies
+    totals, listed_of, unnamed = ctx.totals, ctx.listed, ctx.unnamed
+    return {k for k in keys if k in unnamed or totals[k] > cap
+            or totals[k] > listed_of.get(k, cap)}
+
+
+def _group_limit(ctx: CheckContext, key: str, items: list[Item]) -> GroupLimit | None:
+    """The `GroupLimit` of one rule name's entries, None when they are within every limit."""
+    cap = ctx.format.copies
+    listed: int | None = None
+    by: Item | None = None
+    total = 0
+    named = True
+    for it in items:
+        total += it.entry.count
+        lim = it.limit
+        if lim is not None and (listed is None or lim < listed):
+            listed, by = lim, it
+        named = named and it.named
+    if named and total <= cap and (listed is None or total <= listed):
+        return None  # within every limit (a limit of 0 is 1 for `as_limited`, no lower)
+    holder = by.label if by is not None else None
+    if not named:  # a card *treated as* another name: that name's limit counts too
+        n_limit, n_holder = named_card_limit(ctx, items)
+        if n_limit is not None and (listed is None or n_limit < listed):
+            listed, by, holder = n_limit, items[0], n_holder
+    effective = 1 if listed == 0 and ctx.format.forbidden_as_limited else listed
+    if total <= cap and (effective is None or total <= effective):
+        return None
+    return GroupLimit(key, items, total, listed, effective, by, holder)
 
 
 def names_note(ctx: CheckContext, g: GroupLimit, at: Item) -> str:

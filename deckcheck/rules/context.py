@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from deckcheck.cards.coverage import past
@@ -39,27 +38,40 @@ def where(loc: Location) -> Location | None:
     return loc if loc.known else None
 
 
-@dataclass(slots=True)
 class Item:
-    """One deck entry with its card resolved (None when the pool does not know the passcode)."""
+    """One deck entry with its card resolved (None when the pool does not know the passcode).
 
-    section: Section
-    entry: Entry
-    card: Card | None
-    #: Copy-limit key: the normalised rule name, or "#<passcode>" for an unknown card.
-    key: str
-    #: The deck the card is built into ("main", "extra"; None for tokens, skills, unknown).
-    place: str | None = None
-    #: The strictest list limit naming any passcode of the card (None: not listed).
-    limit: int | None = None
-    #: Points per copy (points formats).
-    points: int = 0
-    #: The card is a Token or Skill, has scopes or release dates, or the passcode written is
-    #: not one of its own: only these items can break DC120/DC121/DC402/DC403/DC404.
-    unusual: bool = False
-    #: The card's own name is its rule name (or the card is unknown): a list naming that
-    #: name already names this card (see `_limits.named_card_limit`).
-    named: bool = True
+    (The values of this module are plain `__slots__` classes: a dataclass costs `deckcheck
+    check` start-up.)"""
+
+    __slots__ = ("section", "entry", "card", "key", "place", "limit", "points", "unusual",
+                 "named")
+
+    def __init__(self, section: Section, entry: Entry, card: Card | None, key: str,
+                 place: str | None = None, limit: int | None = None, points: int = 0,
+                 unusual: bool = False, named: bool = True) -> None:
+        self.section = section
+        self.entry = entry
+        self.card = card
+        #: Copy-limit key: the normalised rule name, or "#<passcode>" for an unknown card.
+        self.key = key
+        #: The deck the card is built into ("main", "extra"; None for tokens, skills,
+        #: unknown).
+        self.place = place
+        #: The strictest list limit naming any passcode of the card (None: not listed).
+        self.limit = limit
+        #: Points per copy (points formats).
+        self.points = points
+        #: The card is a Token or Skill, has scopes or release dates, or the passcode written
+        #: is not one of its own: only these items can break DC120/DC121/DC402/DC403/DC404.
+        self.unusual = unusual
+        #: The card's own name is its rule name (or the card is unknown): a list naming that
+        #: name already names this card (see `_limits.named_card_limit`).
+        self.named = named
+
+    def __repr__(self) -> str:
+        return (f"Item({self.section!r}, {self.entry!r}, {self.card!r}, {self.key!r}, "
+                f"place={self.place!r}, limit={self.limit!r})")
 
     @property
     def count(self) -> int:
@@ -80,14 +92,17 @@ class Item:
         return str(self.entry.passcode) if self.entry.passcode is not None else "?"
 
 
-@dataclass(slots=True)
 class ListView:
     """A banlist flattened for lookups, built once per list (not per deck)."""
 
-    limits: dict[int, int]
-    points: dict[int, int]
-    listed: frozenset[int]
-    group_of: dict[int, list[int]]  # passcode -> indexes into banlist.groups
+    __slots__ = ("limits", "points", "listed", "group_of")
+
+    def __init__(self, limits: dict[int, int], points: dict[int, int], listed: frozenset[int],
+                 group_of: dict[int, list[int]]) -> None:
+        self.limits = limits
+        self.points = points
+        self.listed = listed
+        self.group_of = group_of  # passcode -> indexes into banlist.groups
 
     @classmethod
     def of(cls, banlist: Banlist | None) -> ListView:
@@ -129,57 +144,72 @@ def card_codes(item: Item) -> Iterable[int]:
                 yield pc
 
 
-@dataclass
 class CheckContext:
     """What the rules look at. The engine fills in, in its one pass over the deck, the summary
-    fields below `items` (sizes, totals per rule name, …) so that a rule with nothing to look
+    fields below `rows` (sizes, totals per rule name, …) so that a rule with nothing to look
     at returns at once instead of walking the deck again."""
 
-    deck: Deck
-    format: Format
-    banlist: Banlist | None
-    date: dt.date
-    pool: CardPool
-    view: ListView
-    points_cap: int | None
-    #: Each entry with its section and its card's facts (the fields of its `Item`), in deck
-    #: order; `items` makes the `Item`s from it when a rule first needs them (most decks
-    #: need few or none: see `by_key` and `unknown_items`).
-    rows: list[tuple[Section, Entry, Facts]]
-    notices: list[str] = field(default_factory=list)
-    #: Values several rules share (computed by the first rule that needs them).
-    cache: dict[str, object] = field(default_factory=dict, repr=False)
-    #: Facts that do not depend on the deck (per card or name under this format, list and
-    #: date), kept by the `Checker` for all its decks: a rule stores its own under its CODE.
-    memo: dict[str, object] = field(default_factory=dict, repr=False)
-    #: Cards per section counted in its size (`counts_in_size`).
-    sizes: dict[str, int] = field(default_factory=dict, repr=False)
-    #: How many entries are `unusual` (Token, Skill, scoped, dated but not out in the region
-    #: on the date, written under another id).
-    odd: int = 0
-    #: How many entries are not `unusual` but dated: out in the format's region on or before
-    #: the date (not counted in Master Duel formats, where every dated card is `unusual`).
-    #: The other known entries that are not `unusual` have no release dates.
-    dated: int = 0
-    #: Copies per copy-limit key (main + extra + side), keys in order of first appearance.
-    totals: dict[str, int] = field(default_factory=dict, repr=False)
-    #: Keys that may break a limit: over the format's copy limit, listed, or a card treated as
-    #: another name; a key not here is within every limit (`_limits.group_limits`).
-    candidates: set[str] = field(default_factory=set, repr=False)
-    #: Of the candidates: the strictest list limit of any entry per key (keys with one), and
-    #: the keys with a card treated as another name; None when the engine did not work them
-    #: out (`_limits.group_limits` then looks at every candidate's entries).
-    listed: dict[str, int] | None = field(default=None, repr=False)
-    unnamed: set[str] = field(default_factory=set, repr=False)
-    #: Sections holding a card built into another deck (DC110, DC111).
-    misplaced: set[str] = field(default_factory=set, repr=False)
-    #: Items whose card is unknown, and items whose card is known.
-    unknown: int = 0
-    known: int = 0
-    #: Problems the card data cannot settle on this date (`open_point`), one sentence each.
-    unsure: list[str] = field(default_factory=list)
-    _items: list[Item] | None = field(default=None, repr=False)
-    _unusual: list[Item] | None = field(default=None, repr=False)
+    __slots__ = ("deck", "format", "banlist", "date", "pool", "view", "points_cap", "rows",
+                 "notices", "cache", "memo", "sizes", "odd", "dated", "totals", "candidates",
+                 "listed", "unnamed", "misplaced", "unknown", "known", "unsure", "_items",
+                 "_unusual")
+
+    def __init__(self, *, deck: Deck, format: Format,  # noqa: A002 (the field's name)
+                 banlist: Banlist | None, date: dt.date, pool: CardPool, view: ListView,
+                 points_cap: int | None, rows: list[tuple[Section, Entry, Facts]],
+                 notices: list[str] | None = None, memo: dict[str, object] | None = None,
+                 sizes: dict[str, int] | None = None, odd: int = 0, dated: int = 0,
+                 totals: dict[str, int] | None = None, candidates: set[str] | None = None,
+                 listed: dict[str, int] | None = None, unnamed: set[str] | None = None,
+                 misplaced: set[str] | None = None, unknown: int = 0, known: int = 0) -> None:
+        self.deck = deck
+        self.format = format
+        self.banlist = banlist
+        self.date = date
+        self.pool = pool
+        self.view = view
+        self.points_cap = points_cap
+        #: Each entry with its section and its card's facts (the fields of its `Item`), in
+        #: deck order; `items` makes the `Item`s from it when a rule first needs them (most
+        #: decks need few or none: see `by_key` and `unknown_items`).
+        self.rows = rows
+        self.notices: list[str] = [] if notices is None else notices
+        #: Values several rules share (computed by the first rule that needs them).
+        self.cache: dict[str, object] = {}
+        #: Facts that do not depend on the deck (per card or name under this format, list and
+        #: date), kept by the `Checker` for all its decks: a rule stores its own under its
+        #: CODE.
+        self.memo: dict[str, object] = {} if memo is None else memo
+        #: Cards per section counted in its size (`counts_in_size`).
+        self.sizes: dict[str, int] = {} if sizes is None else sizes
+        #: How many entries are `unusual` (Token, Skill, scoped, dated but not out in the
+        #: region on the date, written under another id).
+        self.odd = odd
+        #: How many entries are not `unusual` but dated: out in the format's region on or
+        #: before the date (not counted in Master Duel formats, where every dated card is
+        #: `unusual`). The other known entries that are not `unusual` have no release dates.
+        self.dated = dated
+        #: Copies per copy-limit key (main + extra + side), keys in order of first appearance.
+        self.totals: dict[str, int] = {} if totals is None else totals
+        #: Keys that may break a limit: over the format's copy limit, listed, or a card
+        #: treated as another name; a key not here is within every limit
+        #: (`_limits.group_limits`).
+        self.candidates: set[str] = set() if candidates is None else candidates
+        #: Of the candidates: the strictest list limit of any entry per key (keys with one),
+        #: and the keys with a card treated as another name; None when the engine did not
+        #: work them out (`_limits.group_limits` then looks at every candidate's entries).
+        self.listed = listed
+        self.unnamed: set[str] = set() if unnamed is None else unnamed
+        #: Sections holding a card built into another deck (DC110, DC111).
+        self.misplaced: set[str] = set() if misplaced is None else misplaced
+        #: Items whose card is unknown, and items whose card is known.
+        self.unknown = unknown
+        self.known = known
+        #: Problems the card data cannot settle on this date (`open_point`), one sentence
+        #: each.
+        self.unsure: list[str] = []
+        self._items: list[Item] | None = None
+        self._unusual: list[Item] | None = None
 
     @property
     def items(self) -> list[Item]:

@@ -12,66 +12,109 @@ DC4xx card existence.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import importlib
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from deckcheck.decks.model import Deck
 from deckcheck.errors import UnknownRule
-from deckcheck.rules import (
-    banned_card_type,
-    extra_deck_size,
-    extra_monster_in_main,
-    forbidden,
-    limit_group,
-    limited,
-    main_card_in_extra,
-    main_deck_size,
-    not_in_card_pool,
-    not_yet_released,
-    points_over_cap,
-    prerelease_id,
-    semi_limited,
-    side_deck_size,
-    skill_card,
-    skill_required,
-    token_in_deck,
-    too_many_copies,
-    unknown_card,
-    unreadable_entry,
-    written_totals,
-    wrong_region,
-)
-from deckcheck.rules.context import CheckContext
 from deckcheck.rules.violation import Violation
 
 if TYPE_CHECKING:
+    from deckcheck.decks.model import Deck
     from deckcheck.formats.model import Banlist, Format
+    from deckcheck.rules.context import CheckContext
 
-RULES: dict[str, ModuleType] = {
-    "DC101": main_deck_size,
-    "DC102": extra_deck_size,
-    "DC103": side_deck_size,
-    "DC110": extra_monster_in_main,
-    "DC111": main_card_in_extra,
-    "DC120": token_in_deck,
-    "DC121": skill_card,
-    "DC122": skill_required,
-    "DC201": too_many_copies,
-    "DC202": forbidden,
-    "DC203": limited,
-    "DC204": semi_limited,
-    "DC205": not_in_card_pool,
-    "DC206": limit_group,
-    "DC301": points_over_cap,
-    "DC302": banned_card_type,
-    "DC401": unknown_card,
-    "DC402": not_yet_released,
-    "DC403": wrong_region,
-    "DC404": prerelease_id,
-    "DC405": unreadable_entry,
-    "DC407": written_totals,
+#: code -> the rule's module under `deckcheck.rules`, in the order they run and report. A
+#: module is imported when first needed (`load`): a plain check of a clean deck imports
+#: only the rules its deck gives something to look at (see `GATES`). `RULES` maps each
+#: code to its module (importing them all).
+MODULES: dict[str, str] = {
+    "DC101": "main_deck_size",
+    "DC102": "extra_deck_size",
+    "DC103": "side_deck_size",
+    "DC110": "extra_monster_in_main",
+    "DC111": "main_card_in_extra",
+    "DC120": "token_in_deck",
+    "DC121": "skill_card",
+    "DC122": "skill_required",
+    "DC201": "too_many_copies",
+    "DC202": "forbidden",
+    "DC203": "limited",
+    "DC204": "semi_limited",
+    "DC205": "not_in_card_pool",
+    "DC206": "limit_group",
+    "DC301": "points_over_cap",
+    "DC302": "banned_card_type",
+    "DC401": "unknown_card",
+    "DC402": "not_yet_released",
+    "DC403": "wrong_region",
+    "DC404": "prerelease_id",
+    "DC405": "unreadable_entry",
+    "DC407": "written_totals",
 }
+
+Gate = Callable[["Deck", "CheckContext"], bool]
+
+
+def _unusual(deck: Deck, ctx: CheckContext) -> bool:
+    return ctx.odd > 0  # Tokens, Skills, scoped or undated cards, ids not the card's own
+
+
+def _candidates(deck: Deck, ctx: CheckContext) -> bool:
+    return bool(ctx.candidates)  # a name over the copy limit, listed, or another's name
+
+
+def _problems(deck: Deck, ctx: CheckContext) -> bool:
+    return bool(deck.problems)  # entries the reader could not read
+
+
+def _main_misplaced(deck: Deck, ctx: CheckContext) -> bool:
+    return "main" in ctx.misplaced
+
+
+def _extra_misplaced(deck: Deck, ctx: CheckContext) -> bool:
+    return "extra" in ctx.misplaced
+
+
+def _unknown(deck: Deck, ctx: CheckContext) -> bool:
+    return bool(ctx.unknown or deck.problems)  # an unknown card or an unresolved name
+
+
+def _region(deck: Deck, ctx: CheckContext) -> bool:
+    return ctx.odd > 0 or ctx.format.region == "md"  # scoped cards; Master Duel: every card
+
+
+#: What a deck must hold for a rule to find anything, from the summary the engine makes in
+#: its one pass (`CheckContext`): a rule whose gate is closed is neither imported nor called.
+#: Each rule's own `check` returns at once in the same case (a test holds the two equal);
+#: rules without a gate always run.
+GATES: dict[str, Gate] = {
+    "DC110": _main_misplaced,
+    "DC111": _extra_misplaced,
+    "DC120": _unusual,
+    "DC121": _unusual,
+    "DC201": _candidates,
+    "DC202": _candidates,
+    "DC203": _candidates,
+    "DC204": _candidates,
+    "DC401": _unknown,
+    "DC403": _region,
+    "DC404": _unusual,
+    "DC405": _problems,
+    "DC407": _problems,
+}
+
+
+def load(code: str) -> ModuleType:
+    """The module of rule `code` (imported on first use)."""
+    return importlib.import_module(f"deckcheck.rules.{MODULES[code]}")
+
+
+def __getattr__(name: str) -> dict[str, ModuleType]:
+    if name == "RULES":  # every rule's module, by code: for listing and documentation
+        return {code: load(code) for code in MODULES}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _matches(pattern: str, code: str, name: str) -> int:
@@ -88,7 +131,7 @@ def _matches(pattern: str, code: str, name: str) -> int:
 def _validate(patterns: Iterable[str], option: str) -> list[str]:
     out = [p.strip() for p in patterns if p and p.strip()]
     for p in out:
-        if not any(_matches(p, code, mod.NAME) for code, mod in RULES.items()):
+        if not any(_matches(p, code, load(code).NAME) for code in MODULES):
             raise UnknownRule(f"{option} names no rule: \"{p}\" is neither a rule code, a code "
                               f"prefix such as DC2, nor a rule name; see `deckcheck check "
                               f"--list-rules`.")
@@ -96,27 +139,62 @@ def _validate(patterns: Iterable[str], option: str) -> list[str]:
 
 
 def selected(select: Iterable[str] | None = None,
-             ignore: Iterable[str] | None = None) -> list[ModuleType]:
-    """The rules to run: those `select`ed (all when None) minus those `ignore`d, by code,
-    code prefix ("DC2") or name; the more specific pattern wins, a tie goes to ignore."""
+             ignore: Iterable[str] | None = None) -> list[str]:
+    """The codes of the rules to run: those `select`ed (all when None) minus those `ignore`d,
+    by code, code prefix ("DC2") or name; the more specific pattern wins, a tie goes to
+    ignore. (Rule modules are imported only to match names.)"""
     sel = _validate(select, "--select") if select is not None else None
     ign = _validate(ignore or (), "--ignore")
+    if sel is None and not ign:
+        return list(MODULES)
     out = []
-    for code, mod in RULES.items():
-        s = max((_matches(p, code, mod.NAME) for p in sel), default=0) if sel is not None else 1
-        i = max((_matches(p, code, mod.NAME) for p in ign), default=0)
+    for code in MODULES:
+        name = load(code).NAME
+        s = max((_matches(p, code, name) for p in sel), default=0) if sel is not None else 1
+        i = max((_matches(p, code, name) for p in ign), default=0)
         if s and s > i:
-            out.append(mod)
+            out.append(code)
     return out
 
 
-def applicable(rules: Iterable[ModuleType], fmt: Format, banlist: Banlist | None,
-               points_cap: int | None) -> list[ModuleType]:
-    """The rules that can find something under this format, list and points cap: a rule
-    module's optional `applies(fmt, banlist, points_cap)` says when it cannot (a Skill Card
-    rule in a format without them), so a `Checker` does not call it for every deck."""
-    return [mod for mod in rules
-            if getattr(mod, "applies", None) is None or mod.applies(fmt, banlist, points_cap)]
+class Active:
+    """The selected rules that can find something under one format, list and points cap: a
+    rule module's optional `applies(fmt, banlist, points_cap)` says when it cannot (a Skill
+    Card rule in a format without them), so a `Checker` does not call it for every deck. A
+    gated rule (`GATES`) is imported, and asked, when its gate first opens."""
+
+    def __init__(self, codes: Iterable[str], fmt: Format, banlist: Banlist | None,
+                 points_cap: int | None) -> None:
+        self._args = (fmt, banlist, points_cap)
+        self._modules: dict[str, ModuleType | None] = {}
+        #: the codes to consider, in order, each with its gate (None: always run)
+        self.rules: list[tuple[str, Gate | None]] = [
+            (code, GATES.get(code)) for code in codes
+            if code in GATES or self.module(code) is not None]
+
+    def module(self, code: str) -> ModuleType | None:
+        """Rule `code`'s module, None when it cannot find anything here."""
+        try:
+            return self._modules[code]
+        except KeyError:
+            mod: ModuleType | None = load(code)
+            applies = getattr(mod, "applies", None)
+            if applies is not None and not applies(*self._args):
+                mod = None
+            self._modules[code] = mod
+            return mod
+
+    def __contains__(self, mod: object) -> bool:
+        code = getattr(mod, "CODE", None)
+        return (any(c == code for c, _ in self.rules) and isinstance(code, str)
+                and self.module(code) is mod)
+
+
+def applicable(codes: Iterable[str], fmt: Format, banlist: Banlist | None,
+               points_cap: int | None) -> Active:
+    """The rules of `codes` that can find something under this format, list and points cap
+    (`Active`)."""
+    return Active(codes, fmt, banlist, points_cap)
 
 
 #: The fields `run` sets on each `Violation` it builds (a test holds them to the class's).
@@ -125,9 +203,15 @@ VIOLATION_FIELDS = ("code", "name", "severity", "message", "card", "passcode", "
 _new = object.__new__
 
 
-def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
-    """Every rule's findings as `Violation`s carrying the rule's code, name and severity."""
-    for mod in rules:
+def run(rules: Active, deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
+    """Every rule's findings as `Violation`s carrying the rule's code, name and severity;
+    a rule whose gate is closed for this deck is skipped (it would find nothing)."""
+    for code, gate in rules.rules:
+        if gate is not None and not gate(deck, ctx):
+            continue
+        mod = rules.module(code)
+        if mod is None:
+            continue
         for f in mod.check(deck, ctx):
             # The values are this package's own (a rule module's identity, a `Found`), so
             # they are set without re-validation, slot by slot (`VIOLATION_FIELDS`): the

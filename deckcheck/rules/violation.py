@@ -5,8 +5,8 @@ A rule yields `Found` values: what it found, the card, the entry's location, the
 involved. The engine (`deckcheck.checker`) turns each into a `Violation`, stamping the rule's
 `CODE`, `NAME` and `SEVERITY` from its module, so no rule writes its own identity.
 
-`Violation` is part of the stable JSON schema of `deckcheck check -o json` (documented in
-README.md): fields are only ever added, never renamed or removed. Its `location` is
+`Violation` is part of the stable JSON schema of `deckcheck check --output-format json`
+(documented in README.md): fields are only ever added, never renamed or removed. Its `location` is
 structured (file, line, sheet, cell, URL part); reporters format it.
 """
 

@@ -67,6 +67,41 @@ def test_bisection_finds_every_id_the_full_parse_does() -> None:
         assert lazy.get(pc + 1) == memory.get(pc + 1), pc + 1
     assert lazy.get(0) is None and lazy.get(10**12) is None and lazy.get(-5) is None
     assert lazy._memory is None  # no look-up by passcode parsed the whole file
+    # the bisections' first steps are remembered, within a bound, and found the same lines
+    from deckcheck.cards.builtin import _REMEMBERED, _find
+
+    assert 0 < len(lazy._probes) <= 2 ** _REMEMBERED
+    for pc in sorted(ids)[::97]:
+        assert _find(lazy._data, lazy._start, pc, lazy._probes) == \
+            _find(lazy._data, lazy._start, pc), pc
+
+
+def test_the_pool_maps_its_files_and_opens_ids_and_names_only_when_needed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`builtin_pool()` maps the cards file (no 7 MB read at start-up); the ids file is opened
+    for the first passcode that is no card's own, the names file for the first name."""
+    from deckcheck.cards import builtin
+
+    opened: list[str] = []
+    real = builtin._package_map
+
+    def spy(name: str) -> builtin.Buffer:
+        opened.append(name)
+        return real(name)
+
+    monkeypatch.setattr(builtin, "_package_map", spy)
+    builtin.builtin_pool.cache_clear()
+    try:
+        pool = builtin.builtin_pool()
+        assert opened == [CARDS_FILE]
+        mapped = _fresh()
+        for pc in (89631139, 14558127, 55144522, 1):  # own passcodes, then one no card has
+            assert pool.get(pc) == mapped.get(pc)
+        assert opened == [CARDS_FILE, "builtin_ids.tsv"]
+        assert [c.passcode for c in pool.find_name("Pot of Greed")] == [55144522]
+        assert opened == [CARDS_FILE, "builtin_ids.tsv", "builtin_names.tsv"]
+    finally:
+        builtin.builtin_pool.cache_clear()
 
 
 def test_name_bisection_finds_what_the_full_parse_does() -> None:

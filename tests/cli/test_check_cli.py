@@ -98,7 +98,7 @@ def test_illegal_deck(env: Path) -> None:
 
 def test_parsable_output(env: Path) -> None:
     name = ydk(env / "bad.ydk", FILL[:39] + [55144522])
-    result = invoke(name, "-o", "parsable")
+    result = invoke(name, "--output-format", "parsable")
     assert result.exit_code == 1
     assert result.stdout == (
         "bad.ydk:42:1: DC202 Pot of Greed is Forbidden in 2026.05 TCG; remove it.\n")
@@ -107,7 +107,7 @@ def test_parsable_output(env: Path) -> None:
 def test_json_output(env: Path) -> None:
     good = ydk(env / "good.ydk", FILL)
     bad = ydk(env / "bad.ydk", FILL[:39] + [55144522])
-    result = invoke(good, bad, "-o", "json")
+    result = invoke(good, bad, "--output-format", "json")
     assert result.exit_code == 1
     doc = json.loads(result.stdout)
     assert doc["schema"] == "deckcheck.check/1"
@@ -156,7 +156,7 @@ def test_unreadable_deck_alone_is_one_sentence_on_stderr(env: Path) -> None:
     result = invoke("missing.ydk")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "deckcheck: missing.ydk: no such file; check the path.\n"
-    doc = json.loads(invoke("missing.ydk", "-o", "json").stdout)
+    doc = json.loads(invoke("missing.ydk", "--output-format", "json").stdout)
     assert [(r["deck"], r["verdict"], r["error"]) for r in doc["reports"]] == [
         ("missing.ydk", "unreadable", "missing.ydk: no such file; check the path.")]
 
@@ -178,7 +178,7 @@ def test_a_non_deck_file_among_many_is_skipped_with_the_reason(env: Path) -> Non
 def test_terminal_controls_in_a_name_are_escaped(env: Path) -> None:
     (env / "list.txt").write_text("3 Pot\x1b]0;pwned\x07 of Greed\n", encoding="utf-8")
     for out in ("text", "parsable"):
-        result = invoke("list.txt", "-o", out)
+        result = invoke("list.txt", "--output-format", out)
         assert result.exit_code == 1
         assert "\x1b" not in result.stdout and "\x07" not in result.stdout
         assert "\\x1b]0;pwned\\x07" in result.stdout
@@ -224,10 +224,10 @@ def test_hands(env: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert [ln.split(":")[0] for ln in lines[1:]] == ["  hand 1", "  hand 2"]
-    quiet = invoke(name, "--hands", "2", "--ignore", "DC402", "-o", "parsable")
+    quiet = invoke(name, "--hands", "2", "--ignore", "DC402", "--output-format", "parsable")
     assert quiet.exit_code == 0 and quiet.stdout == ""
     assert quiet.stderr.endswith(
-        "note: --hands is shown only with -o text or -o json; no hands shown.\n")
+        "note: --hands is shown only with --output-format text or json; no hands shown.\n")
     assert all(len(ln.split(": ", 1)[1].split(", ")) == 5 for ln in lines[1:])
     assert invoke(name, "--hands", "2", "--seed", "7", "--ignore", "DC402").stdout == \
         result.stdout
@@ -237,7 +237,7 @@ def test_banlist_file_overrides_the_format_list(env: Path) -> None:
     (env / "mine.lflist.conf").write_text("#[2026.06 Mine]\n!2026.06 Mine\n14558127 0 --Ash\n",
                                           encoding="utf-8")
     name = ydk(env / "d.ydk", FILL[:39] + [55144522], [], [14558128])
-    result = invoke(name, "--banlist", "mine.lflist.conf", "-o", "parsable")
+    result = invoke(name, "--banlist", "mine.lflist.conf", "--output-format", "parsable")
     assert result.exit_code == 1, result.output
     assert result.stdout == ("d.ydk:45:1: DC202 Ash Blossom & Joyous Spring is Forbidden in "
                              "2026.06 Mine; remove it.\n")
@@ -247,7 +247,7 @@ def test_shipped_examples_with_the_shipped_tcg_format() -> None:
     """The examples/ decks against the real TCG format file and the built-in card set."""
     root = Path(__file__).resolve().parents[2] / "examples"
     args = [str(root / n) for n in ("tcg-legal.ydk", "tcg-legal.txt", "tcg-illegal.ydk")]
-    result = invoke(*args, "-o", "json")
+    result = invoke(*args, "--output-format", "json")
     assert result.exit_code == 1, result.output
     reports = json.loads(result.stdout)["reports"]
     assert [r["verdict"] for r in reports] == ["legal", "legal", "illegal"]
@@ -281,7 +281,7 @@ def test_a_typo_on_a_forty_card_list_is_one_problem(env: Path) -> None:
     """Sizes tell the truth: 37 + 3 misspelt copies is 40 written, so no DC101."""
     lines = [f"1 Filler {i}" for i in range(37)] + ["3 Ash Blosom & Joyous Spring"]
     (env / "list.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = invoke("list.txt", "-o", "parsable", "--ignore", "DC402")
+    result = invoke("list.txt", "--output-format", "parsable", "--ignore", "DC402")
     assert result.exit_code == 1
     assert result.stdout == ('list.txt:38:1: DC401 No card is named "Ash Blosom & Joyous Spring" '
                              "(did you mean Ash Blossom & Joyous Spring?).\n")
@@ -292,3 +292,64 @@ def test_hands_are_bounded(env: Path) -> None:
     result = invoke(name, "--hands", "1001")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "deckcheck: --hands must be 0 to 1000, not 1001.\n"
+
+
+# -- -o/--output: the file to write, as in every other command (issue 23) ------------------
+
+@pytest.mark.parametrize("kind", ["text", "json", "parsable"])
+def test_output_writes_the_report_to_a_file(env: Path, kind: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR")  # colours on (color=True): still none in the file
+    name = ydk(env / "bad.ydk", FILL[:39] + [55144522])
+    printed = invoke(name, "--output-format", kind)
+    written = invoke(name, "--output-format", kind, "-o", "report.out", color=True)
+    assert written.exit_code == printed.exit_code == 1
+    assert written.stdout == ""  # the report is in the file, without colours
+    assert (env / "report.out").read_bytes() == printed.stdout_bytes
+    assert written.stderr == printed.stderr
+    assert [p.name for p in env.iterdir() if p.name.startswith(".report")] == []  # no temp
+
+
+def test_output_replaces_a_file_and_dash_is_stdout(env: Path) -> None:
+    name = ydk(env / "good.ydk", FILL)
+    (env / "r.json").write_text("old", encoding="utf-8")
+    assert invoke(name, "--output-format", "json", "--output", "r.json").exit_code == 0
+    assert json.loads((env / "r.json").read_text(encoding="utf-8"))["reports"][0]["deck"] == \
+        "good.ydk"
+    result = invoke(name, "-o", "-")
+    assert result.exit_code == 0 and result.stdout.startswith("good.ydk: legal")
+
+
+@pytest.mark.parametrize("value", ["json", "parsable", "text", "JSON"])
+def test_a_bare_output_kind_after_o_is_refused(env: Path, value: str) -> None:
+    name = ydk(env / "good.ydk", FILL)
+    result = invoke(name, "-o", value)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"deckcheck: -o/--output is the file to write the report to, so `-o {value}` would "
+        f"write a file named {value}: choose the kind of report with --output-format "
+        f"{value.lower()} (or write -o ./{value} for a file of that name).\n")
+    assert not (env / value).exists()
+    assert invoke(name, "-o", f"./{value}").exit_code == 0  # a file of that name, asked for
+    assert (env / value).read_text(encoding="utf-8").startswith("good.ydk: legal")
+
+
+def test_output_into_a_missing_folder_is_one_sentence(env: Path) -> None:
+    name = ydk(env / "good.ydk", FILL)
+    result = invoke(name, "-o", "nowhere/report.txt")
+    assert result.exit_code == 2
+    assert result.stderr == ("deckcheck: nowhere/report.txt: the folder nowhere does not exist; "
+                             "create it or write the report somewhere else.\n")
+
+
+@pytest.mark.parametrize(("option", "completed"), [
+    ("--output-format", "plain,text\nplain,json\nplain,parsable\n"),
+    ("-o", "file,\n"),  # the shell completes file names
+])
+def test_shell_completion_of_the_output_options(option: str, completed: str) -> None:
+    result = CliRunner().invoke(cli, [], prog_name="deckcheck", env={
+        "_DECKCHECK_COMPLETE": "bash_complete", "COMP_WORDS": f"deckcheck check {option} ",
+        "COMP_CWORD": "3"})
+    assert result.exit_code == 0
+    assert result.output == completed

@@ -35,8 +35,8 @@ def event(tmp_path: Path) -> Path:
 
 COMMANDS = {
     "check": ["check", str(JAPANESE)],
-    "check-parsable": ["check", "-o", "parsable", str(JAPANESE)],
-    "check-json": ["check", "-o", "json", str(JAPANESE)],
+    "check-parsable": ["check", "--output-format", "parsable", str(JAPANESE)],
+    "check-json": ["check", "--output-format", "json", str(JAPANESE)],
     "cards-show": ["cards", "show", "灰流うらら"],
     "cards-show-unknown": ["cards", "show", "存在しないカード"],
     "cards-search": ["cards", "search", "Blossom"],
@@ -57,7 +57,7 @@ def test_no_traceback_in_a_narrow_encoding(tmp_path: Path, event: Path, encoding
 
 
 def test_a_name_the_console_cannot_show_is_escaped(tmp_path: Path) -> None:
-    res = _run(["check", "-o", "parsable", str(JAPANESE)], "cp1252", tmp_path)
+    res = _run(["check", "--output-format", "parsable", str(JAPANESE)], "cp1252", tmp_path)
     assert res.returncode == 1
     assert 'DC401 No card is named "\\u5b58\\u5728\\u3057\\u306a\\u3044\\u30ab\\u30fc\\u30c9"' \
         in res.stdout

@@ -1,6 +1,7 @@
 """Start-up stays cheap: a plain `deckcheck check` imports no pydantic (issue 13), nor
 tomllib (shipped format and list files take the fast readers), importlib.resources or
-tempfile (platformdirs imports it; deckcheck knows Linux's data folder itself).
+tempfile (platformdirs imports it; deckcheck knows Linux's data folder itself), nor
+dataclasses (building a dataclass costs start-up: the check path's values are plain classes).
 
 pydantic's import and the building of its model classes cost more than the whole check of a
 deck; deckcheck's values are plain classes (`deckcheck.plain`) and pydantic is imported only
@@ -33,15 +34,42 @@ def _imported(args: list[str], tmp_path: Path) -> tuple[set[str], subprocess.Com
     return mods, run
 
 
-@pytest.mark.parametrize("extra", [[], ["-o", "json"], ["-o", "parsable"]])
+@pytest.mark.parametrize("extra", [[], ["--output-format", "json"],
+                                   ["--output-format", "parsable"]])
 def test_a_check_imports_no_pydantic(tmp_path: Path, extra: list[str]) -> None:
     mods, run = _imported(["check", "--date", "2026-11-22", *extra, str(EXAMPLE)], tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "deckcheck.checker" in mods  # the check did run in this process
     heavy = sorted(m for m in mods if m.split(".")[0] in ("pydantic", "pydantic_core", "tomllib",
-                                                          "tempfile")
+                                                          "tempfile", "dataclasses")
                    or m.startswith("importlib.resources"))
     assert not heavy, f"a plain check imported {heavy}"
+
+
+def test_a_clean_deck_imports_only_the_rules_it_gives_something_to_look_at(
+        tmp_path: Path) -> None:
+    """A rule whose gate is closed (`rules.registry.GATES`: no unreadable entry, no unknown or
+    misplaced card, no name over a limit, nothing unusual) is not even imported. (Rules are
+    imported by `importlib.import_module`, which `-X importtime` does not list: the process
+    writes its `sys.modules` instead.)"""
+    from deckcheck.rules.registry import GATES, MODULES
+
+    listing = tmp_path / "modules.txt"
+    script = ("import sys\nfrom deckcheck.cli.main import main\n"
+              f"sys.argv = ['deckcheck', 'check', '--date', '2026-11-22', {str(EXAMPLE)!r}]\n"
+              "try:\n    main()\nfinally:\n"
+              f"    open({str(listing)!r}, 'w').write('\\n'.join(sys.modules))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1",
+               DECKCHECK_BANLISTS=str(tmp_path / "no-user-lists"))
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    rules = {m.rsplit(".", 1)[1] for m in listing.read_text(encoding="utf-8").split()
+             if m.startswith("deckcheck.rules.")}
+    for code in ("DC110", "DC111", "DC120", "DC401", "DC404", "DC405", "DC407"):
+        assert code in GATES and MODULES[code] not in rules, code
+    assert MODULES["DC101"] in rules  # the rules without a gate run for every deck
 
 
 def test_a_user_format_file_is_validated_by_pydantic(tmp_path: Path) -> None:

@@ -230,7 +230,7 @@ def test_a_deck_is_checked_against_the_list_of_that_exact_day(
 
     def check(when: dt.date) -> tuple[int, str]:
         result = CliRunner().invoke(cli, ["--db", str(real_pool.db_path), "check", str(deck),
-                                          "--date", when.isoformat(), "-o", "json"])
+                                          "--date", when.isoformat(), "--output-format", "json"])
         return result.exit_code, result.stdout
 
     code, out = check(day)

@@ -113,3 +113,28 @@ def test_workbook_decks_are_named_by_sheet_in_their_report(tmp_path: Path) -> No
     wb.save(path)
     result = checker().check_inputs([str(path)])
     assert [r.deck for r in result.reports] == [f"{path} [Alice]", f"{path} [Bob]"]
+
+
+def test_deck_data_is_an_immutable_value() -> None:
+    a, b = DeckData("a.ydk", b"#main\n"), DeckData.text("#main\n", name="a.ydk")
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != DeckData("b.ydk", b"#main\n")
+    assert repr(a) == "DeckData(name='a.ydk', data=b'#main\\n')"
+    with pytest.raises(AttributeError):
+        a.name = "b.ydk"  # type: ignore[misc]
+    assert a.name == "a.ydk"
+
+
+def test_non_deck_files_among_many_are_skipped_by_their_suffix(tmp_path: Path) -> None:
+    deck = tmp_path / "a.ydk"
+    deck.write_text(ydk_text(FORTY), encoding="utf-8")
+    (tmp_path / "README.md").write_text("# decks\n", encoding="utf-8")
+    (tmp_path / ".hidden").write_text("x", encoding="utf-8")
+    (tmp_path / "odd.").write_text("x", encoding="utf-8")
+    inputs = [str(deck), str(tmp_path / "README.md"), str(tmp_path / ".hidden"),
+              str(tmp_path / "odd.")]
+    result = checker().check_inputs(inputs)
+    skipped = [o.skipped for o in result.outcomes]
+    assert skipped[0] is None and skipped[2] is None and skipped[3] is None
+    assert skipped[1] == (f"{tmp_path / 'README.md'} is not a deck file (.md), so it was "
+                          "skipped; name it on its own to read it as a decklist.")

@@ -162,6 +162,28 @@ def test_rules_left_out_of_a_run_would_find_nothing() -> None:
             assert list(mod.check(d, ctx)) == [], mod.CODE
 
 
+def test_a_rule_whose_gate_is_closed_would_find_nothing() -> None:
+    """The engine neither imports nor calls a rule whose gate (`registry.GATES`: what the
+    deck must hold for it to find anything) is closed; run anyway, such rules find nothing,
+    on decks that break many rules and on decks that break none."""
+    from rulekit import FILLER
+
+    from deckcheck.rules.registry import GATES, RULES
+
+    clean = deck([], fill=40)
+    closed_somewhere = set()
+    for fmt in (tcg(), tcg(skills="required-one"), tcg(region="md")):
+        checker = Checker(fmt, DAY, pool=make_pool())
+        for d in (messy(), clean, deck([(POT, 1)], fill=39), deck([(SHEEP, 1)], fill=39),
+                  deck([], extra=[(ASH, 1)], fill=40), deck([(FILLER[0], 3)], fill=39)):
+            ctx = checker.context(d)
+            for code, gate in GATES.items():
+                if not gate(d, ctx):
+                    closed_somewhere.add(code)
+                    assert list(RULES[code].check(d, ctx)) == [], code
+    assert closed_somewhere == set(GATES)
+
+
 def test_the_engine_sets_every_field_of_a_violation() -> None:
     """`registry.run` builds each `Violation` slot by slot: its list of fields must be the
     class's, so a field added to `Violation` cannot be left unset."""
