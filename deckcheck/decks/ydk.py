@@ -26,7 +26,7 @@ first of its lines).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from deckcheck.decks.model import Deck, Entry, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_ENTRIES, decode_text, split_lines, too_many_entries
@@ -44,7 +44,12 @@ MAX_LINE_PROBLEMS = 20
 #: them to `Entry.model_fields` and `Location.model_fields`).
 ENTRY_FIELDS = ("passcode", "written", "count", "location")
 LOCATION_FIELDS = ("source", "line", "sheet", "cell", "part")
+_NOT_A_PASSCODE = "is not a passcode (at most 10 digits, below 2^32)"
+_NOT_A_LINE = "is neither a passcode nor a section header"
+#: What `_directive` says a line that holds no passcode does (besides opening a section).
+_OFF, _PICKUP, _CREATED, _BAD = "off", "pickup", "created", "bad"
 _new = object.__new__
+
 
 def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) -> Deck:
     """Read a `.ydk` file's content. Raises DeckReadError only when the content is no ydk at
@@ -57,13 +62,11 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     # section -> list of [passcode, count, line, written]
     rows: dict[Section, list[list[Any]]] = {"main": [], "extra": [], "side": []}
     section: Section = "main"
-    active = True
-    seen_header = False
-    meta: dict[str, str] = {}
-    problems: list[ReadProblem] = []
-    bad_lines = 0
-    entries = 0
     current = rows["main"]
+    active, seen_header = True, False
+    meta: dict[str, str] = {}
+    bad = _BadLines(source)
+    entries = 0
     last: list[Any] | None = None
     # the text of the line that opened `last` (None when `last` is): a line equal to it is
     # one more copy, with no more work (a third of a real deck's lines)
@@ -72,93 +75,118 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
         if raw == prev:
             last[1] += 1  # type: ignore[index]  # `prev` is set only with `last`
             continue
-        if raw.isdigit() and raw.isascii():  # most lines: a bare passcode
-            if active:
-                if len(raw) <= 10 and (pc := int(raw)) <= MAX_PASSCODE:
-                    if last is not None and last[0] == pc:
-                        last[1] += 1
-                    else:
-                        last = [pc, 1, number, raw]
-                        prev = raw
-                        current.append(last)
-                        entries += 1
-                        if entries > MAX_ENTRIES:
-                            raise too_many_entries(where)
-                    continue
-                bad_lines += 1
-                if bad_lines <= MAX_LINE_PROBLEMS:
-                    problems.append(_bad_line(raw, number, source, section,
-                                              "is not a passcode (at most 10 digits, below 2^32)"))
-            continue
-        line = raw.strip()
-        if not line:
-            continue
-        first = line[0]
-        if "0" <= first <= "9":
-            if line.isascii() and line.isdigit():
-                digits = line
-            else:
-                end = 1
-                while end < len(line) and "0" <= line[end] <= "9":
-                    end += 1
-                digits = line[:end]
-                rest = line[end:]
-                if not (rest[0].isspace() or rest[0] in "#/-;,"):
-                    digits = ""
-            if not active:
+        # the passcode the line starts with: most lines are one bare passcode
+        digits = raw if raw.isdigit() and raw.isascii() else _digits(raw)
+        if digits is None:  # a section header, a comment, a blank or an unreadable line
+            kind = _directive(raw)
+            if kind is None:
                 continue
-            pc = int(digits) if digits and len(digits) <= 10 else MAX_PASSCODE + 1
-            if pc <= MAX_PASSCODE:
-                if last is not None and last[0] == pc:
-                    last[1] += 1
-                else:
-                    last = [pc, 1, number, digits]
-                    prev = raw
-                    current.append(last)
-                    entries += 1
-                    if entries > MAX_ENTRIES:
-                        raise too_many_entries(where)
-                continue
-            bad_lines += 1
-            if bad_lines <= MAX_LINE_PROBLEMS:
-                problems.append(_bad_line(line, number, source, section,
-                                          "is not a passcode (at most 10 digits, below 2^32)"))
-            continue
-        low = line.lower()
-        if first == "#":
-            word = low[1:].strip()
-            if word == "main" or word == "extra":
-                section = word  # type: ignore[assignment]  # "main" or "extra", a Section
-                current, last, prev, active, seen_header = rows[section], None, None, True, True
-            elif word.startswith("created by"):
-                meta.setdefault("created_by", line[1:].strip()[len("created by"):].strip())
-            elif low.startswith("##") or word in MDPRO3_SECTIONS:
-                if word == "pickup" and section == "side" and active and last is not None:
-                    _drop_mdpro3_marker(current, last, lines, number, meta)
-                active, last, prev = False, None, None
-            continue
-        if first == "!":
-            if low[1:].strip() == "side":
-                section = "side"
-                current, last, prev, active, seen_header = rows["side"], None, None, True, True
+            if kind is _BAD:
+                if active:
+                    bad.add(raw, number, section, _NOT_A_LINE)
+            elif kind is _CREATED:
+                meta.setdefault("created_by", _created_by(raw))
             else:
-                active, last, prev = False, None, None
+                if kind is _PICKUP and active:
+                    _drop_mdpro3_marker(section, current, last, lines, number, meta)
+                active = kind in rows
+                if active:
+                    section = cast(Section, kind)
+                    current, seen_header = rows[section], True
+                last = prev = None
             continue
-        if first == "$":
+        if not active:
             continue
-        if active:
-            bad_lines += 1
-            if bad_lines <= MAX_LINE_PROBLEMS:
-                problems.append(_bad_line(line, number, source, section,
-                                          "is neither a passcode nor a section header"))
-    has_cards = any(rows.values())
-    if not seen_header and not has_cards:
+        if not (digits and len(digits) <= 10 and (pc := int(digits)) <= MAX_PASSCODE):
+            bad.add(raw, number, section, _NOT_A_PASSCODE)
+        elif last is not None and last[0] == pc:
+            last[1] += 1
+        else:
+            last = [pc, 1, number, digits]
+            prev = raw
+            current.append(last)
+            entries += 1
+            if entries > MAX_ENTRIES:
+                raise too_many_entries(where)
+    if not seen_header and not any(rows.values()):
         raise DeckReadError(f"{where} is not a YDK deck file (no #main, #extra or !side line and "
                             "no passcodes); check the file or name its format.")
-    if bad_lines > MAX_LINE_PROBLEMS:
-        problems.append(ReadProblem(
-            kind="bad-line", message=f"{bad_lines - MAX_LINE_PROBLEMS} more lines are neither "
-            "passcodes nor section headers and were skipped.", location=Location(source=source)))
+    return _deck(rows, source, name, bad.problems(), meta)
+
+
+def _digits(raw: str) -> str | None:
+    """The passcode a line starts with, spaces around it and text after it (`14558127 --Ash`)
+    aside; "" when the line starts with a digit but holds no passcode; None when it does not
+    start with a digit (blank lines too)."""
+    line = raw.strip()
+    if not line or not "0" <= line[0] <= "9":
+        return None
+    if line.isascii() and line.isdigit():
+        return line
+    end = 1
+    while end < len(line) and "0" <= line[end] <= "9":
+        end += 1
+    rest = line[end]
+    return line[:end] if rest.isspace() or rest in "#/-;," else ""
+
+
+def _directive(raw: str) -> str | None:
+    """What a line holding no passcode does: a Section name opens it; `_OFF` ends the deck's
+    sections (MDPro3's, `##…`, other `!` lines); `_PICKUP` is MDPro3's `#pickup`; `_CREATED`
+    is `#created by …`; `_BAD` is no ydk line; None: nothing (blank, a comment, `$…$`)."""
+    line = raw.strip()
+    if not line:
+        return None
+    first, low = line[0], line.lower()
+    if first == "#":
+        word = low[1:].strip()
+        if word == "main" or word == "extra":
+            return word
+        if word.startswith("created by"):
+            return _CREATED
+        if word == "pickup":
+            return _PICKUP
+        return _OFF if low.startswith("##") or word in MDPRO3_SECTIONS else None
+    if first == "!":
+        return "side" if low[1:].strip() == "side" else _OFF
+    return None if first == "$" else _BAD
+
+
+def _created_by(raw: str) -> str:
+    """Who wrote the file, from its `#created by …` line."""
+    return raw.strip()[1:].strip()[len("created by"):].strip()
+
+
+class _BadLines:
+    """The lines that are no ydk line: the first `MAX_LINE_PROBLEMS` one by one, then a count."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.found: list[ReadProblem] = []
+        self.more = 0
+
+    def add(self, raw: str, number: int, section: Section, why: str) -> None:
+        if len(self.found) >= MAX_LINE_PROBLEMS:
+            self.more += 1
+            return
+        line = raw.strip()
+        shown = line if len(line) <= 40 else line[:37] + "..."
+        self.found.append(ReadProblem(
+            kind="bad-line", message=f"The line {shown!r} {why}; it was skipped.",
+            section=section, written=shown,
+            location=Location(source=self.source or None, line=number)))
+
+    def problems(self) -> list[ReadProblem]:
+        if not self.more:
+            return self.found
+        return [*self.found, ReadProblem(
+            kind="bad-line", message=f"{self.more} more lines are neither passcodes nor "
+            "section headers and were skipped.", location=Location(source=self.source))]
+
+
+def _deck(rows: dict[Section, list[list[Any]]], source: str, name: str | None,
+          problems: list[ReadProblem], meta: dict[str, str]) -> Deck:
+    """The deck of the rows `read_ydk` gathered ([passcode, count, line, written] each)."""
     deck = Deck(name=name, source=source or None, problems=problems, meta=meta)
     src = source or None
     for sec, items in rows.items():
@@ -175,10 +203,12 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     return deck
 
 
-def _drop_mdpro3_marker(rows: list[list[Any]], last: list[Any], lines: list[str],
-                        number: int, meta: dict[str, str]) -> None:
+def _drop_mdpro3_marker(section: Section, rows: list[list[Any]], last: list[Any] | None,
+                        lines: list[str], number: int, meta: dict[str, str]) -> None:
     """`#pickup` on line `number` of an MDPro3 file: the Side Deck's last line, when it is a
     single bare small id directly above (blank lines aside), is MDPro3's marker, not a card."""
+    if section != "side" or last is None:
+        return
     pc, count, line, written = last
     if meta.get("created_by") != "MDPro3" or count != 1 or pc > MDPRO3_MARKER_MAX \
             or rows[-1] is not last or lines[line - 1].strip() != written \
@@ -187,13 +217,6 @@ def _drop_mdpro3_marker(rows: list[list[Any]], last: list[Any], lines: list[str]
     rows.pop()
     meta["ignored"] = (f"line {line}: {written}, MDPro3's item before #pickup (no card), "
                        "was not counted")
-
-
-def _bad_line(line: str, number: int, source: str, section: Section, why: str) -> ReadProblem:
-    shown = line if len(line) <= 40 else line[:37] + "..."
-    return ReadProblem(kind="bad-line", message=f"The line {shown!r} {why}; it was skipped.",
-                       section=section, written=shown,
-                       location=Location(source=source or None, line=number))
 
 
 def write_ydk(deck: Deck, *, created_by: str = "deckcheck") -> str:
