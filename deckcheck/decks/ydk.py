@@ -26,11 +26,12 @@ first of its lines).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
-from deckcheck.decks.model import Deck, Entry, Location, ReadProblem, Section
+from deckcheck.decks.model import SECTIONS, Deck, Entry, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_ENTRIES, decode_text, split_lines, too_many_entries
 from deckcheck.errors import DeckReadError
+from deckcheck.plain import from_fields
 
 #: MDPro3 sections after the Side Deck whose ids are not deck cards.
 MDPRO3_SECTIONS = frozenset({"pickup", "case", "protector", "field", "grave", "stand", "mate",
@@ -40,15 +41,14 @@ MAX_PASSCODE = 2**32 - 1
 MDPRO3_MARKER_MAX = 999_999
 #: At most this many unreadable lines are reported one by one.
 MAX_LINE_PROBLEMS = 20
-#: The fields `read_ydk` sets on each entry and location it builds (see the test that holds
-#: them to `Entry.model_fields` and `Location.model_fields`).
+#: The fields of each entry and location `read_ydk` builds, in the order it gives them (see
+#: the test that holds them to `Entry.model_fields` and `Location.model_fields`).
 ENTRY_FIELDS = ("passcode", "written", "count", "location")
 LOCATION_FIELDS = ("source", "line", "sheet", "cell", "part")
 _NOT_A_PASSCODE = "is not a passcode (at most 10 digits, below 2^32)"
 _NOT_A_LINE = "is neither a passcode nor a section header"
 #: What `_directive` says a line that holds no passcode does (besides opening a section).
 _OFF, _PICKUP, _CREATED, _BAD = "off", "pickup", "created", "bad"
-_new = object.__new__
 
 
 def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) -> Deck:
@@ -59,59 +59,92 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = split_lines(text, where)
-    # section -> list of [passcode, count, line, written]
-    rows: dict[Section, list[list[Any]]] = {"main": [], "extra": [], "side": []}
+    src = source or None
+    deck = Deck(name=name, source=src)
+    meta = deck.meta
     section: Section = "main"
-    current = rows["main"]
+    current = deck.main
     active, seen_header = True, False
-    meta: dict[str, str] = {}
-    bad = _BadLines(source)
+    bad: list[tuple[int, Section, str]] = []  # unreadable lines: number, section, why
     entries = 0
-    last: list[Any] | None = None
-    # the text of the line that opened `last` (None when `last` is): a line equal to it is
+    # the entry being read: passcode (-1: none), copies so far, first line, digits as written
+    run, count, first, written = -1, 0, 0, ""
+    # the text of the line that opened it (None when none is open): a line equal to it is
     # one more copy, with no more work (a third of a real deck's lines)
     prev: str | None = None
+    # locals, not globals, in the loop that runs per line
+    new, entry, location, top, most = from_fields, Entry, Location, MAX_PASSCODE, MAX_ENTRIES
+    add = current.append
     for number, raw in enumerate(lines, 1):
         if raw == prev:
-            last[1] += 1  # type: ignore[index]  # `prev` is set only with `last`
+            count += 1
             continue
         # the passcode the line starts with: most lines are one bare passcode
         digits = raw if raw.isdigit() and raw.isascii() else _digits(raw)
         if digits is None:  # a section header, a comment, a blank or an unreadable line
             kind = _directive(raw)
-            if kind is None:
+            if _noted(kind, raw, number, section if active else None, bad, meta):
                 continue
-            if kind is _BAD:
-                if active:
-                    bad.add(raw, number, section, _NOT_A_LINE)
-            elif kind is _CREATED:
-                meta.setdefault("created_by", _created_by(raw))
-            else:
-                if kind is _PICKUP and active:
-                    _drop_mdpro3_marker(section, current, last, lines, number, meta)
-                active = kind in rows
-                if active:
-                    section = cast(Section, kind)
-                    current, seen_header = rows[section], True
-                last = prev = None
+            # a section opens or the deck's sections end: the open entry is complete
+            if run >= 0:
+                add(_entry(run, written, count, src, first))
+                if kind is _PICKUP:
+                    _drop_mdpro3_marker(section if active else None, current, lines, number,
+                                        meta)
+            run, prev, active = -1, None, kind in SECTIONS
+            if active:
+                section = cast(Section, kind)
+                current, seen_header = deck.section(section), True
+                add = current.append
             continue
         if not active:
             continue
-        if not (digits and len(digits) <= 10 and (pc := int(digits)) <= MAX_PASSCODE):
-            bad.add(raw, number, section, _NOT_A_PASSCODE)
-        elif last is not None and last[0] == pc:
-            last[1] += 1
+        if not (digits and len(digits) <= 10 and (pc := int(digits)) <= top):
+            bad.append((number, section, _NOT_A_PASSCODE))
+        elif pc == run:
+            count += 1
         else:
-            last = [pc, 1, number, digits]
-            prev = raw
-            current.append(last)
+            if run >= 0:  # `_entry`, without a call
+                add(new(entry, (run, written, count, new(location, (src, first, None, None,
+                                                                   None)))))
+            run, count, first, written, prev = pc, 1, number, digits, raw
             entries += 1
-            if entries > MAX_ENTRIES:
+            if entries > most:
                 raise too_many_entries(where)
-    if not seen_header and not any(rows.values()):
+    if run >= 0:
+        current.append(_entry(run, written, count, src, first))
+    if not seen_header:
+        _refuse_without_cards(deck, where)
+    deck.problems = _bad_lines(bad, lines, source)
+    return deck
+
+
+def _refuse_without_cards(deck: Deck, where: str) -> None:
+    """A text with no section header is a ydk only when it holds passcodes."""
+    if not (deck.main or deck.extra or deck.side):
         raise DeckReadError(f"{where} is not a YDK deck file (no #main, #extra or !side line and "
                             "no passcodes); check the file or name its format.")
-    return _deck(rows, source, name, bad.problems(), meta)
+
+
+def _noted(kind: str | None, raw: str, number: int, section: Section | None,
+           bad: list[tuple[int, Section, str]], meta: dict[str, str]) -> bool:
+    """Whether a line holding no passcode is done with here (nothing, unreadable or
+    `#created by`), not opening or ending a section; `section` is None where lines are
+    skipped (after MDPro3's sections)."""
+    if kind is _BAD:
+        if section is not None:
+            bad.append((number, section, _NOT_A_LINE))
+    elif kind is _CREATED:
+        meta.setdefault("created_by", _created_by(raw))
+    return kind is None or kind is _BAD or kind is _CREATED
+
+
+def _entry(passcode: int, written: str, count: int, source: str | None, line: int) -> Entry:
+    """`Entry(passcode=…, location=Location(source=…, line=…))` without the two keyword calls:
+    both values are tuples, made in one C call each (a test holds the positions to the
+    classes' fields); entries are most of a read."""
+    return from_fields(Entry, (passcode, written, count,
+                               from_fields(Location, (source, line, None, None, None))))
 
 
 def _digits(raw: str) -> str | None:
@@ -157,64 +190,36 @@ def _created_by(raw: str) -> str:
     return raw.strip()[1:].strip()[len("created by"):].strip()
 
 
-class _BadLines:
-    """The lines that are no ydk line: the first `MAX_LINE_PROBLEMS` one by one, then a count."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.found: list[ReadProblem] = []
-        self.more = 0
-
-    def add(self, raw: str, number: int, section: Section, why: str) -> None:
-        if len(self.found) >= MAX_LINE_PROBLEMS:
-            self.more += 1
-            return
-        line = raw.strip()
+def _bad_lines(bad: list[tuple[int, Section, str]], lines: list[str], source: str
+               ) -> list[ReadProblem]:
+    """The problems of the unreadable lines: the first `MAX_LINE_PROBLEMS` one by one, then
+    how many more."""
+    out = []
+    for number, section, why in bad[:MAX_LINE_PROBLEMS]:
+        line = lines[number - 1].strip()
         shown = line if len(line) <= 40 else line[:37] + "..."
-        self.found.append(ReadProblem(
-            kind="bad-line", message=f"The line {shown!r} {why}; it was skipped.",
-            section=section, written=shown,
-            location=Location(source=self.source or None, line=number)))
-
-    def problems(self) -> list[ReadProblem]:
-        if not self.more:
-            return self.found
-        return [*self.found, ReadProblem(
-            kind="bad-line", message=f"{self.more} more lines are neither passcodes nor "
-            "section headers and were skipped.", location=Location(source=self.source))]
+        out.append(ReadProblem(kind="bad-line", message=f"The line {shown!r} {why}; it was "
+                               "skipped.", section=section, written=shown,
+                               location=Location(source=source or None, line=number)))
+    if len(bad) > MAX_LINE_PROBLEMS:
+        out.append(ReadProblem(
+            kind="bad-line", message=f"{len(bad) - MAX_LINE_PROBLEMS} more lines are neither "
+            "passcodes nor section headers and were skipped.", location=Location(source=source)))
+    return out
 
 
-def _deck(rows: dict[Section, list[list[Any]]], source: str, name: str | None,
-          problems: list[ReadProblem], meta: dict[str, str]) -> Deck:
-    """The deck of the rows `read_ydk` gathered ([passcode, count, line, written] each)."""
-    deck = Deck(name=name, source=source or None, problems=problems, meta=meta)
-    src = source or None
-    for sec, items in rows.items():
-        out = deck.section(sec)
-        for pc, count, line, digits in items:
-            # `Entry(passcode=…, location=Location(source=…, line=…))` without the two
-            # keyword calls: every slot of both plain classes set here (a test holds these to
-            # the classes' fields), about 3x faster per entry, and entries are most of a read
-            loc = _new(Location)
-            loc.source, loc.line, loc.sheet, loc.cell, loc.part = src, line, None, None, None
-            entry = _new(Entry)
-            entry.passcode, entry.written, entry.count, entry.location = pc, digits, count, loc
-            out.append(entry)
-    return deck
-
-
-def _drop_mdpro3_marker(section: Section, rows: list[list[Any]], last: list[Any] | None,
-                        lines: list[str], number: int, meta: dict[str, str]) -> None:
-    """`#pickup` on line `number` of an MDPro3 file: the Side Deck's last line, when it is a
-    single bare small id directly above (blank lines aside), is MDPro3's marker, not a card."""
-    if section != "side" or last is None:
-        return
-    pc, count, line, written = last
-    if meta.get("created_by") != "MDPro3" or count != 1 or pc > MDPRO3_MARKER_MAX \
-            or rows[-1] is not last or lines[line - 1].strip() != written \
+def _drop_mdpro3_marker(section: Section | None, entries: list[Entry], lines: list[str],
+                        number: int, meta: dict[str, str]) -> None:
+    """`#pickup` on line `number` of an MDPro3 file, right after the entry it ends: the Side
+    Deck's last entry, when it is a single bare small id on the line directly above (blank
+    lines aside), is MDPro3's marker, not a card."""
+    last = entries[-1]
+    line, written = last.location.line or 0, last.written
+    if section != "side" or meta.get("created_by") != "MDPro3" or last.count != 1 \
+            or (last.passcode or 0) > MDPRO3_MARKER_MAX or lines[line - 1].strip() != written \
             or any(lines[i].strip() for i in range(line, number - 1)):
         return
-    rows.pop()
+    entries.pop()
     meta["ignored"] = (f"line {line}: {written}, MDPro3's item before #pickup (no card), "
                        "was not counted")
 

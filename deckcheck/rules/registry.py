@@ -43,7 +43,7 @@ from deckcheck.rules import (
     wrong_region,
 )
 from deckcheck.rules.context import CheckContext
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Violation, stamp
 
 if TYPE_CHECKING:
     from deckcheck.formats.model import Banlist, Format
@@ -119,22 +119,9 @@ def applicable(rules: Iterable[ModuleType], fmt: Format, banlist: Banlist | None
             if getattr(mod, "applies", None) is None or mod.applies(fmt, banlist, points_cap)]
 
 
-#: The fields `run` sets on each `Violation` it builds (a test holds them to the class's).
-VIOLATION_FIELDS = ("code", "name", "severity", "message", "card", "passcode", "section",
-                    "location", "count", "limit", "points", "cap", "suggestions")
-_new = object.__new__
-
-
 def run(rules: Iterable[ModuleType], deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
     """Every rule's findings as `Violation`s carrying the rule's code, name and severity."""
     for mod in rules:
+        code, name, severity = mod.CODE, mod.NAME, mod.SEVERITY
         for f in mod.check(deck, ctx):
-            # The values are this package's own (a rule module's identity, a `Found`), so
-            # they are set without re-validation, slot by slot (`VIOLATION_FIELDS`): the
-            # same object `Violation(...)` builds, without its keyword call.
-            v = _new(Violation)
-            v.code, v.name, v.severity = mod.CODE, mod.NAME, mod.SEVERITY
-            v.message, v.card, v.passcode, v.section = f.message, f.card, f.passcode, f.section
-            v.location, v.count, v.limit, v.points = f.location, f.count, f.limit, f.points
-            v.cap, v.suggestions = f.cap, list(f.suggestions)
-            yield v
+            yield stamp(f, code, name, severity)
