@@ -107,7 +107,11 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
             if run >= 0:  # `_entry`, without a call
                 add(new(entry, (run, written, count, new(location, (src, first, None, None,
                                                                    None)))))
-            run, count, first, written, prev = pc, 1, number, digits, raw
+            run = pc
+            count = 1
+            first = number
+            written = digits
+            prev = raw
             entries += 1
             if entries > most:
                 raise too_many_entries(where)
