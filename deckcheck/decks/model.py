@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Literal
 
-from deckcheck.plain import Plain, Value
+from deckcheck.plain import Plain
 
 Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
@@ -26,14 +26,28 @@ _PART = r"([a-z]+)\[([0-9]{1,9})\]"
 _PART_ORDER: dict[str, int] = {s: i for i, s in enumerate(SECTIONS)}
 
 
-class Location(Value):
+class Location(Plain):
     """Where an entry was written: `deck.ydk:12`, `Sheet1!B7`, `ydke://…#main[3]`."""
 
-    source: str | None = None  # file name (or "-" / "<url>")
-    line: int | None = None
-    sheet: str | None = None
-    cell: str | None = None
-    part: str | None = None  # URL component, e.g. "main[3]"
+    __slots__ = ("source", "line", "sheet", "cell", "part")
+
+    source: str | None  # file name (or "-" / "<url>")
+    line: int | None
+    sheet: str | None
+    cell: str | None
+    part: str | None  # URL component, e.g. "main[3]"
+
+    def __init__(self, *, source: str | None = None, line: int | None = None,
+                 sheet: str | None = None, cell: str | None = None,
+                 part: str | None = None) -> None:
+        self.source = source
+        self.line = line
+        self.sheet = sheet
+        self.cell = cell
+        self.part = part
+
+    def __hash__(self) -> int:
+        return hash((self.source, self.line, self.sheet, self.cell, self.part))
 
     def __str__(self) -> str:
         src = self.source or ""
@@ -83,21 +97,28 @@ class Location(Value):
         return (self.source or "", self.sheet or "", self.line or 0, row, col, part, section)
 
 
-#: A location that knows nothing (the default of an entry's).
-_NOWHERE = Location()
-
-
-class Entry(Value):
+class Entry(Plain):
     """`count` copies of one card in one section, as written at `location`."""
 
+    __slots__ = ("passcode", "written", "count", "location")
     _nested = {"location": Location}
 
     #: The passcode as written (or the resolved one for names); None if the name is unknown.
-    passcode: int | None = None
+    passcode: int | None
     #: The text as written (a name, or the passcode's digits).
-    written: str | None = None
-    count: int = 1
-    location: Location = _NOWHERE
+    written: str | None
+    count: int
+    location: Location
+
+    def __init__(self, *, passcode: int | None = None, written: str | None = None,
+                 count: int = 1, location: Location | None = None) -> None:
+        self.passcode = passcode
+        self.written = written
+        self.count = count
+        self.location = Location() if location is None else location
+
+    def __hash__(self) -> int:
+        return hash((self.passcode, self.written, self.count, self.location))
 
 
 ProblemKind = Literal["unknown-name", "ambiguous-name", "bad-count", "bad-line",

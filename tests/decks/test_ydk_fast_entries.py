@@ -24,12 +24,13 @@ def test_copying_one_entry_leaves_the_others_alone() -> None:
 
 
 def test_the_reader_sets_every_field_of_what_it_builds() -> None:
-    """`read_ydk` builds entries and locations from their fields by position (not through
-    their constructors): a field added to either class, or a changed order, fails here."""
+    """`read_ydk` builds entries and locations slot by slot (not through their constructors):
+    it must set every field the classes have, so a field added to either class fails here."""
     from deckcheck.decks.ydk import ENTRY_FIELDS, LOCATION_FIELDS
 
     assert tuple(Entry.model_fields) == ENTRY_FIELDS
     assert tuple(Location.model_fields) == LOCATION_FIELDS
+    assert Entry.__slots__ == ENTRY_FIELDS and Location.__slots__ == LOCATION_FIELDS
     entry = read_ydk(b"#main\n1\n", "a.ydk").main[0]
     assert entry == Entry(passcode=1, written="1", count=1, location=Location(source="a.ydk",
                                                                               line=2))
