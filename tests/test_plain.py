@@ -81,3 +81,64 @@ def test_pickles() -> None:  # event --jobs sends reports between processes
     deck, fmt = _deck(), Format(id="x", name="X")
     assert pickle.loads(pickle.dumps(deck)) == deck
     assert pickle.loads(pickle.dumps(fmt)) == fmt
+
+
+def test_violations_cannot_be_changed_once_built() -> None:
+    """`Found` and `Violation` are immutable, as the docs say: a field cannot be reassigned
+    (`Violation.code` could be before)."""
+    from deckcheck.rules.violation import Found
+
+    loc = Location(source="a.ydk", line=3)
+    violation = Violation(code="DC201", name="too-many-copies", message="m", location=loc)
+    seen = {violation}
+    for value, field in ((violation, "code"), (Found("m"), "message")):
+        with pytest.raises(AttributeError):
+            setattr(value, field, 9)
+        with pytest.raises(AttributeError):
+            value.not_a_field = 9  # type: ignore[union-attr]  # no __dict__ either
+    assert violation in seen
+    assert violation.model_copy(update={"code": "DC202"}).code == "DC202"
+    assert violation.code == "DC201"
+
+
+def test_a_value_is_declared_once() -> None:
+    """One annotated list gives the fields, their order, the keyword-only constructor and its
+    defaults, equality, hashing, dumps, copies and pickling."""
+    from deckcheck.plain import Value, from_fields
+
+    class Point(Value):
+        x: int
+        y: int = 0
+        label: str | None = None
+
+    p = Point(x=1, label="a")
+    assert list(Point.model_fields) == ["x", "y", "label"]
+    assert (p.x, p.y, p.label) == (1, 0, "a") and repr(p) == "Point(x=1, y=0, label='a')"
+    assert p == Point(x=1, y=0, label="a") == from_fields(Point, (1, 0, "a"))
+    assert p != Point(x=2, label="a") and p != (1, 0, "a")  # a value, not a tuple
+    assert hash(p) == hash(Point(x=1, label="a"))
+    assert p.model_dump() == {"x": 1, "y": 0, "label": "a"}
+    assert Point.model_validate(p.model_dump()) == p
+    assert p.model_copy(update={"y": 5}).y == 5
+    with pytest.raises(TypeError):
+        Point(1)  # type: ignore[misc]  # keyword-only
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]  # x has no default
+    with pytest.raises(TypeError, match="no field 'z'"):
+        p.model_copy(update={"z": 1})
+
+
+def test_values_pickle_and_copy() -> None:  # event --jobs sends them between processes
+    import copy
+
+    from deckcheck.rules.violation import Found
+
+    loc = Location(source="a.ydk", line=3)
+    v = Violation(code="DC201", name="too-many-copies", message="m", location=loc,
+                  suggestions=("A",))
+    found = Found("m", "Card", 1, "main", loc, suggestions=("B",))
+    for value in (loc, Entry(passcode=1, location=loc), v, found):
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.copy(value) == value and copy.deepcopy(value) == value
+    assert v.suggestions == ["A"] and Violation(code="c", name="n", message="m").suggestions == []
+    assert copy.deepcopy(v).suggestions is not v.suggestions

@@ -156,27 +156,51 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
     if fmt is not None and fmt not in FORMATS:
         raise DeckReadError(f"Unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}.")
     s = str(source)
-    if isinstance(source, str) and data is None and s != STDIN and "\n" not in s and \
-            len(s) < 4096 and s.lstrip()[:7].lower() != "ydke://":  # `ydke.is_ydke`
+    if isinstance(source, str) and data is None:
+        data, decks = _open_string(s, fmt, pool, name)
+        if decks is not None:
+            return decks
+    data = _checked_bytes(source, data)
+    stem, ext = _stem_suffix(s) if s != STDIN else (None, "")
+    fmt = fmt or sniff(data, ext.lower())
+    label = source_label(source)
+    if fmt in NEEDS_POOL_TO_READ and pool is None:
+        raise DeckReadError(f"Reading {label} as {fmt} needs the card database; run "
+                            "`deckcheck cards update`.")
+    return _read_as(fmt, data, pool, label, name if name is not None else stem, name)
+
+
+def _open_string(s: str, fmt: str | None, pool: CardPool | None, name: str | None
+                 ) -> tuple[bytes | None, list[Deck] | None]:
+    """A source given as a string: the bytes of the deck file it names (most sources), or
+    the deck of the ydke:// URL or Omega code it is; (None, None) when it is neither (the
+    caller's read says why)."""
+    if s != STDIN and "\n" not in s and len(s) < 4096 and \
+            s.lstrip()[:7].lower() != "ydke://":  # `ydke.is_ydke`
         # most sources are deck files: read at once (one open instead of a stat, then an
         # open); a source that is no readable regular file takes the way below, which says
         # what it is
         try:
-            data = read_bytes(s)
+            return read_bytes(s), None
         except DeckReadError:
-            data = None
-    if isinstance(source, str) and data is None:
-        is_file = s != STDIN and "\n" not in s and _is_file(s)  # one stat for both checks
-        direct = _direct_format(s, is_file) if fmt in (None, "ydke", "omega") else None
-        if direct is not None:
-            return [_read_string(s, fmt or direct, pool, name)]
-        if s != STDIN and "\n" not in s and not is_file and not _exists(s):
-            if fmt in ("ydke", "omega"):  # named as a code: say why it does not decode
-                return [_read_string(s, fmt, pool, name)]
-            if fmt is None and _CODE_LIKE.fullmatch(s):
-                raise DeckReadError(f"{_short(s)}: no such file, and not a ydke:// URL or Omega "
-                                    "deck code that decodes; check the path, or copy the whole "
-                                    "code again.")
+            pass
+    is_file = s != STDIN and "\n" not in s and _is_file(s)  # one stat for both checks
+    direct = _direct_format(s, is_file) if fmt in (None, "ydke", "omega") else None
+    if direct is not None:
+        return None, [_read_string(s, fmt or direct, pool, name)]
+    if s != STDIN and "\n" not in s and not is_file and not _exists(s):
+        if fmt in ("ydke", "omega"):  # named as a code: say why it does not decode
+            return None, [_read_string(s, fmt, pool, name)]
+        if fmt is None and _CODE_LIKE.fullmatch(s):
+            raise DeckReadError(f"{_short(s)}: no such file, and not a ydke:// URL or Omega "
+                                "deck code that decodes; check the path, or copy the whole "
+                                "code again.")
+    return None, None
+
+
+def _checked_bytes(source: str | Path, data: bytes | None) -> bytes:
+    """The source's bytes (read now unless given), refused when too large or an old Office
+    file."""
     if data is None:
         data = read_bytes(source)
     elif len(data) > MAX_BYTES:
@@ -185,14 +209,13 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
     if data.startswith(_OLE_MAGIC):
         raise DeckReadError(f"{source_label(source)} is an old Excel (.xls) or other Office "
                             "file; save it as an Excel Workbook (.xlsx) and try again.")
-    stem, ext = _stem_suffix(s) if s != STDIN else (None, "")
-    ext = ext.lower()
-    fmt = fmt or sniff(data, ext)
-    label = source_label(source)
-    deck_name = name if name is not None else stem
-    if fmt in NEEDS_POOL_TO_READ and pool is None:
-        raise DeckReadError(f"Reading {label} as {fmt} needs the card database; run "
-                            "`deckcheck cards update`.")
+    return data
+
+
+def _read_as(fmt: str, data: bytes, pool: CardPool | None, label: str,
+             deck_name: str | None, name: str | None) -> list[Deck]:
+    """The decks of a source's bytes in format `fmt` (a workbook's single deck takes `name`
+    when one is given)."""
     if fmt == "ydk":
         from deckcheck.decks.ydk import read_ydk
 
@@ -215,8 +238,7 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
     from deckcheck.decks.source import decode_text
 
     text = decode_text(data, label).strip().lstrip("\ufeff")
-    deck = _read_string(text, fmt, pool, deck_name, label)
-    return [deck]
+    return [_read_string(text, fmt, pool, deck_name, label)]
 
 
 def _read_string(s: str, fmt: str, pool: CardPool | None, name: str | None,

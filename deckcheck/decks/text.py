@@ -96,47 +96,68 @@ def read_text(data: bytes | str, pool: CardPool | None, source: str = "", *,
         if not line or line.startswith("//"):
             continue
         loc = Location(source=source or None, line=number)
-        if len(line) > MAX_LINE:  # before any other look at it: no work grows with its length
-            tried += 1
-            if tried > MAX_ENTRIES:
-                raise too_many_entries(where)
+        # a long line is no card: before any other look at it, so no work grows with it
+        too_long = len(line) > MAX_LINE
+        if not too_long:
+            header = section_word(_DECOR.sub("", line)) if len(line) <= 48 else None
+            if header is not None:
+                section = header[0]
+                headers += 1
+                continue
+            if _no_card(line, resolver, deck.meta):
+                continue
+            line = _BULLET.sub("", line)
+        tried += 1
+        if tried > MAX_ENTRIES:
+            raise too_many_entries(where)
+        if too_long:
             deck.problems.append(ReadProblem(
                 kind="bad-line", section=section, written=line[:40] + "...", location=loc,
                 message=f"The line is {len(line):,} characters long, too long for a card "
                         "name; it was skipped."))
-            continue
-        header = section_word(_DECOR.sub("", line)) if len(line) <= 48 else None
-        if header is not None:
-            section = header[0]
-            headers += 1
-            continue
-        if line.startswith("#") or set(line) <= set("=-_*~#"):
-            continue
-        meta = _META.match(line)
-        if meta and not _resolves(resolver, line):
-            deck.meta.setdefault(_META_KEYS[meta.group(1).lower()], meta.group(2).strip())
-            continue
-        if is_total(line):
-            continue
-        line = _BULLET.sub("", line)
-        tried += 1
-        if tried > MAX_ENTRIES:
-            raise too_many_entries(where)
-        got = _parse_line(line, resolver)
-        if got is None:
-            first = _first_candidate(line)
-            resolver.problems.append(resolver.problem(
-                first[1], first[0] if isinstance(first[0], int) else 1, section, loc,
-                _ambiguous(resolver, first[1])))
-            continue
-        count, written, pc = got
-        if isinstance(count, str):
-            deck.problems.append(bad_count(written_count(line, written), written, section,
-                                           count, loc))
-            continue
-        sec = section if section is not None else place_by_frame(pool, pc)
-        deck.section(sec).append(Entry(passcode=pc, written=written, count=count,
-                                       location=loc))
+        else:
+            _card_line(line, resolver, section, loc, deck)
+    if tried == 0 and headers == 0:
+        raise DeckReadError(f"{where} holds no card lines; write one card per line, like "
+                            "'3 Ash Blossom & Joyous Spring'.")
+    _gather_problems(deck, resolver, source)
+    return deck
+
+
+def _no_card(line: str, resolver: Resolver, meta: dict[str, str]) -> bool:
+    """Whether a line is no card line: a comment, a rule of `=-_*~#`, a totals line, or a
+    labelled field ("Player: Ann", kept in `meta`) that is no card name."""
+    if line.startswith("#") or set(line) <= set("=-_*~#"):
+        return True
+    field = _META.match(line)
+    if field and not _resolves(resolver, line):
+        meta.setdefault(_META_KEYS[field.group(1).lower()], field.group(2).strip())
+        return True
+    return is_total(line)
+
+
+def _card_line(line: str, resolver: Resolver, section: Section | None, loc: Location,
+               deck: Deck) -> None:
+    """A card line's entry into the deck, or its problem (unknown name, unreadable count)."""
+    got = _parse_line(line, resolver)
+    if got is None:
+        first = _first_candidate(line)
+        resolver.problems.append(resolver.problem(
+            first[1], first[0] if isinstance(first[0], int) else 1, section, loc,
+            _ambiguous(resolver, first[1])))
+        return
+    count, written, pc = got
+    if isinstance(count, str):
+        deck.problems.append(bad_count(written_count(line, written), written, section,
+                                       count, loc))
+        return
+    sec = section if section is not None else place_by_frame(resolver.pool, pc)
+    deck.section(sec).append(Entry(passcode=pc, written=written, count=count, location=loc))
+
+
+def _gather_problems(deck: Deck, resolver: Resolver, source: str) -> None:
+    """The reader's and the resolver's problems in line order, the first `MAX_PROBLEMS` one
+    by one, then how many more."""
     deck.problems.extend(resolver.problems)
     deck.problems.sort(key=lambda p: p.location.line or 0)
     if len(deck.problems) > MAX_PROBLEMS:
@@ -145,10 +166,6 @@ def read_text(data: bytes | str, pool: CardPool | None, source: str = "", *,
         deck.problems.append(ReadProblem(
             kind="bad-line", location=Location(source=source or None),
             message=f"{more} more lines could not be read as cards; is this a decklist?"))
-    if tried == 0 and headers == 0:
-        raise DeckReadError(f"{where} holds no card lines; write one card per line, like "
-                            "'3 Ash Blossom & Joyous Spring'.")
-    return deck
 
 
 def written_count(line: str, name: str) -> str:

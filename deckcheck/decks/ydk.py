@@ -26,9 +26,9 @@ first of its lines).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from deckcheck.decks.model import Deck, Entry, Location, ReadProblem, Section
+from deckcheck.decks.model import SECTIONS, Deck, Entry, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_ENTRIES, decode_text, split_lines, too_many_entries
 from deckcheck.errors import DeckReadError
 
@@ -44,7 +44,12 @@ MAX_LINE_PROBLEMS = 20
 #: them to `Entry.model_fields` and `Location.model_fields`).
 ENTRY_FIELDS = ("passcode", "written", "count", "location")
 LOCATION_FIELDS = ("source", "line", "sheet", "cell", "part")
+_NOT_A_PASSCODE = "is not a passcode (at most 10 digits, below 2^32)"
+_NOT_A_LINE = "is neither a passcode nor a section header"
 _new = object.__new__
+#: What `_directive` says a line that holds no passcode does (besides opening a section).
+_OFF, _PICKUP, _CREATED, _BAD = "off", "pickup", "created", "bad"
+
 
 def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) -> Deck:
     """Read a `.ydk` file's content. Raises DeckReadError only when the content is no ydk at
@@ -54,146 +59,179 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = split_lines(text, where)
-    # section -> list of [passcode, count, line, written]
-    rows: dict[Section, list[list[Any]]] = {"main": [], "extra": [], "side": []}
+    src = source or None
+    deck = Deck(name=name, source=src)
+    meta = deck.meta
     section: Section = "main"
-    active = True
-    seen_header = False
-    meta: dict[str, str] = {}
-    problems: list[ReadProblem] = []
-    bad_lines = 0
+    current = deck.main
+    active, seen_header = True, False
+    bad: list[tuple[int, Section, str]] = []  # unreadable lines: number, section, why
     entries = 0
-    current = rows["main"]
-    last: list[Any] | None = None
-    # the text of the line that opened `last` (None when `last` is): a line equal to it is
+    # the entry being read: passcode (-1: none), copies so far, first line, digits as written
+    run, count, first, written = -1, 0, 0, ""
+    # the text of the line that opened it (None when none is open): a line equal to it is
     # one more copy, with no more work (a third of a real deck's lines)
     prev: str | None = None
+    # locals, not globals, in the loop that runs per line
+    new, entry, location, top, most = _new, Entry, Location, MAX_PASSCODE, MAX_ENTRIES
+    add = current.append
     for number, raw in enumerate(lines, 1):
         if raw == prev:
-            last[1] += 1  # type: ignore[index]  # `prev` is set only with `last`
+            count += 1
             continue
-        if raw.isdigit() and raw.isascii():  # most lines: a bare passcode
+        # the passcode the line starts with: most lines are one bare passcode
+        digits = raw if raw.isdigit() and raw.isascii() else _digits(raw)
+        if digits is None:  # a section header, a comment, a blank or an unreadable line
+            kind = _directive(raw)
+            if _noted(kind, raw, number, section if active else None, bad, meta):
+                continue
+            # a section opens or the deck's sections end: the open entry is complete
+            if run >= 0:
+                add(_entry(run, written, count, src, first))
+                if kind is _PICKUP:
+                    _drop_mdpro3_marker(section if active else None, current, lines, number,
+                                        meta)
+            run, prev, active = -1, None, kind in SECTIONS
             if active:
-                if len(raw) <= 10 and (pc := int(raw)) <= MAX_PASSCODE:
-                    if last is not None and last[0] == pc:
-                        last[1] += 1
-                    else:
-                        last = [pc, 1, number, raw]
-                        prev = raw
-                        current.append(last)
-                        entries += 1
-                        if entries > MAX_ENTRIES:
-                            raise too_many_entries(where)
-                    continue
-                bad_lines += 1
-                if bad_lines <= MAX_LINE_PROBLEMS:
-                    problems.append(_bad_line(raw, number, source, section,
-                                              "is not a passcode (at most 10 digits, below 2^32)"))
+                section = cast(Section, kind)
+                current, seen_header = deck.section(section), True
+                add = current.append
             continue
-        line = raw.strip()
-        if not line:
+        if not active:
             continue
-        first = line[0]
-        if "0" <= first <= "9":
-            if line.isascii() and line.isdigit():
-                digits = line
-            else:
-                end = 1
-                while end < len(line) and "0" <= line[end] <= "9":
-                    end += 1
-                digits = line[:end]
-                rest = line[end:]
-                if not (rest[0].isspace() or rest[0] in "#/-;,"):
-                    digits = ""
-            if not active:
-                continue
-            pc = int(digits) if digits and len(digits) <= 10 else MAX_PASSCODE + 1
-            if pc <= MAX_PASSCODE:
-                if last is not None and last[0] == pc:
-                    last[1] += 1
-                else:
-                    last = [pc, 1, number, digits]
-                    prev = raw
-                    current.append(last)
-                    entries += 1
-                    if entries > MAX_ENTRIES:
-                        raise too_many_entries(where)
-                continue
-            bad_lines += 1
-            if bad_lines <= MAX_LINE_PROBLEMS:
-                problems.append(_bad_line(line, number, source, section,
-                                          "is not a passcode (at most 10 digits, below 2^32)"))
-            continue
-        low = line.lower()
-        if first == "#":
-            word = low[1:].strip()
-            if word == "main" or word == "extra":
-                section = word  # type: ignore[assignment]  # "main" or "extra", a Section
-                current, last, prev, active, seen_header = rows[section], None, None, True, True
-            elif word.startswith("created by"):
-                meta.setdefault("created_by", line[1:].strip()[len("created by"):].strip())
-            elif low.startswith("##") or word in MDPRO3_SECTIONS:
-                if word == "pickup" and section == "side" and active and last is not None:
-                    _drop_mdpro3_marker(current, last, lines, number, meta)
-                active, last, prev = False, None, None
-            continue
-        if first == "!":
-            if low[1:].strip() == "side":
-                section = "side"
-                current, last, prev, active, seen_header = rows["side"], None, None, True, True
-            else:
-                active, last, prev = False, None, None
-            continue
-        if first == "$":
-            continue
-        if active:
-            bad_lines += 1
-            if bad_lines <= MAX_LINE_PROBLEMS:
-                problems.append(_bad_line(line, number, source, section,
-                                          "is neither a passcode nor a section header"))
-    has_cards = any(rows.values())
-    if not seen_header and not has_cards:
-        raise DeckReadError(f"{where} is not a YDK deck file (no #main, #extra or !side line and "
-                            "no passcodes); check the file or name its format.")
-    if bad_lines > MAX_LINE_PROBLEMS:
-        problems.append(ReadProblem(
-            kind="bad-line", message=f"{bad_lines - MAX_LINE_PROBLEMS} more lines are neither "
-            "passcodes nor section headers and were skipped.", location=Location(source=source)))
-    deck = Deck(name=name, source=source or None, problems=problems, meta=meta)
-    src = source or None
-    for sec, items in rows.items():
-        out = deck.section(sec)
-        for pc, count, line, digits in items:
-            # `Entry(passcode=…, location=Location(source=…, line=…))` without the two
-            # keyword calls: every slot of both plain classes set here (a test holds these to
-            # the classes' fields), about 3x faster per entry, and entries are most of a read
-            loc = _new(Location)
-            loc.source, loc.line, loc.sheet, loc.cell, loc.part = src, line, None, None, None
-            entry = _new(Entry)
-            entry.passcode, entry.written, entry.count, entry.location = pc, digits, count, loc
-            out.append(entry)
+        if not (digits and len(digits) <= 10 and (pc := int(digits)) <= top):
+            bad.append((number, section, _NOT_A_PASSCODE))
+        elif pc == run:
+            count += 1
+        else:
+            if run >= 0:  # `_entry`, without the call (most entries end here)
+                loc = new(location)
+                loc.source, loc.line, loc.sheet, loc.cell, loc.part = src, first, None, None, None
+                done = new(entry)
+                done.passcode, done.written, done.count, done.location = run, written, count, loc
+                add(done)
+            run = pc
+            count = 1
+            first = number
+            written = digits
+            prev = raw
+            entries += 1
+            if entries > most:
+                raise too_many_entries(where)
+    if run >= 0:
+        current.append(_entry(run, written, count, src, first))
+    if not seen_header:
+        _refuse_without_cards(deck, where)
+    deck.problems = _bad_lines(bad, lines, source)
     return deck
 
 
-def _drop_mdpro3_marker(rows: list[list[Any]], last: list[Any], lines: list[str],
+def _refuse_without_cards(deck: Deck, where: str) -> None:
+    """A text with no section header is a ydk only when it holds passcodes."""
+    if not (deck.main or deck.extra or deck.side):
+        raise DeckReadError(f"{where} is not a YDK deck file (no #main, #extra or !side line and "
+                            "no passcodes); check the file or name its format.")
+
+
+def _noted(kind: str | None, raw: str, number: int, section: Section | None,
+           bad: list[tuple[int, Section, str]], meta: dict[str, str]) -> bool:
+    """Whether a line holding no passcode is done with here (nothing, unreadable or
+    `#created by`), not opening or ending a section; `section` is None where lines are
+    skipped (after MDPro3's sections)."""
+    if kind is _BAD:
+        if section is not None:
+            bad.append((number, section, _NOT_A_LINE))
+    elif kind is _CREATED:
+        meta.setdefault("created_by", _created_by(raw))
+    return kind is None or kind is _BAD or kind is _CREATED
+
+
+def _entry(passcode: int, written: str, count: int, source: str | None, line: int) -> Entry:
+    """`Entry(passcode=…, location=Location(source=…, line=…))` without the two keyword calls:
+    every slot of both plain classes set here (a test holds them to the classes' fields),
+    about 3x faster per entry, and entries are most of a read."""
+    loc = _new(Location)
+    loc.source, loc.line, loc.sheet, loc.cell, loc.part = source, line, None, None, None
+    entry = _new(Entry)
+    entry.passcode, entry.written, entry.count, entry.location = passcode, written, count, loc
+    return entry
+
+
+def _digits(raw: str) -> str | None:
+    """The passcode a line starts with, spaces around it and text after it (`14558127 --Ash`)
+    aside; "" when the line starts with a digit but holds no passcode; None when it does not
+    start with a digit (blank lines too)."""
+    line = raw.strip()
+    if not line or not "0" <= line[0] <= "9":
+        return None
+    if line.isascii() and line.isdigit():
+        return line
+    end = 1
+    while end < len(line) and "0" <= line[end] <= "9":
+        end += 1
+    rest = line[end]
+    return line[:end] if rest.isspace() or rest in "#/-;," else ""
+
+
+def _directive(raw: str) -> str | None:
+    """What a line holding no passcode does: a Section name opens it; `_OFF` ends the deck's
+    sections (MDPro3's, `##…`, other `!` lines); `_PICKUP` is MDPro3's `#pickup`; `_CREATED`
+    is `#created by …`; `_BAD` is no ydk line; None: nothing (blank, a comment, `$…$`)."""
+    line = raw.strip()
+    if not line:
+        return None
+    first, low = line[0], line.lower()
+    if first == "#":
+        word = low[1:].strip()
+        if word == "main" or word == "extra":
+            return word
+        if word.startswith("created by"):
+            return _CREATED
+        if word == "pickup":
+            return _PICKUP
+        return _OFF if low.startswith("##") or word in MDPRO3_SECTIONS else None
+    if first == "!":
+        return "side" if low[1:].strip() == "side" else _OFF
+    return None if first == "$" else _BAD
+
+
+def _created_by(raw: str) -> str:
+    """Who wrote the file, from its `#created by …` line."""
+    return raw.strip()[1:].strip()[len("created by"):].strip()
+
+
+def _bad_lines(bad: list[tuple[int, Section, str]], lines: list[str], source: str
+               ) -> list[ReadProblem]:
+    """The problems of the unreadable lines: the first `MAX_LINE_PROBLEMS` one by one, then
+    how many more."""
+    out = []
+    for number, section, why in bad[:MAX_LINE_PROBLEMS]:
+        line = lines[number - 1].strip()
+        shown = line if len(line) <= 40 else line[:37] + "..."
+        out.append(ReadProblem(kind="bad-line", message=f"The line {shown!r} {why}; it was "
+                               "skipped.", section=section, written=shown,
+                               location=Location(source=source or None, line=number)))
+    if len(bad) > MAX_LINE_PROBLEMS:
+        out.append(ReadProblem(
+            kind="bad-line", message=f"{len(bad) - MAX_LINE_PROBLEMS} more lines are neither "
+            "passcodes nor section headers and were skipped.", location=Location(source=source)))
+    return out
+
+
+def _drop_mdpro3_marker(section: Section | None, entries: list[Entry], lines: list[str],
                         number: int, meta: dict[str, str]) -> None:
-    """`#pickup` on line `number` of an MDPro3 file: the Side Deck's last line, when it is a
-    single bare small id directly above (blank lines aside), is MDPro3's marker, not a card."""
-    pc, count, line, written = last
-    if meta.get("created_by") != "MDPro3" or count != 1 or pc > MDPRO3_MARKER_MAX \
-            or rows[-1] is not last or lines[line - 1].strip() != written \
+    """`#pickup` on line `number` of an MDPro3 file, right after the entry it ends: the Side
+    Deck's last entry, when it is a single bare small id on the line directly above (blank
+    lines aside), is MDPro3's marker, not a card."""
+    last = entries[-1]
+    line, written = last.location.line or 0, last.written
+    if section != "side" or meta.get("created_by") != "MDPro3" or last.count != 1 \
+            or (last.passcode or 0) > MDPRO3_MARKER_MAX or lines[line - 1].strip() != written \
             or any(lines[i].strip() for i in range(line, number - 1)):
         return
-    rows.pop()
+    entries.pop()
     meta["ignored"] = (f"line {line}: {written}, MDPro3's item before #pickup (no card), "
                        "was not counted")
-
-
-def _bad_line(line: str, number: int, source: str, section: Section, why: str) -> ReadProblem:
-    shown = line if len(line) <= 40 else line[:37] + "..."
-    return ReadProblem(kind="bad-line", message=f"The line {shown!r} {why}; it was skipped.",
-                       section=section, written=shown,
-                       location=Location(source=source or None, line=number))
 
 
 def write_ydk(deck: Deck, *, created_by: str = "deckcheck") -> str:

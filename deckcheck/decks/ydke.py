@@ -16,8 +16,9 @@ import base64
 import binascii
 import re
 import struct
+from itertools import groupby
 
-from deckcheck.decks.model import SECTIONS, Deck, Entry, Location
+from deckcheck.decks.model import SECTIONS, Deck, Entry, Location, Section
 from deckcheck.decks.source import MAX_ENTRIES
 from deckcheck.errors import DeckReadError, DeckWriteError
 
@@ -34,6 +35,17 @@ def is_ydke(text: str) -> bool:
 
 def read_ydke(url: str, source: str = "<url>", *, name: str | None = None) -> Deck:
     """Decode a `ydke://` URL. Raises DeckReadError naming the broken part."""
+    parts = _parts(url, source)
+    deck = Deck(name=name, source=source or None)
+    for sec, part in zip(SECTIONS, parts[:3], strict=True):
+        deck.section(sec).extend(_entries(_codes(_NAMES[sec], part), sec, source or None))
+    if len(parts) == 4 and parts[3]:
+        deck.meta["ydke_part4"] = parts[3]
+    return deck
+
+
+def _parts(url: str, source: str) -> list[str]:
+    """The `!`-separated parts of a ydke:// URL: main, extra, side and maybe a fourth."""
     text = url.strip()
     if len(text) > MAX_URL:
         raise DeckReadError(f"The ydke:// URL is {len(text):,} characters long, which is no "
@@ -41,53 +53,50 @@ def read_ydke(url: str, source: str = "<url>", *, name: str | None = None) -> De
     if not is_ydke(text):
         raise DeckReadError(f"{source}: a ydke URL must start with 'ydke://'; copy the whole "
                             "URL.")
-    body = text[len(PREFIX):]
-    parts = body.split("!")
+    parts = text[len(PREFIX):].split("!")
     if len(parts) < 3:
         raise DeckReadError(f"The ydke:// URL has {len(parts)} part(s) but needs three "
                             "(main!extra!side!); copy the whole URL.")
     if len(parts) > 4 and any(parts[4:]):
         raise DeckReadError(f"The ydke:// URL has {len(parts)} parts but a deck has at most "
                             "four (main!extra!side!); check that only one URL was pasted.")
-    deck = Deck(name=name, source=source or None)
-    for sec, part in zip(SECTIONS, parts[:3], strict=True):
-        label = _NAMES[sec]
-        if not _B64.fullmatch(part):
-            bad = [ch for ch in part if not (ch.isascii() and (ch.isalnum() or ch in "+/="))]
-            what = f"holds {bad[0]!r}" if bad else "has '=' padding inside it"
-            raise DeckReadError(f"The {label} part of the ydke:// URL is not base64 (it {what}); "
-                                "copy the URL again without changing it.")
-        try:
-            raw = base64.b64decode(part, validate=True)
-        except (binascii.Error, ValueError):
-            raise DeckReadError(f"The {label} part of the ydke:// URL is cut short or padded "
-                                "wrongly (base64 length not a multiple of 4); copy the whole "
-                                "URL again.") from None
-        if len(raw) % 4:
-            raise DeckReadError(f"The {label} part of the ydke:// URL decodes to {len(raw)} "
-                                "bytes, not a multiple of 4 (one passcode is 4 bytes); copy the "
-                                "whole URL again.")
-        if len(raw) // 4 > MAX_ENTRIES:
-            raise DeckReadError(f"The {label} part of the ydke:// URL holds {len(raw) // 4:,} "
-                                f"cards (more than {MAX_ENTRIES:,}), which is no deck; check "
-                                "what was pasted.")
-        codes = struct.unpack(f"<{len(raw) // 4}I", raw)
-        entries = deck.section(sec)
-        last: Entry | None = None
-        for i, pc in enumerate(codes):
-            if last is not None and last.passcode == pc:
-                last = Entry.model_construct(passcode=pc, written=str(pc), count=last.count + 1,
-                                             location=last.location)
-                entries[-1] = last
-                continue
-            last = Entry.model_construct(
-                passcode=pc, written=str(pc), count=1,
-                location=Location.model_construct(source=source or None, line=None, sheet=None,
-                                                  cell=None, part=f"{sec}[{i}]"))
-            entries.append(last)
-    if len(parts) == 4 and parts[3]:
-        deck.meta["ydke_part4"] = parts[3]
-    return deck
+    return parts
+
+
+def _codes(label: str, part: str) -> tuple[int, ...]:
+    """The passcodes of one part (base64 of 4-byte little-endian numbers)."""
+    if not _B64.fullmatch(part):
+        bad = [ch for ch in part if not (ch.isascii() and (ch.isalnum() or ch in "+/="))]
+        what = f"holds {bad[0]!r}" if bad else "has '=' padding inside it"
+        raise DeckReadError(f"The {label} part of the ydke:// URL is not base64 (it {what}); "
+                            "copy the URL again without changing it.")
+    try:
+        raw = base64.b64decode(part, validate=True)
+    except (binascii.Error, ValueError):
+        raise DeckReadError(f"The {label} part of the ydke:// URL is cut short or padded "
+                            "wrongly (base64 length not a multiple of 4); copy the whole "
+                            "URL again.") from None
+    if len(raw) % 4:
+        raise DeckReadError(f"The {label} part of the ydke:// URL decodes to {len(raw)} "
+                            "bytes, not a multiple of 4 (one passcode is 4 bytes); copy the "
+                            "whole URL again.")
+    if len(raw) // 4 > MAX_ENTRIES:
+        raise DeckReadError(f"The {label} part of the ydke:// URL holds {len(raw) // 4:,} "
+                            f"cards (more than {MAX_ENTRIES:,}), which is no deck; check "
+                            "what was pasted.")
+    return struct.unpack(f"<{len(raw) // 4}I", raw)
+
+
+def _entries(codes: tuple[int, ...], sec: Section, source: str | None) -> list[Entry]:
+    """One entry per run of one passcode, located at the run's first position."""
+    out = []
+    i = 0
+    for pc, run in groupby(codes):
+        n = sum(1 for _ in run)
+        out.append(Entry(passcode=pc, written=str(pc), count=n,
+                         location=Location(source=source, part=f"{sec}[{i}]")))
+        i += n
+    return out
 
 
 def to_ydke(deck: Deck) -> str:

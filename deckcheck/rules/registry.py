@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from deckcheck.errors import UnknownRule
-from deckcheck.rules.violation import Violation
+from deckcheck.rules.violation import Violation, stamp
 
 if TYPE_CHECKING:
     from deckcheck.decks.model import Deck
@@ -197,12 +197,6 @@ def applicable(codes: Iterable[str], fmt: Format, banlist: Banlist | None,
     return Active(codes, fmt, banlist, points_cap)
 
 
-#: The fields `run` sets on each `Violation` it builds (a test holds them to the class's).
-VIOLATION_FIELDS = ("code", "name", "severity", "message", "card", "passcode", "section",
-                    "location", "count", "limit", "points", "cap", "suggestions")
-_new = object.__new__
-
-
 def run(rules: Active, deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
     """Every rule's findings as `Violation`s carrying the rule's code, name and severity;
     a rule whose gate is closed for this deck is skipped (it would find nothing)."""
@@ -212,13 +206,6 @@ def run(rules: Active, deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         mod = rules.module(code)
         if mod is None:
             continue
+        name, severity = mod.NAME, mod.SEVERITY
         for f in mod.check(deck, ctx):
-            # The values are this package's own (a rule module's identity, a `Found`), so
-            # they are set without re-validation, slot by slot (`VIOLATION_FIELDS`): the
-            # same object `Violation(...)` builds, without its keyword call.
-            v = _new(Violation)
-            v.code, v.name, v.severity = mod.CODE, mod.NAME, mod.SEVERITY
-            v.message, v.card, v.passcode, v.section = f.message, f.card, f.passcode, f.section
-            v.location, v.count, v.limit, v.points = f.location, f.count, f.limit, f.points
-            v.cap, v.suggestions = f.cap, list(f.suggestions)
-            yield v
+            yield stamp(f, code, name, severity)

@@ -128,3 +128,19 @@ def test_reading_ydk_does_not_import_openpyxl(fixtures: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout == "False\n"
+
+
+def test_bytes_are_checked_in_one_place() -> None:
+    """Given bytes (an upload) and read bytes are refused by one helper: too large, or an
+    old Office file."""
+    import pytest
+
+    from deckcheck.decks.files import _checked_bytes
+    from deckcheck.decks.source import MAX_BYTES
+    from deckcheck.errors import DeckReadError
+
+    assert _checked_bytes("a.ydk", b"#main\n") == b"#main\n"
+    with pytest.raises(DeckReadError, match="larger than 20 MB"):
+        _checked_bytes("a.ydk", b"1" * (MAX_BYTES + 1))
+    with pytest.raises(DeckReadError, match=r"old Excel \(.xls\)"):
+        _checked_bytes("a.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"0" * 10)

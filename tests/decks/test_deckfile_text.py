@@ -140,3 +140,15 @@ def test_prose_is_bounded(pool: MemoryPool, monkeypatch: pytest.MonkeyPatch) -> 
     assert len(deck.problems) == 101
     assert deck.problems[-1].message == ("51 more lines could not be read as cards; is this a "
                                          "decklist?")
+
+
+@pytest.mark.parametrize("line,meta", [
+    ("# a comment", {}), ("=====", {}), ("Total: 40", {}), ("Player: Ann", {"player": "Ann"}),
+    ("Deck name: Blue-Eyes", {"deck_name": "Blue-Eyes"})])
+def test_one_function_says_which_lines_are_no_card(line: str, meta: dict[str, str]) -> None:
+    from deckcheck.decks.resolve import Resolver
+    from deckcheck.decks.text import _no_card
+
+    found: dict[str, str] = {}
+    assert _no_card(line, Resolver(None), found) and found == meta
+    assert not _no_card("3 Ash Blossom & Joyous Spring", Resolver(None), found)

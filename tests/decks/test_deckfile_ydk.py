@@ -137,3 +137,40 @@ def test_mdpro3_marker_before_pickup_is_not_a_side_card(fixtures: Path) -> None:
 def test_only_that_one_mdpro3_line_is_dropped(text: str, side: list[int]) -> None:
     deck = read_ydk(text, "d.ydk")
     assert deck.passcodes("side") == side and "ignored" not in deck.meta
+
+
+@pytest.mark.parametrize("line,digits", [
+    ("14558127", "14558127"), ("  14558127\t", "14558127"), ("14558127 --Ash", "14558127"),
+    ("14558127;x", "14558127"), ("14558127abc", ""), ("12\u00b3", ""), ("", None), ("  ", None),
+    ("#main", None), ("abc", None), ("\u0661\u0662", None)])
+def test_one_function_says_which_passcode_a_line_starts_with(line: str, digits: str | None
+                                                               ) -> None:
+    from deckcheck.decks.ydk import _digits
+
+    assert _digits(line) == digits
+
+
+@pytest.mark.parametrize("line,kind", [
+    ("#main", "main"), (" #EXTRA ", "extra"), ("!side", "side"), ("!Side", "side"),
+    ("#pickup", "pickup"), ("##pickup", "off"), ("#case", "off"), ("!foo", "off"),
+    ("#created by X", "created"), ("# a comment", None), ("$123$", None), ("", None),
+    ("abc", "bad")])
+def test_one_function_says_what_a_header_line_does(line: str, kind: str | None) -> None:
+    from deckcheck.decks.ydk import _directive
+
+    assert _directive(line) == kind
+
+
+@pytest.mark.parametrize("shape", ["{}", " {} ", "\t{}", "{} --Ash", "{}#x", "{};x", "{},x"])
+def test_every_way_to_write_a_passcode_line_reads_the_same(shape: str) -> None:
+    """Bare and padded or annotated passcode lines take one path: same entries, same counts,
+    same locations, copies merged across the shapes."""
+    line = shape.format("14558127")
+    deck = read_ydk(f"#main\n{line}\n{line}\n14558127\n#extra\n!side\n{line}\n", "a.ydk")
+    assert [(e.passcode, e.written, e.count, e.location.line) for e in deck.main] == \
+        [(14558127, "14558127", 3, 2)]
+    assert [(e.passcode, e.count, e.location.line) for e in deck.side] == [(14558127, 1, 7)]
+    written = shape.format("99999999999").strip()
+    bad = read_ydk(f"#main\n{shape.format('99999999999')}\n", "a.ydk")
+    assert [(p.kind, p.written, p.location.line) for p in bad.problems] == \
+        [("bad-line", written, 2)]

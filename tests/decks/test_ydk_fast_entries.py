@@ -38,3 +38,15 @@ def test_the_reader_sets_every_field_of_what_it_builds() -> None:
                                      location=Location(source="a.ydk", line=2)))
     assert repr(entry) == repr(Entry(passcode=1, written="1", count=1,
                                      location=Location(source="a.ydk", line=2)))
+
+
+def test_entries_closed_by_the_next_passcode_equal_constructed_ones() -> None:
+    """An entry is built where the next passcode starts (inline) or where a header or the
+    file ends (`_entry`): both the same value `Entry(...)` builds."""
+    deck = read_ydk(b"1\n1\n2\n#extra\n3\n", "a.ydk")
+    assert deck.main == [Entry(passcode=1, written="1", count=2,
+                               location=Location(source="a.ydk", line=1)),
+                         Entry(passcode=2, written="2", location=Location(source="a.ydk", line=3))]
+    assert deck.extra == [Entry(passcode=3, written="3", location=Location(source="a.ydk", line=5))]
+    rebuilt = [Entry.model_validate(e.model_dump()) for e in deck.main]
+    assert [hash(e) for e in deck.main] == [hash(e) for e in rebuilt]

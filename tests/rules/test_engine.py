@@ -185,12 +185,12 @@ def test_a_rule_whose_gate_is_closed_would_find_nothing() -> None:
 
 
 def test_the_engine_sets_every_field_of_a_violation() -> None:
-    """`registry.run` builds each `Violation` slot by slot: its list of fields must be the
-    class's, so a field added to `Violation` cannot be left unset."""
-    from deckcheck.rules.registry import VIOLATION_FIELDS
-    from deckcheck.rules.violation import Violation
+    """`registry.run` builds each `Violation` from its fields by position (`stamp`): a
+    `Violation` is the stamped fields, then a `Found`'s, so a field added to one class and
+    not the other fails here."""
+    from deckcheck.rules.violation import STAMPED, Found, Violation
 
-    assert tuple(Violation.model_fields) == VIOLATION_FIELDS == Violation.__slots__
+    assert tuple(Violation.model_fields) == STAMPED + tuple(Found.model_fields)
     for v in run(messy()).violations:
-        built = Violation(**{f: getattr(v, f) for f in VIOLATION_FIELDS})
+        built = Violation(**{f: getattr(v, f) for f in Violation.model_fields})
         assert v == built and type(v.suggestions) is list
