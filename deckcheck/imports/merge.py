@@ -228,6 +228,11 @@ def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
 def _combine(g: int, recs: _Pairs) -> dict[str, Any] | None:
     """One card from its records (sorted: best source first, the main passcode first)."""
     only = [r for _, r in recs]
+    return _combine_one(g, only) if len(only) == 1 else _combine_many(g, only)
+
+
+def _combine_many(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
+    """`_combine` of the records `only` (best first), field by field from the best source."""
     typed = next((r for r in only if r.get("kind") and r.get("frame")), None)
     if typed is None:
         return None
@@ -247,6 +252,33 @@ def _combine(g: int, recs: _Pairs) -> dict[str, Any] | None:
     card["released"] = _released(only)
     card["master_duel"] = _master_duel(only)
     card["cannot_normal_summon"] = any(rec.get("cannot_normal_summon") for rec in only)
+    card["rule_name"] = name
+    card["rule_name_evidence"] = {}
+    return card
+
+
+def _combine_one(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
+    """`_combine_many` of a card with one record (every card of a one-source import, most
+    cards of any): the same card (same keys in the same order), without the choices."""
+    rec = only[0]
+    get = rec.get
+    if not (get("kind") and get("frame")):
+        return None
+    names = {k: v for k, v in (rec.get("names") or {}).items() if v}
+    name = names.get("en") or (rec["name"] if get("name") and not get("enrich_only") else None)
+    if not name:
+        return None
+    card: dict[str, Any] = {"passcode": g, "alt_passcodes": [], "name": name, "names": names,
+                            "kind": rec["kind"], "frame": rec["frame"]}
+    for f in FIELDS:  # none of them is in `card` yet
+        if (v := get(f)) is not None:
+            card[f] = v
+    card["archetypes"] = get("archetypes") or []
+    card["scopes"] = _scopes(g, only)
+    card["released"] = {r: day for r, day in (rec.get("released") or {}).items()}
+    md = get("master_duel")
+    card["master_duel"] = None if md is None else bool(md)
+    card["cannot_normal_summon"] = bool(get("cannot_normal_summon"))
     card["rule_name"] = name
     card["rule_name_evidence"] = {}
     return card
