@@ -320,13 +320,29 @@ def _scopes(g: int, only: list[SourceRecord]) -> list[str]:
     """The best source's scopes; a TCG printing overrules "OCG only" and "prerelease"; an id
     no official card has is "unofficial" (and "anime", "custom" or "prerelease" when a
     source says so)."""
-    scopes = next((r["scopes"] for r in only if "scopes" in r), None)
+    if len(only) == 1:  # the same, without the source-by-source choices
+        rec = only[0]
+        given = rec.get("scopes")
+        tcg = rec.get("tcg_printed")
+        scopes = [s for s in given or () if s not in ("ocg_only", "prerelease")] if tcg \
+            else list(given or ())
+        if g < UNOFFICIAL_IDS:
+            return sorted(set(scopes))
+        return _unofficial(g, scopes, set(given or ()),
+                           bool(rec.get("released") or tcg or rec.get("printed")))
+    best = next((r["scopes"] for r in only if "scopes" in r), None)
     said = {s for rec in only for s in rec.get("scopes") or ()}  # every scope any source gave
     if any(rec.get("tcg_printed") for rec in only):
-        scopes = [s for s in scopes or () if s not in ("ocg_only", "prerelease")]
-    scopes = list(scopes or ())
+        best = [s for s in best or () if s not in ("ocg_only", "prerelease")]
+    scopes = list(best or ())
     printed = any(rec.get("released") or rec.get("tcg_printed") or rec.get("printed")
                   for rec in only)
+    return _unofficial(g, scopes, said, printed)
+
+
+def _unofficial(g: int, scopes: list[str], said: set[str], printed: bool) -> list[str]:
+    """`_scopes`' end: the scopes, sorted, with "unofficial" (and why) for an id no official
+    card has, unprinted and of no other game (`said`: every scope any source gave)."""
     if g >= UNOFFICIAL_IDS and not printed and not said & _OTHER_GAMES:
         # an id no official card has (anime, custom, prerelease): no official format allows it
         kind = "anime" if "anime" in said else "custom" if "custom" in said else \

@@ -57,6 +57,15 @@ RECORDS: list[dict[str, Any]] = [
      "frame": "trap", "scopes": ["anime"]},
     {"passcode": 3, "name": "D", "kind": "spell", "frame": "spell", "enrich_only": True,
      "names": {"ja": "D"}},
+    {"passcode": 100_000_002, "name": "F", "kind": "monster", "frame": "effect",
+     "scopes": ["prerelease", "ocg_only"], "tcg_printed": True},
+    {"passcode": 100_000_003, "name": "G", "kind": "monster", "frame": "effect",
+     "scopes": ["custom"], "released": {"ocg": "2024-01-01"}},
+    {"passcode": 100_000_004, "name": "H", "kind": "monster", "frame": "effect",
+     "scopes": ["rush"]},
+    {"passcode": 100_000_005, "name": "I", "kind": "spell", "frame": "spell", "printed": True},
+    {"passcode": 100_000_006, "name": "J", "kind": "spell", "frame": "spell", "scopes": None},
+    {"passcode": 6, "name": "K", "kind": "spell", "frame": "spell", "scopes": ["prerelease"]},
     {"passcode": 4, "name": "E", "kind": "spell"},  # no frame: no card
     {"passcode": 5, "name": "", "kind": "spell", "frame": "spell"},  # no name: no card
 ]
@@ -64,7 +73,9 @@ RECORDS: list[dict[str, Any]] = [
 
 @pytest.mark.parametrize("rec", RECORDS, ids=lambda r: str(r["passcode"]))
 def test_a_card_from_one_record_is_the_general_merges(rec: dict[str, Any]) -> None:
-    one, many = _combine_one(rec["passcode"], [rec]), _combine_many(rec["passcode"], [rec])
+    # the general code, made to run on the record beside one that says nothing
+    g = rec["passcode"]
+    one, many = _combine_one(g, [rec]), _combine_many(g, [rec, {"passcode": g}])
     assert one == many
     if one is not None and many is not None:
         assert list(one) == list(many)  # the same keys in the same order: the same JSON
