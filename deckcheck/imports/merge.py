@@ -320,16 +320,8 @@ def _scopes(g: int, only: list[SourceRecord]) -> list[str]:
     """The best source's scopes; a TCG printing overrules "OCG only" and "prerelease"; an id
     no official card has is "unofficial" (and "anime", "custom" or "prerelease" when a
     source says so)."""
-    if len(only) == 1:  # the same, without the source-by-source choices
-        rec = only[0]
-        given = rec.get("scopes")
-        tcg = rec.get("tcg_printed")
-        scopes = [s for s in given or () if s not in ("ocg_only", "prerelease")] if tcg \
-            else list(given or ())
-        if g < UNOFFICIAL_IDS:
-            return sorted(set(scopes))
-        return _unofficial(g, scopes, set(given or ()),
-                           bool(rec.get("released") or tcg or rec.get("printed")))
+    if len(only) == 1:
+        return _scopes_one(g, only[0])
     best = next((r["scopes"] for r in only if "scopes" in r), None)
     said = {s for rec in only for s in rec.get("scopes") or ()}  # every scope any source gave
     if any(rec.get("tcg_printed") for rec in only):
@@ -338,6 +330,18 @@ def _scopes(g: int, only: list[SourceRecord]) -> list[str]:
     printed = any(rec.get("released") or rec.get("tcg_printed") or rec.get("printed")
                   for rec in only)
     return _unofficial(g, scopes, said, printed)
+
+
+def _scopes_one(g: int, rec: SourceRecord) -> list[str]:
+    """`_scopes` of a card with one record: the same, without the source-by-source choices."""
+    given = rec.get("scopes")
+    tcg = rec.get("tcg_printed")
+    scopes = [s for s in given or () if s not in ("ocg_only", "prerelease")] if tcg \
+        else list(given or ())
+    if g < UNOFFICIAL_IDS:
+        return sorted(set(scopes))
+    return _unofficial(g, scopes, set(given or ()),
+                       bool(rec.get("released") or tcg or rec.get("printed")))
 
 
 def _unofficial(g: int, scopes: list[str], said: set[str], printed: bool) -> list[str]:
