@@ -398,7 +398,7 @@ def test_a_stalled_server_fails_after_one_attempt_with_the_default_bounds(
     (the old bounds waited 20 s, tried again and waited 20 s more)."""
     server.modes = ["hang"] * 5
     with pytest.raises(FailedDownload) as exc:
-        ygoprodeck.update(old_store, http=Http(), url=server.url, force=True)
+        update_ygoprodeck(old_store, http=Http(), url=server.url, force=True)
     assert str(exc.value) == (
         f"Downloading {server.url}/cardinfo.php failed: the server stopped answering "
         "(nothing for 5 s); nothing was changed — check the connection and try again later.")
