@@ -228,6 +228,11 @@ def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
 def _combine(g: int, recs: _Pairs) -> dict[str, Any] | None:
     """One card from its records (sorted: best source first, the main passcode first)."""
     only = [r for _, r in recs]
+    return _combine_one(g, only) if len(only) == 1 else _combine_many(g, only)
+
+
+def _combine_many(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
+    """`_combine` of the records `only` (best first), field by field from the best source."""
     typed = next((r for r in only if r.get("kind") and r.get("frame")), None)
     if typed is None:
         return None
@@ -247,6 +252,33 @@ def _combine(g: int, recs: _Pairs) -> dict[str, Any] | None:
     card["released"] = _released(only)
     card["master_duel"] = _master_duel(only)
     card["cannot_normal_summon"] = any(rec.get("cannot_normal_summon") for rec in only)
+    card["rule_name"] = name
+    card["rule_name_evidence"] = {}
+    return card
+
+
+def _combine_one(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
+    """`_combine_many` of a card with one record (every card of a one-source import, most
+    cards of any): the same card (same keys in the same order), without the choices."""
+    rec = only[0]
+    get = rec.get
+    if not (get("kind") and get("frame")):
+        return None
+    names = {k: v for k, v in (rec.get("names") or {}).items() if v}
+    name = names.get("en") or (rec["name"] if get("name") and not get("enrich_only") else None)
+    if not name:
+        return None
+    card: dict[str, Any] = {"passcode": g, "alt_passcodes": [], "name": name, "names": names,
+                            "kind": rec["kind"], "frame": rec["frame"]}
+    for f in FIELDS:  # none of them is in `card` yet
+        if (v := get(f)) is not None:
+            card[f] = v
+    card["archetypes"] = get("archetypes") or []
+    card["scopes"] = _scopes(g, only)
+    card["released"] = {r: day for r, day in (rec.get("released") or {}).items()}
+    md = get("master_duel")
+    card["master_duel"] = None if md is None else bool(md)
+    card["cannot_normal_summon"] = bool(get("cannot_normal_summon"))
     card["rule_name"] = name
     card["rule_name_evidence"] = {}
     return card
@@ -288,13 +320,33 @@ def _scopes(g: int, only: list[SourceRecord]) -> list[str]:
     """The best source's scopes; a TCG printing overrules "OCG only" and "prerelease"; an id
     no official card has is "unofficial" (and "anime", "custom" or "prerelease" when a
     source says so)."""
-    scopes = next((r["scopes"] for r in only if "scopes" in r), None)
+    if len(only) == 1:
+        return _scopes_one(g, only[0])
+    best = next((r["scopes"] for r in only if "scopes" in r), None)
     said = {s for rec in only for s in rec.get("scopes") or ()}  # every scope any source gave
     if any(rec.get("tcg_printed") for rec in only):
-        scopes = [s for s in scopes or () if s not in ("ocg_only", "prerelease")]
-    scopes = list(scopes or ())
+        best = [s for s in best or () if s not in ("ocg_only", "prerelease")]
+    scopes = list(best or ())
     printed = any(rec.get("released") or rec.get("tcg_printed") or rec.get("printed")
                   for rec in only)
+    return _unofficial(g, scopes, said, printed)
+
+
+def _scopes_one(g: int, rec: SourceRecord) -> list[str]:
+    """`_scopes` of a card with one record: the same, without the source-by-source choices."""
+    given = rec.get("scopes")
+    tcg = rec.get("tcg_printed")
+    scopes = [s for s in given or () if s not in ("ocg_only", "prerelease")] if tcg \
+        else list(given or ())
+    if g < UNOFFICIAL_IDS:
+        return sorted(set(scopes))
+    return _unofficial(g, scopes, set(given or ()),
+                       bool(rec.get("released") or tcg or rec.get("printed")))
+
+
+def _unofficial(g: int, scopes: list[str], said: set[str], printed: bool) -> list[str]:
+    """`_scopes`' end: the scopes, sorted, with "unofficial" (and why) for an id no official
+    card has, unprinted and of no other game (`said`: every scope any source gave)."""
     if g >= UNOFFICIAL_IDS and not printed and not said & _OTHER_GAMES:
         # an id no official card has (anime, custom, prerelease): no official format allows it
         kind = "anime" if "anime" in said else "custom" if "custom" in said else \

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from deckcheck.atomic import replacing
 from deckcheck.cards.compact import stored_facts
 from deckcheck.cards.store import (
@@ -148,7 +150,47 @@ def _write_tables(tmp: Path, sources: dict[str, SourceRows], merged: Merged,
         con.close()
 
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_stdlib_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def _dumps(obj: Any) -> str:
+    """`obj` as the store's JSON: compact, UTF-8 text (``json.dumps(obj, ensure_ascii=False,
+    separators=(",", ":"))``, byte for byte). orjson writes it 5-10x faster when `obj` holds
+    only dicts, lists, text, whole numbers, booleans and None (`_plain`: there both write the
+    same bytes; a float could be written otherwise, e.g. 1e16); anything else, and anything
+    orjson refuses (a key that is not text, an integer beyond 64 bits, a lone surrogate, a
+    deep nesting), goes to the standard library, as before."""
+    if _plain(obj):
+        try:
+            return orjson.dumps(obj).decode()
+        except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
+            pass
+    return _stdlib_dumps(obj)
+
+
+def _plain(obj: Any) -> bool:
+    """Whether `obj` is a dict or list holding, at any depth, only dicts, lists, text, whole
+    numbers, booleans and None (exact types: no subclass, no float)."""
+    plain = _PLAIN
+    todo = [obj]
+    while todo:
+        o = todo.pop()
+        t = type(o)
+        if t is dict:
+            values = o.values()
+        elif t is list:
+            values = o
+        else:
+            return False
+        for v in values:
+            tv = type(v)
+            if tv not in plain:
+                if tv is dict or tv is list:
+                    todo.append(v)
+                else:
+                    return False
+    return True
 
 
 def _meta_rows(merged: Merged, built_at: str,

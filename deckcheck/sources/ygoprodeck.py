@@ -36,6 +36,19 @@ _NO_NS = re.compile(r"cannot be normal summoned(?:/| or )set|must (?:first )?be 
                     re.IGNORECASE)
 
 
+#: `_NO_NS` for text already lower-cased (`_cannot_normal_summon`)
+_NO_NS_LOWER = re.compile(_NO_NS.pattern)
+
+
+def _cannot_normal_summon(desc: str) -> bool:
+    """Whether the card text says the monster cannot be Normal Summoned (`_NO_NS`). ASCII text
+    (nearly every card's) is lower-cased and searched case-sensitively: the same matches (for
+    ASCII, case-insensitive matching is lower-casing), several times faster."""
+    if desc.isascii():
+        return _NO_NS_LOWER.search(desc.lower()) is not None
+    return _NO_NS.search(desc) is not None
+
+
 def base_url(url: str | None = None) -> str:
     return (url or os.environ.get("DECKCHECK_YGOPRODECK_URL") or DEFAULT_URL).rstrip("/")
 
@@ -165,11 +178,16 @@ def _name(raw: dict[str, Any]) -> str | None:
     name = _text(raw, "name")
     if not name or not name.strip():
         return None
-    for key in ("type", "frameType", "desc", "race", "attribute", "archetype"):
-        _text(raw, key)
+    get = raw.get
+    for key in _TEXT_KEYS:  # `_text`'s check, its call only for a value that fails it
+        if (v := get(key)) is not None and not isinstance(v, str):
+            _text(raw, key)
     if "&" in name:  # the API writes some names HTML-escaped ("The Fallen &amp; The Virtuous")
         name = html.unescape(name)
     return name
+
+
+_TEXT_KEYS = ("type", "frameType", "desc", "race", "attribute", "archetype")
 
 
 def _artworks(raw: dict[str, Any], passcode: int) -> list[int]:
@@ -235,7 +253,7 @@ def _monster(rec: SourceRecord, raw: dict[str, Any], race: str | None, desc: str
     scale = _int(raw.get("scale"))
     if scale is not None:
         rec["scale"] = scale
-    if rec["kind"] == "monster" and _NO_NS.search(desc):
+    if rec["kind"] == "monster" and _cannot_normal_summon(desc):
         rec["cannot_normal_summon"] = True
 
 

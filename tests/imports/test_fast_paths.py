@@ -1,0 +1,94 @@
+"""The import's fast paths give exactly what the general code gives: the store's JSON
+(orjson where it writes the same bytes, the standard library otherwise), a card made from
+one record, and the "cannot be Normal Summoned" test on ASCII text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from deckcheck.imports import writer
+from deckcheck.imports.merge import _combine_many, _combine_one
+from deckcheck.sources import ygoprodeck
+
+
+def _stdlib(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("obj", [
+    {"text": "a\x00\x1f\x7f\n\t\r\b\f\"\\/é\u2028\u2029😀", "n": None, "i": -5, "b": [True, False]},
+    {"names": {"ja": "ブラック・マジシャン", "zh-CN": "黑魔术师"}, "empty": {}, "l": []},
+    {"big": 2**64 - 1, "neg": -(2**63), "nested": [[[{"k": [1, 2, {"x": "y"}]}]]]},
+    # what orjson writes otherwise or refuses: the standard library's bytes
+    {"f": 1e16, "g": 1e-7, "h": 0.1, "i": 1.0},
+    {"nan": float("nan"), "inf": float("inf")},
+    {"huge": 2**70, "tiny": -(2**64)},
+    {"lone": "\ud800"},
+    {1: "int key", "t": (1, 2)},
+    {"deep": json.loads("[" * 300 + "]" * 300)},
+])
+def test_dumps_writes_the_standard_librarys_bytes(obj: dict[Any, Any]) -> None:
+    assert writer._dumps(obj) == _stdlib(obj)
+
+
+def test_plain_refuses_floats_and_other_types_at_any_depth() -> None:
+    assert writer._plain({"a": [1, "x", None, True, {"b": []}]})
+    assert not writer._plain({"a": [1, {"b": [0.5]}]})
+    assert not writer._plain({"a": (1,)})
+    assert not writer._plain([{"a": 1.0}])
+
+    class Text(str):
+        pass
+
+    assert not writer._plain({"a": Text("x")})
+
+
+RECORDS: list[dict[str, Any]] = [
+    {"passcode": 1, "name": "A", "names": {"en": "A", "ja": "", "de": "Ä"}, "kind": "monster",
+     "frame": "effect", "text": "t", "atk": 0, "defense": None, "level": 4, "race": "Dragon",
+     "archetypes": ["X"], "released": {"tcg": "2020-01-02", "ocg": "2019-01-01"},
+     "master_duel": 0, "cannot_normal_summon": 1, "scopes": ["tcg_only"]},
+    {"passcode": 2, "name": "B", "kind": "spell", "frame": "spell", "master_duel": None,
+     "archetypes": [], "tcg_printed": True, "scopes": ["ocg_only", "prerelease"]},
+    {"passcode": 100_000_001, "name": "C", "names": {"en": ""}, "kind": "trap",
+     "frame": "trap", "scopes": ["anime"]},
+    {"passcode": 3, "name": "D", "kind": "spell", "frame": "spell", "enrich_only": True,
+     "names": {"ja": "D"}},
+    {"passcode": 100_000_002, "name": "F", "kind": "monster", "frame": "effect",
+     "scopes": ["prerelease", "ocg_only"], "tcg_printed": True},
+    {"passcode": 100_000_003, "name": "G", "kind": "monster", "frame": "effect",
+     "scopes": ["custom"], "released": {"ocg": "2024-01-01"}},
+    {"passcode": 100_000_004, "name": "H", "kind": "monster", "frame": "effect",
+     "scopes": ["rush"]},
+    {"passcode": 100_000_005, "name": "I", "kind": "spell", "frame": "spell", "printed": True},
+    {"passcode": 100_000_006, "name": "J", "kind": "spell", "frame": "spell", "scopes": None},
+    {"passcode": 6, "name": "K", "kind": "spell", "frame": "spell", "scopes": ["prerelease"]},
+    {"passcode": 4, "name": "E", "kind": "spell"},  # no frame: no card
+    {"passcode": 5, "name": "", "kind": "spell", "frame": "spell"},  # no name: no card
+]
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=lambda r: str(r["passcode"]))
+def test_a_card_from_one_record_is_the_general_merges(rec: dict[str, Any]) -> None:
+    # the general code, made to run on the record beside one that says nothing
+    g = rec["passcode"]
+    one, many = _combine_one(g, [rec]), _combine_many(g, [rec, {"passcode": g}])
+    assert one == many
+    if one is not None and many is not None:
+        assert list(one) == list(many)  # the same keys in the same order: the same JSON
+        assert _stdlib(one) == _stdlib(many)
+
+
+@pytest.mark.parametrize("text", [
+    "This card cannot be Normal Summoned/Set.", "CANNOT BE NORMAL SUMMONED OR SET.",
+    "Must first be Special Summoned (from your hand) by ...", "must be special summoned",
+    "Can be Normal Summoned.", "cannot be normal summoned", "",
+    # not ASCII: the case-insensitive pattern as before (long s and Kelvin sign fold to s, k)
+    "Cannot be Normal Summoned/Set. «é»", "Cannot be Normal ſummoned/Set.",
+    "Muſt be Special Summoned", "ÉCANNOT BE NORMAL SUMMONED OR SET",
+])
+def test_cannot_normal_summon_matches_the_pattern(text: str) -> None:
+    assert ygoprodeck._cannot_normal_summon(text) == (ygoprodeck._NO_NS.search(text) is not None)
