@@ -15,7 +15,7 @@ regenerates them and compares):
 
 Reading them costs nothing at start-up: `BuiltinPool.get` finds a passcode, and `find_name` a
 name, by bisecting the sorted bytes of the files (a deck parses only its own ~40 lines); the
-first look-up by Konami id or rule name, a suggestion or a walk over every card parses every
+first look-up by Konami id or rule name or a walk over every card parses every
 line once (`MemoryPool`).
 
 `builtin_pool()` is what `deckcheck.cards.load.open_pool` falls back to when no card
@@ -31,8 +31,8 @@ from pathlib import Path
 
 from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
-from deckcheck.cards.pool import MemoryPool, PoolInfo
-from deckcheck.cards.suggest import TrigramIndex, tier
+from deckcheck.cards.pool import MemoryPool, PoolInfo, suggest_from_lines
+from deckcheck.cards.suggest import NameLines
 from deckcheck.errors import CardPoolError
 
 CARDS_FILE = "builtin_cards.tsv"
@@ -163,8 +163,6 @@ class BuiltinPool:
         self._names_start = _body(names)
         self._cards: dict[int, Card | None] = {}
         self._memory: MemoryPool | None = None
-        #: the English names' trigram index and key -> names, for `suggest`
-        self._en: tuple[TrigramIndex, dict[str, list[str]]] | None = None
         head = cards[:self._start].decode("utf-8").splitlines()
         sources: dict[str, str] = {}
         covers: dict[str, dt.date] = {}
@@ -229,26 +227,8 @@ class BuiltinPool:
         return [c for c in cards if c is not None]
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """As `MemoryPool.suggest` (the same index, in the same order, so the same names);
-        for an ASCII name, whose candidates are the English names only, the index is built from
-        the name cells of the file without making a card of every line."""
-        key = normalize(name)
-        if self._memory is not None or not key or tier(key) != "en":
-            return self._all().suggest(name, limit) if key else []
-        if self._en is None:
-            by_key: dict[str, list[str]] = {}
-            text = self._data[self._start:].decode("utf-8")
-            for line in text.splitlines():
-                english = line.split("\t", 6)[5]
-                by_key.setdefault(normalize(english), []).append(english)
-            self._en = TrigramIndex(by_key), by_key
-        index, names = self._en
-        out: list[str] = []
-        for k in index.closest(key, limit * 3):
-            for n in names[k]:
-                if n not in out:
-                    out.append(n)
-        return out[:limit]
+        """As `MemoryPool.suggest`, from the names file without parsing every card."""
+        return suggest_from_lines(self, NameLines(self._names_data, self._names_start), name, limit)
 
     def by_konami_id(self, konami_id: int) -> Card | None:
         return self._all().by_konami_id(konami_id)

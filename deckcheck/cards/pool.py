@@ -9,12 +9,14 @@ interface over an imported database; `MemoryPool` serves the built-in card set a
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
-from deckcheck.cards.suggest import TrigramIndex, tier
+from deckcheck.cards.suggest import CANDIDATES, NameLines, TrigramIndex, rank, tier
+from deckcheck.errors import CardPoolError
 from deckcheck.plain import Plain
 
 
@@ -80,6 +82,13 @@ class SearchablePool(CardPool, Protocol):
         """Cards whose name in any language contains `query`, ranked as `search_pool` says."""
 
 
+def name_keys(card: Card) -> list[str]:
+    """The keys a card is found under: its English name's, then its other names' in
+    `card.names` order (a pool's "did you mean" breaks ties between one card's names so)."""
+    keys = (normalize(n) for n in (card.name, *card.names.values()) if n)
+    return [k for k in dict.fromkeys(keys) if k]
+
+
 class MemoryPool:
     """A `CardPool` held in memory: the built-in set, test fixtures, or a loaded store."""
 
@@ -115,10 +124,8 @@ class MemoryPool:
         if self._names_index is None:
             index: dict[str, list[Card]] = {}
             for card in self._cards.values():
-                keys = {normalize(card.name)} | {normalize(n) for n in card.names.values() if n}
-                for key in keys:
-                    if key:
-                        index.setdefault(key, []).append(card)
+                for key in name_keys(card):
+                    index.setdefault(key, []).append(card)
             self._names_index = index
         return self._names_index
 
@@ -161,6 +168,66 @@ class MemoryPool:
 
     def __len__(self) -> int:
         return len(self._cards)
+
+
+def suggest_from_lines(pool: CardPool, lines: NameLines, name: str,
+                       limit: int = 3) -> list[str]:
+    """`MemoryPool.suggest` over a pool whose names are also one text (`NameLines`, the
+    built-in pool's `builtin_names.tsv`), without indexing every name or parsing every card:
+    the same candidates (`line_candidates`), so the same names in the same order."""
+    key = normalize(name)
+    if not key:
+        return []
+    chosen = line_candidates(pool, lines, key)
+    out: list[str] = []
+    for k in rank(key, chosen, limit * 3):
+        for pc in chosen[k]:
+            if _name(pool, pc) not in out:
+                out.append(_name(pool, pc))
+    return out[:limit]
+
+
+def line_candidates(pool: CardPool, lines: NameLines, key: str) -> dict[str, list[int]]:
+    """`TrigramIndex.candidates` of a `MemoryPool` of `pool`'s cards in passcode order, for a
+    normalised name, with the passcodes of each candidate's cards (of the name's `tier`): the
+    `CANDIDATES` keys sharing the most trigrams with it; on a tie, the key of the card of
+    lowest passcode, then that card's `name_keys` order (as `MemoryPool` indexes them). Only
+    the lines of the tied counts kept are read, and only the cards they name (for an ASCII
+    name, whose candidates are English names) are looked up."""
+    english = tier(key) == "en"
+    by_count: dict[int, list[int]] = {}
+    for end, count in lines.counts(key).items():
+        by_count.setdefault(count, []).append(end)
+    chosen: dict[str, list[int]] = {}
+    for count in sorted(by_count, reverse=True):
+        if len(chosen) >= CANDIDATES:
+            break
+        tied: list[tuple[int, int, str, list[int]]] = []
+        for end in by_count[count]:
+            k, codes = lines.line(end)
+            if english:  # the cards whose English name it is
+                codes = [pc for pc in codes if normalize(_name(pool, pc)) == k]
+            if codes:
+                tied.append((codes[0], 0, k, codes))
+        firsts = Counter(t[0] for t in tied)
+        if any(n > 1 for n in firsts.values()):  # one card's names: in its keys' order
+            tied = [(pc, name_keys(_card(pool, pc)).index(k) if firsts[pc] > 1 else 0, k, codes)
+                    for pc, _, k, codes in tied]
+        tied.sort(key=lambda t: t[:2])
+        chosen.update((k, codes) for _, _, k, codes in tied[:CANDIDATES - len(chosen)])
+    return chosen
+
+
+def _card(pool: CardPool, passcode: int) -> Card:
+    card = pool.get(passcode)
+    if card is None:
+        raise CardPoolError(f"The card pool lists a name of card {passcode} but has no such "
+                            "card; reinstall deckcheck or re-import the card data.")
+    return card
+
+
+def _name(pool: CardPool, passcode: int) -> str:
+    return _card(pool, passcode).name
 
 
 def search_pool(pool: CardPool, query: str, limit: int = 20) -> list[Card]:
