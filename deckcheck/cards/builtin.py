@@ -31,7 +31,7 @@ from pathlib import Path
 
 from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
-from deckcheck.cards.pool import MemoryPool, PoolInfo, suggest_from_lines
+from deckcheck.cards.pool import LineSuggester, MemoryPool, PoolInfo
 from deckcheck.cards.suggest import NameLines
 from deckcheck.errors import CardPoolError
 
@@ -163,6 +163,7 @@ class BuiltinPool:
         self._names_start = _body(names)
         self._cards: dict[int, Card | None] = {}
         self._memory: MemoryPool | None = None
+        self._suggester = LineSuggester(NameLines(names, self._names_start), self._all)
         head = cards[:self._start].decode("utf-8").splitlines()
         sources: dict[str, str] = {}
         covers: dict[str, dt.date] = {}
@@ -228,7 +229,7 @@ class BuiltinPool:
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """As `MemoryPool.suggest`, from the names file without parsing every card."""
-        return suggest_from_lines(self, NameLines(self._names_data, self._names_start), name, limit)
+        return self._suggester.suggest(self, name, limit)
 
     def by_konami_id(self, konami_id: int) -> Card | None:
         return self._all().by_konami_id(konami_id)

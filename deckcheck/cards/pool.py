@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card
@@ -168,6 +168,28 @@ class MemoryPool:
 
     def __len__(self) -> int:
         return len(self._cards)
+
+
+class LineSuggester:
+    """`suggest` for a pool whose names are also one text (the built-in pool): the first
+    `SCANS` names from the text (`suggest_from_lines`: tens of milliseconds each, nothing
+    built), later ones from the `MemoryPool` of every card (`memory`), whose index takes
+    seconds to build once and milliseconds a name after: a process asked for many names (an
+    event full of typos) pays that once. The same suggestions either way."""
+
+    #: about where building the index once costs less than scanning for each later name
+    SCANS = 40
+
+    def __init__(self, lines: NameLines, memory: Callable[[], MemoryPool]) -> None:
+        self.lines = lines
+        self.memory = memory
+        self.scans = 0
+
+    def suggest(self, pool: CardPool, name: str, limit: int = 3) -> list[str]:
+        if self.scans >= self.SCANS:
+            return self.memory().suggest(name, limit)
+        self.scans += 1
+        return suggest_from_lines(pool, self.lines, name, limit)
 
 
 def suggest_from_lines(pool: CardPool, lines: NameLines, name: str,

@@ -12,7 +12,13 @@ import pytest
 from deckcheck.cards.builtin import NAMES_FILE, BuiltinPool
 from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
-from deckcheck.cards.pool import MemoryPool, line_candidates, name_keys, suggest_from_lines
+from deckcheck.cards.pool import (
+    LineSuggester,
+    MemoryPool,
+    line_candidates,
+    name_keys,
+    suggest_from_lines,
+)
 from deckcheck.cards.suggest import NameLines, TrigramIndex, tier, trigrams
 from tests.cards.test_builtin import PACKAGE, _fresh
 
@@ -80,8 +86,9 @@ def test_candidates_are_the_in_memory_index(pools: tuple[BuiltinPool, MemoryPool
 def test_suggestions_are_the_in_memory_pools(pools: tuple[BuiltinPool, MemoryPool],
                                             queries: list[str]) -> None:
     lazy, memory = pools
+    lines = NameLines((PACKAGE / NAMES_FILE).read_bytes(), lazy._names_start)
     for query in queries[:len(_FIXED) + 120]:
-        assert lazy.suggest(query, 5) == memory.suggest(query, 5), query
+        assert suggest_from_lines(lazy, lines, query, 5) == memory.suggest(query, 5), query
 
 
 def test_a_suggestion_parses_only_the_cards_it_needs() -> None:
@@ -135,3 +142,24 @@ def test_ties_past_the_candidates_go_to_the_lowest_passcode_then_the_cards_name_
     assert f"{tails[50]}ゴン" not in chosen  # its second name cut
     for query in ("ドラゴン", "ドラ一帀", "dragon"):
         assert suggest_from_lines(memory, _lines(cards), query, 9) == memory.suggest(query, 9)
+
+
+def test_many_names_in_one_process_build_the_index_once() -> None:
+    """Past `SCANS` names the suggester asks the pool of every card (built once): the same
+    names as before it."""
+    cards = [_card(i, f"Card number {i}", ja=f"カード{i}") for i in range(1, 30)]
+    memory = MemoryPool(cards)
+    built: list[MemoryPool] = []
+
+    def every_card() -> MemoryPool:
+        built.append(memory)
+        return memory
+
+    suggester = LineSuggester(_lines(cards), every_card)
+    queries = [f"card numbr {i}" for i in range(LineSuggester.SCANS)]
+    scanned = [suggester.suggest(memory, q) for q in queries]
+    assert built == []
+    assert scanned == [memory.suggest(q) for q in queries]
+    assert [suggester.suggest(memory, q) for q in queries + ["カード1"]] == scanned + [
+        memory.suggest("カード1")]
+    assert len(built) == len(queries) + 1 and memory._suggest
