@@ -9,6 +9,7 @@ interface over an imported database; `MemoryPool` serves the built-in card set a
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, runtime_checkable
@@ -222,22 +223,43 @@ def line_candidates(pool: CardPool, lines: NameLines, key: str) -> dict[str, lis
         by_count.setdefault(count, []).append(end)
     chosen: dict[str, list[int]] = {}
     for count in sorted(by_count, reverse=True):
-        if len(chosen) >= CANDIDATES:
+        need = CANDIDATES - len(chosen)
+        if need <= 0:
             break
-        tied: list[tuple[int, int, str, list[int]]] = []
-        for end in by_count[count]:
-            k, codes = lines.line(end)
-            if english:  # the cards whose English name it is
-                codes = [pc for pc in codes if normalize(_name(pool, pc)) == k]
-            if codes:
-                tied.append((codes[0], 0, k, codes))
-        firsts = Counter(t[0] for t in tied)
-        if any(n > 1 for n in firsts.values()):  # one card's names: in its keys' order
-            tied = [(pc, name_keys(_card(pool, pc)).index(k) if firsts[pc] > 1 else 0, k, codes)
-                    for pc, _, k, codes in tied]
-        tied.sort(key=lambda t: t[:2])
-        chosen.update((k, codes) for _, _, k, codes in tied[:CANDIDATES - len(chosen)])
+        tied = [lines.line(end) for end in by_count[count]]
+        chosen.update(_english_first(pool, tied, need) if english else _first(pool, tied, need))
     return chosen
+
+
+def _first(pool: CardPool, tied: list[tuple[str, list[int]]],
+           need: int) -> list[tuple[str, list[int]]]:
+    """The `need` keys indexed first of keys tied on count: by lowest passcode, then one
+    card's keys in `name_keys` order."""
+    firsts = Counter(codes[0] for _, codes in tied)
+    order = [(codes[0], name_keys(_card(pool, codes[0])).index(k) if firsts[codes[0]] > 1 else 0,
+              k, codes) for k, codes in tied]
+    order.sort(key=lambda t: t[:2])
+    return [(k, codes) for _, _, k, codes in order[:need]]
+
+
+def _english_first(pool: CardPool, tied: list[tuple[str, list[int]]],
+                   need: int) -> list[tuple[str, list[int]]]:
+    """The `need` English keys indexed first of keys tied on count, with the cards whose
+    English name each is (a key's first passcode is the least its English card can have,
+    so only the keys up to the last one taken are looked at)."""
+    heap: list[tuple[int, bool, str, list[int]]] = [(codes[0], False, k, codes)
+                                                    for k, codes in tied]
+    heapq.heapify(heap)
+    out: list[tuple[str, list[int]]] = []
+    while heap and len(out) < need:
+        first, english, k, codes = heapq.heappop(heap)
+        if english:
+            out.append((k, codes))
+            continue
+        codes = [pc for pc in codes if normalize(_name(pool, pc)) == k]
+        if codes:
+            heapq.heappush(heap, (codes[0], True, k, codes))
+    return out
 
 
 def _card(pool: CardPool, passcode: int) -> Card:
