@@ -111,7 +111,9 @@ class NameLines:
         for g in trigrams(key):
             text = ("\n" + g[1:] if g.startswith("^") else g)
             text = text[:-1] + "\t" if text.endswith("$") else text
-            find, in_key = text.encode("utf-8"), text.endswith("\t")
+            find = text.encode("utf-8")
+            # only digits and commas can match in the passcodes after the TAB
+            in_key = text.endswith("\t") or not set(text) <= set("0123456789,")
             at = data.find(find, self.start - 1)
             while at >= 0:
                 end = data.find(b"\n", at + 1)
