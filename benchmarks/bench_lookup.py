@@ -8,13 +8,27 @@ FTS5 trigram query on the same names in the same run; goal < 50 ms cold. Quality
 trigram tables give the same suggestions as the index built in memory (an older store's way)
 on 100 typos of real names and on Japanese names cut short.
 
+`--builtin` (no data needed): "did you mean" on the built-in pool (no card database), the
+first suggestion in a fresh process, by this tree and by `--old` (default 48c33d5, which
+indexed every name first: `git archive` unpacked into a temporary folder, first on
+PYTHONPATH), the two taking turns; medians of the time `suggest()` takes in the process
+(opening the pool not included, shown apart), and the wall time of `deckcheck check` of the
+2-line list with one unknown Japanese name in ../shared/hostile (when present). Yardstick in
+the same run: `python -c pass`. Goal: every name's first suggestion < 100 ms.
+
     python benchmarks/bench_lookup.py
+    python benchmarks/bench_lookup.py --builtin [--repeat 5] [--old REV]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,6 +39,20 @@ from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
+HOSTILE = DATA.parents[1] / "hostile" / "encoding-cp1252-unknown-japanese-name.txt"
+#: the hostile list's unknown Japanese name, English typos short and long, Korean, made up
+BUILTIN_NAMES = ("存在しないカード", "ash blosom", "Blue-Eyes Whyte Dragon",
+                 "Elemental HERO Neoss", "하루 우라라", "zzzz")
+_COLD = """
+import json, sys, time
+t = time.perf_counter()
+from deckcheck.cards.builtin import builtin_pool
+pool = builtin_pool()
+o = time.perf_counter()
+got = pool.suggest(sys.argv[1])
+print(json.dumps([o - t, time.perf_counter() - o, got]))
+"""
+GOAL_MS = 100
 
 
 def main() -> None:
@@ -95,6 +123,55 @@ def main() -> None:
     print(f"  same suggestions as the in-memory index: {same} of {len(typos)} names")
 
 
+def builtin(repeat: int, old_rev: str) -> None:
+    """The `--builtin` rows (see the module's text)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_builtin import _old_tree
+
+    with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
+        (Path(tmp) / "old").mkdir()
+        old = _old_tree(old_rev, Path(tmp) / "old")
+        trees = {"this tree": {**os.environ}, old_rev: {**os.environ, "PYTHONPATH": str(old)}}
+        for env in trees.values():
+            env["DECKCHECK_DB"] = str(Path(tmp) / "none.sqlite")
+        times: dict[tuple[str, str], list[float]] = {}
+        opened: list[float] = []
+        answers: dict[tuple[str, str], list[str]] = {}
+        for _ in range(repeat):
+            for name in BUILTIN_NAMES:
+                for label, env in trees.items():
+                    out = subprocess.run([sys.executable, "-c", _COLD, name], env=env, cwd=tmp,
+                                         capture_output=True, text=True, check=True).stdout
+                    open_s, secs, got = json.loads(out)
+                    times.setdefault((label, name), []).append(secs)
+                    answers[label, name] = got
+                    opened.append(open_s)
+        yard = _wall([sys.executable, "-c", "pass"], {**os.environ}, repeat, tmp)
+        print(f"yardstick, python -c pass: {yard * 1000:.1f} ms; opening the built-in pool: "
+              f"{statistics.median(opened) * 1000:.1f} ms (medians of {repeat})")
+        print(f"first suggest() in a fresh process, median ms (goal < {GOAL_MS} ms):")
+        for name in BUILTIN_NAMES:
+            new, before = (statistics.median(times[label, name]) for label in trees)
+            same = "same" if answers["this tree", name] == answers[old_rev, name] else "DIFFER"
+            print(f"  {name!r:26} {new * 1000:7.1f} ms ({new / yard:4.1f}x python -c pass; "
+                  f"{'met' if new * 1000 < GOAL_MS else 'NOT met'}) | {old_rev}: "
+                  f"{before * 1000:7.1f} ms | answers {same}: {answers['this tree', name]}")
+        if HOSTILE.exists():
+            print(f"deckcheck check {HOSTILE.name}, wall, median of {repeat}:")
+            for label, env in trees.items():
+                cmd = [sys.executable, "-m", "deckcheck", "check", str(HOSTILE)]
+                print(f"  {label}: {_wall(cmd, env, repeat, tmp) * 1000:.0f} ms")
+
+
+def _wall(cmd: list[str], env: dict[str, str], repeat: int, cwd: str) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, check=False)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
 def _cold_suggest(db: Path, name: str) -> tuple[float, list[str]]:
     times, got = [], []
     for _ in range(5):
@@ -129,4 +206,13 @@ def _fts_yardstick(db: Path, tmp: Path, name: str) -> float:
 
 
 if __name__ == "__main__":
-    main()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--builtin", action="store_true",
+                    help="only the built-in pool's first suggestion, this tree against --old")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--old", default="48c33d5", help="the revision to compare with")
+    args = ap.parse_args()
+    if args.builtin:
+        builtin(args.repeat, args.old)
+    else:
+        main()

@@ -34,13 +34,12 @@ from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
-from deckcheck.cards.pool import MemoryPool, PoolInfo
+from deckcheck.cards.pool import LineSuggester, MemoryPool, PoolInfo
+from deckcheck.cards.suggest import NameLines
 from deckcheck.errors import CardPoolError
 
 if TYPE_CHECKING:
     import mmap
-
-    from deckcheck.cards.suggest import TrigramIndex
 
     #: A file's bytes: read (`bytes`) or mapped (`mmap.mmap`, sliced into bytes).
     Buffer = bytes | mmap.mmap
@@ -227,8 +226,8 @@ class BuiltinPool:
         #: the cards file's bisection probes (`_find`)
         self._probes: dict[int, Probe] = {}
         self._memory: MemoryPool | None = None
-        #: the English names' trigram index and key -> names, for `suggest`
-        self._en: tuple[TrigramIndex, dict[str, list[str]]] | None = None
+        #: "did you mean" from the names file (`LineSuggester`), made on the first suggestion
+        self._suggester: LineSuggester | None = None
         head = cards[:self._start].decode("utf-8").splitlines()
         sources: dict[str, str] = {}
         covers: dict[str, dt.date] = {}
@@ -308,28 +307,10 @@ class BuiltinPool:
         return [c for c in cards if c is not None]
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """As `MemoryPool.suggest` (the same index, in the same order, so the same names);
-        for an ASCII name, whose candidates are the English names only, the index is built from
-        the name cells of the file without making a card of every line."""
-        from deckcheck.cards.suggest import TrigramIndex, tier
-
-        key = normalize(name)
-        if self._memory is not None or not key or tier(key) != "en":
-            return self._all().suggest(name, limit) if key else []
-        if self._en is None:
-            by_key: dict[str, list[str]] = {}
-            text = self._data[self._start:].decode("utf-8")
-            for line in text.splitlines():
-                english = line.split("\t", 6)[5]
-                by_key.setdefault(normalize(english), []).append(english)
-            self._en = TrigramIndex(by_key), by_key
-        index, names = self._en
-        out: list[str] = []
-        for k in index.closest(key, limit * 3):
-            for n in names[k]:
-                if n not in out:
-                    out.append(n)
-        return out[:limit]
+        """As `MemoryPool.suggest`, from the names file without parsing every card."""
+        if self._suggester is None:
+            self._suggester = LineSuggester(NameLines(*self._names_file()), self._all)
+        return self._suggester.suggest(self, name, limit)
 
     def by_konami_id(self, konami_id: int) -> Card | None:
         return self._all().by_konami_id(konami_id)

@@ -9,12 +9,15 @@ interface over an imported database; `MemoryPool` serves the built-in card set a
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+import heapq
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card
 from deckcheck.cards.names import normalize
-from deckcheck.cards.suggest import TrigramIndex, tier
+from deckcheck.cards.suggest import CANDIDATES, NameLines, TrigramIndex, rank, tier
+from deckcheck.errors import CardPoolError
 from deckcheck.plain import Plain
 
 
@@ -80,6 +83,13 @@ class SearchablePool(CardPool, Protocol):
         """Cards whose name in any language contains `query`, ranked as `search_pool` says."""
 
 
+def name_keys(card: Card) -> list[str]:
+    """The keys a card is found under: its English name's, then its other names' in
+    `card.names` order (a pool's "did you mean" breaks ties between one card's names so)."""
+    keys = (normalize(n) for n in (card.name, *card.names.values()) if n)
+    return [k for k in dict.fromkeys(keys) if k]
+
+
 class MemoryPool:
     """A `CardPool` held in memory: the built-in set, test fixtures, or a loaded store."""
 
@@ -115,10 +125,8 @@ class MemoryPool:
         if self._names_index is None:
             index: dict[str, list[Card]] = {}
             for card in self._cards.values():
-                keys = {normalize(card.name)} | {normalize(n) for n in card.names.values() if n}
-                for key in keys:
-                    if key:
-                        index.setdefault(key, []).append(card)
+                for key in name_keys(card):
+                    index.setdefault(key, []).append(card)
             self._names_index = index
         return self._names_index
 
@@ -161,6 +169,109 @@ class MemoryPool:
 
     def __len__(self) -> int:
         return len(self._cards)
+
+
+class LineSuggester:
+    """`suggest` for a pool whose names are also one text (the built-in pool): the first
+    `SCANS` names from the text (`suggest_from_lines`: tens of milliseconds each, nothing
+    built), later ones from the `MemoryPool` of every card (`memory`), whose index takes
+    seconds to build once and milliseconds a name after: a process asked for many names (an
+    event full of typos) pays that once. The same suggestions either way."""
+
+    #: about where building the index once costs less than scanning for each later name
+    SCANS = 40
+
+    def __init__(self, lines: NameLines, memory: Callable[[], MemoryPool]) -> None:
+        self.lines = lines
+        self.memory = memory
+        self.scans = 0
+
+    def suggest(self, pool: CardPool, name: str, limit: int = 3) -> list[str]:
+        if self.scans >= self.SCANS:
+            return self.memory().suggest(name, limit)
+        self.scans += 1
+        return suggest_from_lines(pool, self.lines, name, limit)
+
+
+def suggest_from_lines(pool: CardPool, lines: NameLines, name: str,
+                       limit: int = 3) -> list[str]:
+    """`MemoryPool.suggest` over a pool whose names are also one text (`NameLines`, the
+    built-in pool's `builtin_names.tsv`), without indexing every name or parsing every card:
+    the same candidates (`line_candidates`), so the same names in the same order."""
+    key = normalize(name)
+    if not key:
+        return []
+    chosen = line_candidates(pool, lines, key)
+    out: list[str] = []
+    for k in rank(key, chosen, limit * 3):
+        for pc in chosen[k]:
+            if _name(pool, pc) not in out:
+                out.append(_name(pool, pc))
+    return out[:limit]
+
+
+def line_candidates(pool: CardPool, lines: NameLines, key: str) -> dict[str, list[int]]:
+    """`TrigramIndex.candidates` of a `MemoryPool` of `pool`'s cards in passcode order, for a
+    normalised name, with the passcodes of each candidate's cards (of the name's `tier`): the
+    `CANDIDATES` keys sharing the most trigrams with it; on a tie, the key of the card of
+    lowest passcode, then that card's `name_keys` order (as `MemoryPool` indexes them). Only
+    the lines of the tied counts kept are read, and only the cards they name (for an ASCII
+    name, whose candidates are English names) are looked up."""
+    english = tier(key) == "en"
+    by_count: dict[int, list[int]] = {}
+    for end, count in lines.counts(key).items():
+        by_count.setdefault(count, []).append(end)
+    chosen: dict[str, list[int]] = {}
+    for count in sorted(by_count, reverse=True):
+        need = CANDIDATES - len(chosen)
+        if need <= 0:
+            break
+        tied = [lines.line(end) for end in by_count[count]]
+        chosen.update(_english_first(pool, tied, need) if english else _first(pool, tied, need))
+    return chosen
+
+
+def _first(pool: CardPool, tied: list[tuple[str, list[int]]],
+           need: int) -> list[tuple[str, list[int]]]:
+    """The `need` keys indexed first of keys tied on count: by lowest passcode, then one
+    card's keys in `name_keys` order."""
+    firsts = Counter(codes[0] for _, codes in tied)
+    order = [(codes[0], name_keys(_card(pool, codes[0])).index(k) if firsts[codes[0]] > 1 else 0,
+              k, codes) for k, codes in tied]
+    order.sort(key=lambda t: t[:2])
+    return [(k, codes) for _, _, k, codes in order[:need]]
+
+
+def _english_first(pool: CardPool, tied: list[tuple[str, list[int]]],
+                   need: int) -> list[tuple[str, list[int]]]:
+    """The `need` English keys indexed first of keys tied on count, with the cards whose
+    English name each is (a key's first passcode is the least its English card can have,
+    so only the keys up to the last one taken are looked at)."""
+    heap: list[tuple[int, bool, str, list[int]]] = [(codes[0], False, k, codes)
+                                                    for k, codes in tied]
+    heapq.heapify(heap)
+    out: list[tuple[str, list[int]]] = []
+    while heap and len(out) < need:
+        first, english, k, codes = heapq.heappop(heap)
+        if english:
+            out.append((k, codes))
+            continue
+        codes = [pc for pc in codes if normalize(_name(pool, pc)) == k]
+        if codes:
+            heapq.heappush(heap, (codes[0], True, k, codes))
+    return out
+
+
+def _card(pool: CardPool, passcode: int) -> Card:
+    card = pool.get(passcode)
+    if card is None:
+        raise CardPoolError(f"The card pool lists a name of card {passcode} but has no such "
+                            "card; reinstall deckcheck or re-import the card data.")
+    return card
+
+
+def _name(pool: CardPool, passcode: int) -> str:
+    return _card(pool, passcode).name
 
 
 def search_pool(pool: CardPool, query: str, limit: int = 20) -> list[Card]:

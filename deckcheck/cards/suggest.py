@@ -20,6 +20,10 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import mmap
 
 #: How many candidates (by shared trigrams) difflib ranks.
 CANDIDATES = 200
@@ -86,3 +90,46 @@ class TrigramIndex:
 
     def closest(self, key: str, n: int) -> list[str]:
         return rank(key, self.candidates(key), n) if key else []
+
+
+class NameLines:
+    """Step 2 without building an index: the names one a line in one UTF-8 text, ``key<TAB>
+    passcode,passcode`` sorted by key (`builtin_names.tsv`), searched for each trigram of the
+    name by the regular-expression engine; "^" and "$" of a padded trigram are the newline
+    before a line and the TAB after its key. A match runs to the end of its line, so
+    each line counts once per trigram, and a match in the passcodes (no TAB after) fails:
+    the counts are `TrigramIndex.candidates`' (keys hold no "^" or "$"), at a few
+    milliseconds per name instead of seconds to index ~78,000 names first."""
+
+    def __init__(self, data: bytes | mmap.mmap, start: int) -> None:
+        """`start`: where the first line starts, after a header ending in a newline."""
+        if start < 1 or data[start - 1:start] != b"\n":
+            raise ValueError("the names' lines start after a header line")
+        self.data = data
+        self.start = start
+
+    def counts(self, key: str) -> Counter[int]:
+        """Line -> how many of the name's trigrams its key has (lines with none left out); a
+        line is named by where it ends (`line`)."""
+        data, ends = self.data, []
+        for g in trigrams(key):
+            text = ("\n" + g[1:] if g.startswith("^") else g)
+            text = text[:-1] + "\t" if text.endswith("$") else text
+            find = text.encode("utf-8")
+            # only digits and commas can match in the passcodes after the TAB
+            in_key = text.endswith("\t") or not set(text) <= set("0123456789,")
+            at = data.find(find, self.start - 1)
+            while at >= 0:
+                end = data.find(b"\n", at + 1)
+                if end < 0:
+                    end = len(data)
+                if in_key or data.find(b"\t", at, end) >= 0:  # not in the passcodes
+                    ends.append(end)
+                at = data.find(find, end)
+        return Counter(ends)
+
+    def line(self, end: int) -> tuple[str, list[int]]:
+        """The key of the line ending at `end`, and its passcodes (ascending)."""
+        start = self.data.rfind(b"\n", 0, end) + 1
+        key, _, codes = self.data[start:end].partition(b"\t")
+        return key.decode("utf-8"), [int(pc) for pc in codes.split(b",") if pc]
