@@ -29,13 +29,13 @@ _PART_ORDER: dict[str, int] = {s: i for i, s in enumerate(SECTIONS)}
 class Location(Plain):
     """Where an entry was written: `deck.ydk:12`, `Sheet1!B7`, `ydke://…#main[3]`."""
 
-    __slots__ = ("source", "line", "sheet", "cell", "part")
-
     source: str | None  # file name (or "-" / "<url>")
     line: int | None
     sheet: str | None
     cell: str | None
     part: str | None  # URL component, e.g. "main[3]"
+
+    __slots__ = tuple(__annotations__)  # the fields, declared once above
 
     def __init__(self, *, source: str | None = None, line: int | None = None,
                  sheet: str | None = None, cell: str | None = None,
@@ -100,15 +100,15 @@ class Location(Plain):
 class Entry(Plain):
     """`count` copies of one card in one section, as written at `location`."""
 
-    __slots__ = ("passcode", "written", "count", "location")
-    _nested = {"location": Location}
-
     #: The passcode as written (or the resolved one for names); None if the name is unknown.
     passcode: int | None
     #: The text as written (a name, or the passcode's digits).
     written: str | None
     count: int
     location: Location
+
+    __slots__ = tuple(__annotations__)  # the fields, declared once above
+    _nested = {"location": Location}
 
     def __init__(self, *, passcode: int | None = None, written: str | None = None,
                  count: int = 1, location: Location | None = None) -> None:
@@ -128,9 +128,6 @@ ProblemKind = Literal["unknown-name", "ambiguous-name", "bad-count", "bad-line",
 class ReadProblem(Plain):
     """Something a reader could not turn into an entry, kept so it is reported, not lost."""
 
-    __slots__ = ("kind", "message", "section", "written", "count", "suggestions", "location")
-    _nested = {"location": Location}
-
     kind: ProblemKind
     message: str
     section: Section | None
@@ -138,6 +135,9 @@ class ReadProblem(Plain):
     count: int | None
     suggestions: tuple[str, ...]
     location: Location
+
+    __slots__ = tuple(__annotations__)  # the fields, declared once above
+    _nested = {"location": Location}
 
     def __init__(self, *, kind: ProblemKind, message: str, section: Section | None = None,
                  written: str | None = None, count: int | None = None,
