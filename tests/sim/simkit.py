@@ -60,3 +60,23 @@ def make_pool(*groups: list[Card] | Card) -> MemoryPool:
         for c in (g if isinstance(g, list) else [g]):
             cards[c.passcode] = c
     return MemoryPool(cards.values())
+
+
+def arrangements(counts: dict[str, int]) -> list[tuple[str, ...]]:
+    """Every distinct order of a multiset of cards (each equally likely after a shuffle): the
+    independent enumeration the odds tests compare the engines with."""
+    out: list[tuple[str, ...]] = []
+    left = dict(counts)
+
+    def rec(prefix: list[str]) -> None:
+        if not any(left.values()):
+            out.append(tuple(prefix))
+            return
+        for k in sorted(left):
+            if left[k]:
+                left[k] -= 1
+                rec([*prefix, k])
+                left[k] += 1
+
+    rec([])
+    return out

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from simkit import expand, fillers, make_pool, monster, spell
+from simkit import arrangements, expand, fillers, make_pool, monster, spell
 
 from deckcheck.errors import ProfileError, SimError
 from deckcheck.sim.goldfish.compiled import compile_profile
@@ -50,22 +50,6 @@ def inside(k: int, n: int, p: float, z: float = 3.5) -> bool:
 
 
 # -- Pot of Prosperity and Upstart Goblin: an independent enumeration ---------------------
-def _arrangements(counts: dict[str, int]) -> list[tuple[str, ...]]:
-    """Every distinct order of a multiset of cards (each equally likely after a shuffle)."""
-    out: list[tuple[str, ...]] = []
-
-    def rec(prefix: list[str]) -> None:
-        if not any(counts.values()):
-            out.append(tuple(prefix))
-            return
-        for k in sorted(counts):
-            if counts[k]:
-                counts[k] -= 1
-                rec([*prefix, k])
-                counts[k] += 1
-
-    rec([])
-    return out
 
 
 def _play_by_hand(order: tuple[str, ...], excavate: int) -> bool:
@@ -97,7 +81,7 @@ def _play_by_hand(order: tuple[str, ...], excavate: int) -> bool:
 def test_prosperity_and_upstart_match_an_independent_enumeration(
         extra: int, excavate: int, written: Fraction) -> None:
     # 13 cards: 1 Prosperity, 2 Upstart, 2 Target, 8 blanks; 38,610 equally likely orders
-    orders = _arrangements({"P": 1, "U": 2, "T": 2, "X": 8})
+    orders = arrangements({"P": 1, "U": 2, "T": 2, "X": 8})
     assert len(orders) == 38_610
     by_hand = Fraction(sum(_play_by_hand(o, excavate) for o in orders), len(orders))
     assert by_hand == written

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
-from simkit import expand, make_pool, monster, spell
+from simkit import arrangements, expand, make_pool, monster, spell
 
 from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.exact import exact_odds
@@ -31,24 +31,6 @@ PROFILE = {"success": "Target",
                           "a target": "Target"},
            "rows": {"two big given a target": {"row": "two big", "given": "a target"},
                     "bigs": {"count": "Big Eight"}}}
-
-
-def _arrangements(counts: dict[str, int]) -> list[tuple[str, ...]]:
-    """Every distinct order of a multiset of cards (each equally likely after a shuffle)."""
-    out: list[tuple[str, ...]] = []
-
-    def rec(prefix: list[str]) -> None:
-        if not any(counts.values()):
-            out.append(tuple(prefix))
-            return
-        for k in sorted(counts):
-            if counts[k]:
-                counts[k] -= 1
-                rec([*prefix, k])
-                counts[k] += 1
-
-    rec(prefix=[])
-    return out
 
 
 def _game(order: tuple[str, ...]) -> list[str]:
@@ -86,7 +68,7 @@ ROWS: dict[str, Callable[[list[str]], bool]] = {
 
 @pytest.fixture(scope="module")
 def by_hand() -> dict[str, Fraction]:
-    orders = _arrangements({k: n for k, (_, n) in CARDS.items()})
+    orders = arrangements({k: n for k, (_, n) in CARDS.items()})
     assert len(orders) == 75_600  # 10! / (1! 2! 2! 3! 2!)
     hands = [_game(o) for o in orders]
     return {name: Fraction(sum(row(h) for h in hands), len(hands))
@@ -133,7 +115,7 @@ def test_played_draw_cards_are_reported() -> None:
     played = {cp.classes[d].label: p for d, p in res.played.items()}
     assert set(played) == {"Pot of Prosperity", "Trade-In"}
     # by hand: Prosperity is played whenever it is in the opening hand without a target
-    orders = _arrangements({k: n for k, (_, n) in CARDS.items()})
+    orders = arrangements({k: n for k, (_, n) in CARDS.items()})
     plays = sum("P" in o[:5] and "A" not in o[:5] for o in orders)
     assert played["Pot of Prosperity"] == Fraction(plays, len(orders))
 
@@ -141,7 +123,7 @@ def test_played_draw_cards_are_reported() -> None:
 def test_derived_rows_match_the_enumeration() -> None:
     from deckcheck.sim.goldfish.report import going_result
 
-    orders = _arrangements({k: n for k, (_, n) in CARDS.items()})
+    orders = arrangements({k: n for k, (_, n) in CARDS.items()})
     hands = [_game(o) for o in orders]
     with_target = [h for h in hands if "A" in h]
     given = Fraction(sum(h.count("L") >= 2 for h in with_target), len(with_target))
