@@ -15,15 +15,22 @@ CARDS = Path(__file__).resolve().parents[3] / "shared" / "data" / "cards"
 CdbRow = tuple[int, int, int, int, int, int, int, int, int, str, str]
 
 
-def write_cdb(path: Path, rows: list[CdbRow]) -> Path:
+def write_cdb(path: Path, rows: list[CdbRow] | list[list[Any]], typed: bool = True) -> Path:
     """A tiny YGOPro cards.cdb: rows of (id, ot, alias, type, atk, def, level, race,
-    attribute, name, desc)."""
+    attribute, name, desc). `typed=False`: columns without a type, so a value of the wrong
+    type (text in ATK) is stored as given, as in a damaged real file."""
     con = sqlite3.connect(path)
-    con.executescript(
-        "CREATE TABLE datas(id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, setcode INTEGER,"
-        " type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, attribute INTEGER,"
-        " category INTEGER);"
-        "CREATE TABLE texts(id INTEGER PRIMARY KEY, name TEXT, desc TEXT, str1 TEXT, str2 TEXT);")
+    if typed:
+        con.executescript(
+            "CREATE TABLE datas(id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER,"
+            " setcode INTEGER, type INTEGER, atk INTEGER, def INTEGER, level INTEGER,"
+            " race INTEGER, attribute INTEGER, category INTEGER);"
+            "CREATE TABLE texts(id INTEGER PRIMARY KEY, name TEXT, desc TEXT, str1 TEXT,"
+            " str2 TEXT);")
+    else:
+        con.executescript(
+            "CREATE TABLE datas(id, ot, alias, setcode, type, atk, def, level, race, attribute,"
+            " category); CREATE TABLE texts(id, name, desc, str1, str2);")
     for pid, ot, alias, ctype, atk, dfn, level, race, attr, name, desc in rows:
         con.execute("INSERT INTO datas VALUES (?,?,?,0,?,?,?,?,?,?,0)",
                     (pid, ot, alias, ctype, atk, dfn, level, race, attr))

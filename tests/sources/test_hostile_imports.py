@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 from tests.conftest import HOSTILE_FIXTURES
+from tests.sources.conftest import write_cdb
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -209,18 +209,7 @@ def test_fuzz_edopro_cdb(base_store: Path, swaps: Any) -> None:
         rows[r][c] = v
 
     def write(folder: Path) -> Path:
-        path = folder / "cards.cdb"
-        con = sqlite3.connect(path)
-        con.executescript(
-            "CREATE TABLE datas(id, ot, alias, setcode, type, atk, def, level, race, attribute,"
-            " category); CREATE TABLE texts(id, name, desc, str1, str2);")
-        for pid, ot, alias, ctype, atk, dfn, level, race, attr, name, desc in rows:
-            con.execute("INSERT INTO datas VALUES (?,?,?,0,?,?,?,?,?,?,0)",
-                        (pid, ot, alias, ctype, atk, dfn, level, race, attr))
-            con.execute("INSERT INTO texts VALUES (?,?,?,'','')", (pid, name, desc))
-        con.commit()
-        con.close()
-        return path
+        return write_cdb(folder / "cards.cdb", rows, typed=False)
     _import(base_store, write)
 
 
