@@ -91,6 +91,21 @@ def side_plan(pf: ProfileFile, source: str) -> dict[str, dict[str, list[tuple[st
     return out
 
 
+def _taken(moves: list[tuple[str, int]], counts: dict[str, int], what: str,
+           section: str) -> dict[str, int]:
+    """Card name -> copies the side plan's `moves` take from a section holding `counts`; a
+    move the section cannot give is one sentence."""
+    taken: dict[str, int] = {}
+    for written, n in moves:
+        name = _find(counts, written)
+        have = 0 if name is None else counts[name] - taken.get(name, 0)
+        if name is None or have < n:
+            raise ProfileError(f"{what}: {written} x{n}, but the {section} holds {have}; "
+                               f"fix the side plan.")
+        taken[name] = taken.get(name, 0) + n
+    return taken
+
+
 def _find(cards: dict[str, int], written: str) -> str | None:
     key = normalize(written)
     return next((n for n in cards if normalize(n) == key), None)
@@ -112,22 +127,8 @@ def sided_main(deck: Deck, pool: CardPool, plan: dict[str, list[tuple[str, int]]
     main_counts: dict[str, int] = {}
     for c in main:
         main_counts[c.name] = main_counts.get(c.name, 0) + 1
-    gone: dict[str, int] = {}
-    for written, n in plan.get("out", []):
-        name = _find(main_counts, written)
-        if name is None or main_counts[name] - gone.get(name, 0) < n:
-            have = 0 if name is None else main_counts[name] - gone.get(name, 0)
-            raise ProfileError(f"{where}: out: {written} x{n}, but the Main Deck holds {have}; "
-                               f"fix the side plan.")
-        gone[name] = gone.get(name, 0) + n
-    added: dict[str, int] = {}
-    for written, n in plan.get("in", []):
-        name = _find(side_counts, written)
-        if name is None or side_counts[name] - added.get(name, 0) < n:
-            have = 0 if name is None else side_counts[name] - added.get(name, 0)
-            raise ProfileError(f"{where}: in: {written} x{n}, but the Side Deck holds {have}; "
-                               f"fix the side plan.")
-        added[name] = added.get(name, 0) + n
+    gone = _taken(plan.get("out", []), main_counts, f"{where}: out", "Main Deck")
+    added = _taken(plan.get("in", []), side_counts, f"{where}: in", "Side Deck")
     left = dict(gone)
     sided: list[Card] = []
     for c in main:
