@@ -10,7 +10,7 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -33,9 +33,6 @@ from deckcheck.desk.security import (
 from deckcheck.desk.settings import DeskSettings
 from deckcheck.desk.store import Registration, Store, Submission
 
-TEMPLATES = Path(__file__).with_name("templates")
-#: Room for the form fields around the largest deck file.
-FORM_OVERHEAD = 256 * 1024
 MAX_NAME = 80
 _ID_CHARS = re.compile(r"^[0-9][0-9 \-]{2,20}$")
 
