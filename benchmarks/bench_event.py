@@ -21,9 +21,11 @@ in a temporary folder. Each measurement runs in a fresh bench process, which the
 - plain read + check: `read_deck` and a reused `Checker` over the same files in one process,
   without cyclic GC as in the event (the per-deck work the event wraps).
 
-The card pools are what a user has after the README's steps (issue 24): the built-in pool of
-every card (empty home, no DECKCHECK_DB) and a store imported from every card source (cached
-in the temp folder; `_realdata.full_store_path`).
+The package's bytecode is compiled first, as `pip install` does (bench_odds, bench_check do
+the same), so that a shell's PYTHONDONTWRITEBYTECODE does not add compiling deckcheck's
+modules to every command. The card pools are what a user has after the README's steps
+(issue 24): the built-in pool of every card (empty home, no DECKCHECK_DB) and a store
+imported from every card source (cached in the temp folder; `_realdata.full_store_path`).
 
 Rows:
 1. the goal (issue 24): 4,000 registrations in under 1 s of wall time from process start,
@@ -120,6 +122,7 @@ def command() -> list[str]:
 
 def pool_env(pool: str, tmp: str) -> dict[str, str]:
     env = builtin_env(tmp)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: the bytecode is read (`main`)
     if pool != "built-in":
         env["DECKCHECK_DB"] = str(full_store_path())
     return env
@@ -251,6 +254,13 @@ def main() -> None:
         print(json.dumps(one(args.pool[0], Path(args.folder), args.mode)))
         return
     full_store_path()  # imported once, before any timing
+    # an installed package has its bytecode (pip compiles it); PYTHONDONTWRITEBYTECODE, set
+    # in some shells, would otherwise compile deckcheck's modules again in every command
+    import compileall
+
+    import deckcheck
+
+    compileall.compile_dir(str(Path(deckcheck.__file__).parent), quiet=1)
     pools = args.pool or list(POOLS)
     n_cores = cores()
     if args.goal_repeat > 0:

@@ -90,6 +90,7 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
     store = None if pool.info.builtin else getattr(pool, "path", None)
     forked = "fork" in multiprocessing.get_all_start_methods()
     if forked:
+        pool.before_fork()  # what every worker would read for itself, read once
         _warm_up(entries, pool, checker, event.format, work)
         # inherited, not pickled: the inputs, the prepared checker, the cards looked up
         ctx: multiprocessing.context.BaseContext = multiprocessing.get_context("fork")

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.cards.builtin import BuiltinPool, load_cards
 from deckcheck.cards.model import Card
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.deckhash import deck_hash
@@ -93,19 +94,39 @@ class CachingPool:
         new = [pc for pc in set(passcodes) if pc not in known]
         if new:
             pool = self._pool
-            if hasattr(pool, "preload"):  # a pool of the protocol has it; a stand-in may not
+            if isinstance(pool, BuiltinPool):
+                load_cards(pool, new)  # the lines found through one index, not bisected
+            elif hasattr(pool, "preload"):  # a pool of the protocol has it; a stand-in may not
                 pool.preload(new)  # one query for the lot
             for pc in new:
                 known[pc] = pool.get(pc)
 
-    def reopen(self) -> None:
-        """In a forked worker: a store of its own (an SQLite connection must not cross a
-        fork); the cards already looked up stay in memory."""
-        path = getattr(self._pool, "path", None)
-        if path is not None and not self.info.builtin:
-            from deckcheck.cards.store import StorePool
+    def before_fork(self) -> None:
+        """Read now what every worker would otherwise read for itself: a store's compact
+        rows (one pass), the built-in cards file's index; a forked worker inherits them."""
+        pool = self._pool
+        if isinstance(pool, BuiltinPool):
+            load_cards(pool, ())
+        elif not self.info.builtin:
+            from deckcheck.cards.store import StorePool, load_every_row
 
-            self._inherited = self._pool  # kept, never closed here: the parent's connection
+            if isinstance(pool, StorePool):
+                load_every_row(pool)
+
+    def reopen(self) -> None:
+        """In a forked worker: a store's connection of its own (an SQLite connection must
+        not cross a fork); the cards already looked up, and the store's rows, stay in
+        memory."""
+        pool = self._pool
+        path = getattr(pool, "path", None)
+        if path is None or self.info.builtin:
+            return
+        from deckcheck.cards.store import StorePool, reconnect
+
+        if isinstance(pool, StorePool):
+            reconnect(pool)
+        else:  # another pool over a store file
+            self._inherited = pool  # kept, never closed here: the parent's connection
             self._pool = StorePool(path)
 
     def __iter__(self) -> Iterator[Card]:
