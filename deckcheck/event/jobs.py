@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from deckcheck.event.inputs import Entries
 from deckcheck.event.models import EventReport, SkippedRow
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
     (not finished: `run.finish` flags duplicates). `options` (banlist, points_cap, strict)
     prepare a worker's own checker where workers cannot be forked (`work.prepare`)."""
     runs = runs_of(entries, jobs, work.most)
-    files_in = [sum(isinstance(e, Path) for e in entries[a:b]) for a, b in runs]
+    files_in = [files_between(entries, a, b) for a, b in runs]
     left = sum(files_in)
     store = None if pool.info.builtin else getattr(pool, "path", None)
     forked = "fork" in multiprocessing.get_all_start_methods()
@@ -115,6 +116,14 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
                     progress("check", len(event.players), len(event.players) + left)
     finally:
         _state.clear()
+
+
+def files_between(entries: Sequence[Path | Skipped], start: int, stop: int) -> int:
+    """How many of `entries[start:stop]` are files to read (`Entries` counts them without
+    making each `Path`)."""
+    if isinstance(entries, Entries):
+        return entries.files_between(start, stop)
+    return sum(isinstance(e, Path) for e in entries[start:stop])
 
 
 def _warm_up(entries: Sequence[Path | Skipped], pool: CachingPool, checker: CheckFn,

@@ -369,29 +369,39 @@ def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
             len(problems), "\n".join(lines), h, None, problems)
 
 
-def add_row(event: EventReport, data: RowData) -> PlayerRow:
-    """Append a checked registration (`check_one`) to `event`, numbered after the others."""
+def add_row(event: EventReport, data: RowData) -> None:
+    """Append a checked registration (`check_one`) to `event`, numbered after the others (to
+    a spooled table as its values: past the rows it holds, no row object is made)."""
     number = len(event.players) + 1
     (player, player_id, source, verdict, main, extra, side, count, text, h, error,
      problems) = data
-    row = PlayerRow(number=number, player=player, player_id=player_id, source=source,
-                    verdict=verdict, main=main, extra=extra, side=side, problem_count=count,
-                    problems=text, deck_hash=h, error=error)
-    event.players.append(row)
+    players = event.players
+    if isinstance(players, RowSpool):  # the fields of `PlayerRow`, in order
+        players.append_values((number, player, player_id, source, verdict, main, extra, side,
+                               count, text, None, h, error))
+    else:
+        players.append(PlayerRow(number=number, player=player, player_id=player_id,
+                                 source=source, verdict=verdict, main=main, extra=extra,
+                                 side=side, problem_count=count, problems=text, deck_hash=h,
+                                 error=error))
     if problems:
-        event.problems.extend([
-            ProblemRow(number=number, player=player, player_id=player_id, code=code, name=name,
-                       severity=severity, card=card, section=section, count=n, limit=limit,
-                       location=location, message=message)
-            for code, name, severity, card, section, n, limit, location, message in problems])
-    return row
+        if isinstance(event.problems, RowSpool):  # `ProblemData` follows `ProblemRow`'s order
+            event.problems.extend_values([(number, player, player_id, *p) for p in problems])
+        else:
+            event.problems.extend([
+                ProblemRow(number=number, player=player, player_id=player_id, code=code,
+                           name=name, severity=severity, card=card, section=section, count=n,
+                           limit=limit, location=location, message=message)
+                for code, name, severity, card, section, n, limit, location, message
+                in problems])
 
 
 def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
                      pool: CardPool) -> PlayerRow:
     """Check one registration and add its row (and its problems) to `event`; a list that
     could not be read or checked is a row with its sentence."""
-    return add_row(event, check_one(reg, checker, pool, event))
+    add_row(event, check_one(reg, checker, pool, event))
+    return event.players[-1]
 
 
 def finish(event: EventReport) -> EventReport:
