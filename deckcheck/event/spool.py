@@ -119,26 +119,37 @@ class RowSpool(Sequence[T]):
         self._blocks.append((self._end, len(data)))
         self._end += len(data)
 
-    def _block(self, i: int) -> list[T]:
-        """Block `i` as rows (the held rows, or the tail not on disk yet, as the last)."""
+    def _stored(self, i: int) -> list[tuple[Any, ...]]:
+        """Block `i` as stored: each row's values (the tail not on disk yet as the last)."""
         if i == len(self._blocks):
             if self._file is None:
-                rows = self._rows
-                if self.fill is not None and not self._filled:
-                    for r in rows:
-                        self.fill(r)
-                    self._filled = True
-                return rows
-            values = self._tail
-        else:
-            assert self._file is not None
-            offset, length = self._blocks[i]
-            values = pickle.loads(os.pread(self._file.fileno(), length, offset))
-        rows = [self._make(v) for v in values]
+                return list(map(self._values, self._rows))
+            return self._tail
+        assert self._file is not None
+        offset, length = self._blocks[i]
+        values: list[tuple[Any, ...]] = pickle.loads(
+            os.pread(self._file.fileno(), length, offset))
+        return values
+
+    def _block(self, i: int) -> list[T]:
+        """Block `i` as rows (the held rows, or the tail not on disk yet, as the last)."""
+        if self._file is None and i == 0:
+            rows = self._rows
+            if self.fill is not None and not self._filled:
+                for r in rows:
+                    self.fill(r)
+                self._filled = True
+            return rows
+        rows = [self._make(v) for v in self._stored(i)]
         if self.fill is not None:
             for r in rows:
                 self.fill(r)
         return rows
+
+    def values(self) -> Sequence[tuple[Any, ...]]:
+        """The rows as their values in field order (`names`), read back without making a
+        row object of each (for a table without `fill`: its rows are complete as stored)."""
+        return _Stored(self)
 
     def _make(self, values: tuple[Any, ...]) -> T:
         """A row from its stored values, set through the slots' own descriptors (twice as
@@ -154,10 +165,7 @@ class RowSpool(Sequence[T]):
         return self.block if self._file is not None else max(1, len(self._rows))
 
     def __iter__(self) -> Iterator[T]:
-        if self._file is None:
-            yield from self._block(0)
-            return
-        for i in range(len(self._blocks) + 1):
+        for i in range(len(self._blocks) + 1 if self._file is not None else 1):
             yield from self._block(i)
 
     @overload
@@ -167,27 +175,67 @@ class RowSpool(Sequence[T]):
     def __getitem__(self, i: slice) -> list[T]: ...
 
     def __getitem__(self, i: int | slice) -> T | list[T]:
-        if isinstance(i, slice):
-            start, stop, step = i.indices(self._len)
-            if step != 1:
-                return [self[k] for k in range(start, stop, step)]
-            out: list[T] = []
-            size = self._size
-            k = start
-            while k < stop:
-                b = k // size
-                rows = self._block(b)
-                out += rows[k - b * size:min(stop - b * size, len(rows))]
-                k = (b + 1) * size
-            return out
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError(i)
-        size = self._size
-        return self._block(i // size)[i % size]
+        result: T | list[T] = _index(self, i, self._block)
+        return result
 
     def close(self) -> None:
         """Drop the file (also done when the spool is collected, or the process ends)."""
         if self._file is not None:
             self._file.close()
+
+
+def _index(table: RowSpool[Any], i: int | slice, block: Callable[[int], list[Any]]) -> Any:
+    """Item or slice `i` of `table`'s rows, read a block at a time with `block`."""
+    if isinstance(i, slice):
+        start, stop, step = i.indices(table._len)
+        if step != 1:
+            return [_index(table, k, block) for k in range(start, stop, step)]
+        out: list[Any] = []
+        size = table._size
+        k = start
+        while k < stop:
+            b = k // size
+            rows = block(b)
+            out += rows[k - b * size:min(stop - b * size, len(rows))]
+            k = (b + 1) * size
+        return out
+    if i < 0:
+        i += table._len
+    if not 0 <= i < table._len:
+        raise IndexError(i)
+    size = table._size
+    return block(i // size)[i % size]
+
+
+class _Stored(Sequence[tuple[Any, ...]]):
+    """A spool's rows as their stored values (`RowSpool.values`)."""
+
+    def __init__(self, table: RowSpool[Any]) -> None:
+        self._table = table
+        self._held: list[tuple[Any, ...]] | None = None
+
+    def _block(self, i: int) -> list[tuple[Any, ...]]:
+        table = self._table
+        if table._file is not None:
+            return table._stored(i)
+        if self._held is None or len(self._held) != len(table):  # the held rows, once
+            self._held = table._stored(i)
+        return self._held
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        table = self._table
+        for i in range(len(table._blocks) + 1 if table._file is not None else 1):
+            yield from self._block(i)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[Any, ...]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[Any, ...] | list[tuple[Any, ...]]:
+        result: tuple[Any, ...] | list[tuple[Any, ...]] = _index(self._table, i, self._block)
+        return result
