@@ -29,7 +29,9 @@ imported from every card source (cached in the temp folder; `_realdata.full_stor
 
 Rows:
 1. the goal (issue 24): 4,000 registrations in under 1 s of wall time from process start,
-   `--jobs` default, on each pool, beside the yardstick and plain read + check;
+   `--jobs` default, on each pool, beside the yardstick and plain read + check, and the
+   command's start-up and exit alone (`event check --help`): what the event adds to plain
+   read + check is the event's wall less these two;
 2. scale (store of every source, `--jobs` default): 1,000 / 4,000 / 16,000 / 100,000
    registrations: time per registration should stay flat, and the peak memory of the whole
    tree at 100,000 at most 1.25x that at 16,000 with the xlsx report (issue 24).
@@ -139,9 +141,17 @@ def read_bytes(folder: Path) -> tuple[float, float, float]:
 
 def one(pool: str, folder: Path, mode: str) -> dict[str, float]:
     """Measure one event from this (fresh) process; the folder is built beforehand. `mode`
-    "event": the command end to end; "plain": read_deck + a reused Checker in this process."""
+    "event": the command end to end; "plain": read_deck + a reused Checker in this process;
+    "start": `deckcheck event check --help`, the command's start-up and exit alone."""
     baseline, baseline_cpu, mb = read_bytes(folder)
     out: dict[str, float] = {"baseline": baseline, "baseline_cpu": baseline_cpu, "mb": mb}
+    if mode == "start":
+        with tempfile.TemporaryDirectory(prefix="deckcheck-event-home-") as tmp:
+            t0 = time.perf_counter()
+            subprocess.run([*command(), "event", "check", "--help"], env=pool_env(pool, tmp),
+                           stdout=subprocess.DEVNULL, check=True)
+            out.update(wall=time.perf_counter() - t0)
+        return out
     if mode == "plain":  # under the event's conditions: no cyclic GC either
         from deckcheck.cards.store import StorePool
         from deckcheck.checker import Checker
@@ -211,7 +221,7 @@ def goal_rows(pools: list[str], repeat: int, n_cores: int) -> None:
         folder = Path(tmp) / "event"
         folder.mkdir()
         build_event(folder, GOAL_PLAYERS)
-        keys = [(p, m) for p in pools for m in ("event", "plain")]
+        keys = [(p, m) for p in pools for m in ("event", "plain")] + [(pools[0], "start")]
         runs: dict[tuple[str, str], list[dict[str, float]]] = {k: [] for k in keys}
         for _ in range(repeat):  # taking turns, so a burst of load hits them alike
             for pool, mode in keys:
@@ -223,6 +233,9 @@ def goal_rows(pools: list[str], repeat: int, n_cores: int) -> None:
               f"{repeat}, each from a fresh process (load average now "
               f"{os.getloadavg()[0]:.1f} on {n_cores} cores)")
         print(f"  yardstick, reading the bytes:         {base:7.3f} s")
+        start = statistics.median(r["wall"] for r in runs[pools[0], "start"])
+        print(f"  breakdown: `deckcheck event check --help` (Python, the CLI's imports, exit): "
+              f"{start:.3f} s wall")
         for pool in pools:
             ev, pl = runs[pool, "event"], runs[pool, "plain"]
             wall = statistics.median(r["wall"] for r in ev)
