@@ -114,6 +114,10 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
                 left -= files_in[k]
                 if progress is not None:
                     progress("check", len(event.players), len(event.players) + left)
+            # every run is in: the idle workers end as they would after their last task
+            # (leaving the `with` would stop them with a signal and wait for it)
+            workers.close()
+            workers.join()
     finally:
         _state.clear()
 
