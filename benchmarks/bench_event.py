@@ -21,13 +21,17 @@ in a temporary folder. Each measurement runs in a fresh bench process, which the
 - plain read + check: `read_deck` and a reused `Checker` over the same files in one process,
   without cyclic GC as in the event (the per-deck work the event wraps).
 
-The card pools are what a user has after the README's steps (issue 24): the built-in pool of
-every card (empty home, no DECKCHECK_DB) and a store imported from every card source (cached
-in the temp folder; `_realdata.full_store_path`).
+The package's bytecode is compiled first, as `pip install` does (bench_odds, bench_check do
+the same), so that a shell's PYTHONDONTWRITEBYTECODE does not add compiling deckcheck's
+modules to every command. The card pools are what a user has after the README's steps
+(issue 24): the built-in pool of every card (empty home, no DECKCHECK_DB) and a store
+imported from every card source (cached in the temp folder; `_realdata.full_store_path`).
 
 Rows:
 1. the goal (issue 24): 4,000 registrations in under 1 s of wall time from process start,
-   `--jobs` default, on each pool, beside the yardstick and plain read + check;
+   `--jobs` default, on each pool, beside the yardstick and plain read + check, and the
+   command's start-up and exit alone (`event check --help`): what the event adds to plain
+   read + check is the event's wall less these two;
 2. scale (store of every source, `--jobs` default): 1,000 / 4,000 / 16,000 / 100,000
    registrations: time per registration should stay flat, and the peak memory of the whole
    tree at 100,000 at most 1.25x that at 16,000 with the xlsx report (issue 24).
@@ -120,6 +124,7 @@ def command() -> list[str]:
 
 def pool_env(pool: str, tmp: str) -> dict[str, str]:
     env = builtin_env(tmp)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: the bytecode is read (`main`)
     if pool != "built-in":
         env["DECKCHECK_DB"] = str(full_store_path())
     return env
@@ -136,9 +141,17 @@ def read_bytes(folder: Path) -> tuple[float, float, float]:
 
 def one(pool: str, folder: Path, mode: str) -> dict[str, float]:
     """Measure one event from this (fresh) process; the folder is built beforehand. `mode`
-    "event": the command end to end; "plain": read_deck + a reused Checker in this process."""
+    "event": the command end to end; "plain": read_deck + a reused Checker in this process;
+    "start": `deckcheck event check --help`, the command's start-up and exit alone."""
     baseline, baseline_cpu, mb = read_bytes(folder)
     out: dict[str, float] = {"baseline": baseline, "baseline_cpu": baseline_cpu, "mb": mb}
+    if mode == "start":
+        with tempfile.TemporaryDirectory(prefix="deckcheck-event-home-") as tmp:
+            t0 = time.perf_counter()
+            subprocess.run([*command(), "event", "check", "--help"], env=pool_env(pool, tmp),
+                           stdout=subprocess.DEVNULL, check=True)
+            out.update(wall=time.perf_counter() - t0)
+        return out
     if mode == "plain":  # under the event's conditions: no cyclic GC either
         from deckcheck.cards.store import StorePool
         from deckcheck.checker import Checker
@@ -208,7 +221,7 @@ def goal_rows(pools: list[str], repeat: int, n_cores: int) -> None:
         folder = Path(tmp) / "event"
         folder.mkdir()
         build_event(folder, GOAL_PLAYERS)
-        keys = [(p, m) for p in pools for m in ("event", "plain")]
+        keys = [(p, m) for p in pools for m in ("event", "plain")] + [(pools[0], "start")]
         runs: dict[tuple[str, str], list[dict[str, float]]] = {k: [] for k in keys}
         for _ in range(repeat):  # taking turns, so a burst of load hits them alike
             for pool, mode in keys:
@@ -220,6 +233,9 @@ def goal_rows(pools: list[str], repeat: int, n_cores: int) -> None:
               f"{repeat}, each from a fresh process (load average now "
               f"{os.getloadavg()[0]:.1f} on {n_cores} cores)")
         print(f"  yardstick, reading the bytes:         {base:7.3f} s")
+        start = statistics.median(r["wall"] for r in runs[pools[0], "start"])
+        print(f"  breakdown: `deckcheck event check --help` (Python, the CLI's imports, exit): "
+              f"{start:.3f} s wall")
         for pool in pools:
             ev, pl = runs[pool, "event"], runs[pool, "plain"]
             wall = statistics.median(r["wall"] for r in ev)
@@ -251,6 +267,13 @@ def main() -> None:
         print(json.dumps(one(args.pool[0], Path(args.folder), args.mode)))
         return
     full_store_path()  # imported once, before any timing
+    # an installed package has its bytecode (pip compiles it); PYTHONDONTWRITEBYTECODE, set
+    # in some shells, would otherwise compile deckcheck's modules again in every command
+    import compileall
+
+    import deckcheck
+
+    compileall.compile_dir(str(Path(deckcheck.__file__).parent), quiet=1)
     pools = args.pool or list(POOLS)
     n_cores = cores()
     if args.goal_repeat > 0:

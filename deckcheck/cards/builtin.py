@@ -29,6 +29,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
+from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
@@ -337,3 +339,33 @@ def builtin_cards() -> list[Card]:
 def builtin_pool() -> BuiltinPool:
     """The built-in card pool (read once, then cached)."""
     return BuiltinPool(_package_map(CARDS_FILE))
+
+
+def load_cards(pool: BuiltinPool, passcodes: Iterable[int]) -> None:
+    """Parse the cards of many passcodes at once (an event's batch of decks), so that
+    `pool.get` answers them from memory: each line of the cards file is found in one index of
+    every passcode and where its line starts (made on the first call, ~15 ms, two arrays a
+    forked process shares without copying) instead of ~22 steps of `_find` each. A passcode
+    that is no card's own (an alternate artwork, a prerelease id) is left to `pool.get`."""
+    if pool._memory is not None:
+        return
+    index: tuple[array[int], array[int]] | None = getattr(pool, "_line_index", None)
+    data = pool._data
+    if index is None:
+        at, lines = pool._start, []
+        for line in data[pool._start:].split(b"\n"):
+            if line:
+                lines.append((int(line[:line.find(b"\t")]), at))
+            at += len(line) + 1
+        lines.sort()
+        index = array("q", [pc for pc, _ in lines]), array("q", [s for _, s in lines])
+        pool._line_index = index  # type: ignore[attr-defined]  # set here only
+    codes, starts = index
+    cards, make, n = pool._cards, pool._line_card, len(codes)
+    for pc in passcodes:
+        if pc not in cards and type(pc) is int:
+            i = bisect_left(codes, pc)
+            if i < n and codes[i] == pc:
+                begin = starts[i]
+                end = data.find(b"\n", begin)
+                make(data[begin:end if end >= 0 else len(data)])

@@ -225,6 +225,11 @@ class Entries(Sequence["Path | Skipped"]):
     def __len__(self) -> int:
         return len(self._ends)
 
+    def files_between(self, start: int, stop: int) -> int:
+        """How many of the inputs `start` to `stop` are files to read (no `Path` made)."""
+        start, stop, _ = slice(start, stop).indices(len(self))
+        return max(0, stop - start) - sum(start <= i < stop for i in self._skipped)
+
     @overload
     def __getitem__(self, i: int) -> Path | Skipped: ...
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from deckcheck.event.inputs import Entries
 from deckcheck.event.models import EventReport, SkippedRow
 
 if TYPE_CHECKING:
@@ -85,11 +86,12 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
     (not finished: `run.finish` flags duplicates). `options` (banlist, points_cap, strict)
     prepare a worker's own checker where workers cannot be forked (`work.prepare`)."""
     runs = runs_of(entries, jobs, work.most)
-    files_in = [sum(isinstance(e, Path) for e in entries[a:b]) for a, b in runs]
+    files_in = [files_between(entries, a, b) for a, b in runs]
     left = sum(files_in)
     store = None if pool.info.builtin else getattr(pool, "path", None)
     forked = "fork" in multiprocessing.get_all_start_methods()
     if forked:
+        pool.before_fork()  # what every worker would read for itself, read once
         _warm_up(entries, pool, checker, event.format, work)
         # inherited, not pickled: the inputs, the prepared checker, the cards looked up
         ctx: multiprocessing.context.BaseContext = multiprocessing.get_context("fork")
@@ -112,8 +114,20 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
                 left -= files_in[k]
                 if progress is not None:
                     progress("check", len(event.players), len(event.players) + left)
+            # every run is in: the idle workers end as they would after their last task
+            # (leaving the `with` would stop them with a signal and wait for it)
+            workers.close()
+            workers.join()
     finally:
         _state.clear()
+
+
+def files_between(entries: Sequence[Path | Skipped], start: int, stop: int) -> int:
+    """How many of `entries[start:stop]` are files to read (`Entries` counts them without
+    making each `Path`)."""
+    if isinstance(entries, Entries):
+        return entries.files_between(start, stop)
+    return sum(isinstance(e, Path) for e in entries[start:stop])
 
 
 def _warm_up(entries: Sequence[Path | Skipped], pool: CachingPool, checker: CheckFn,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any, overload
 
@@ -28,6 +28,7 @@ from deckcheck.event.columns import (
     problem_values,
 )
 from deckcheck.event.models import VERDICT_LABELS, EventReport
+from deckcheck.event.spool import RowSpool
 from deckcheck.event.xlsx_tables import Sheet, write_workbook
 
 MIN_WIDTH, MAX_WIDTH = 6, 60
@@ -46,8 +47,12 @@ class _Values(Sequence[list[Any]]):
     """The cell values of report rows, made one row at a time as the writer asks: a large
     event's table is never held twice."""
 
-    def __init__(self, rows: Sequence[Any], values: Callable[[Any], list[Any]]) -> None:
+    def __init__(self, rows: Sequence[Any], values: Callable[[Any], list[Any]],
+                 fields: Sequence[str] | None = None) -> None:
+        """`fields`: the rows are tuples of these fields' values (a spool's stored rows),
+        not row objects."""
         self._rows, self._values = rows, values
+        self._fields = fields
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -73,7 +78,12 @@ class _Values(Sequence[list[Any]]):
         longest = dict.fromkeys(names, 0)
         if not names:
             return longest
-        get = attrgetter(*names) if len(names) > 1 else lambda r: (attrgetter(names[0])(r),)
+        if self._fields is not None:
+            at = [list(self._fields).index(n) for n in names]
+            get: Callable[[Any], tuple[Any, ...]] = (
+                itemgetter(*at) if len(at) > 1 else lambda r: (r[at[0]],))
+        else:
+            get = attrgetter(*names) if len(names) > 1 else lambda r: (attrgetter(names[0])(r),)
         rows = iter(self._rows)
         while block := list(islice(rows, _BLOCK)):
             for name, column in zip(names, zip(*map(get, block), strict=True), strict=True):
@@ -115,6 +125,16 @@ def _table(title: str, columns: tuple[tuple[str, str], ...], rows: _Values) -> S
     return Sheet(title, [h for _, h in columns], rows, widths, styles, by_value, plain=True)
 
 
+def _problem_rows(event: EventReport) -> _Values:
+    """The Problems table's cell values: a spooled table's rows as stored, when they are
+    the columns in order (no row object made of each, twice: measuring, writing)."""
+    rows = event.problems
+    if isinstance(rows, RowSpool) and rows.fill is None and \
+            rows.names == tuple(f for f, _ in PROBLEM_COLUMNS):
+        return _Values(rows.values(), list, rows.names)
+    return _Values(rows, problem_values)
+
+
 def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None) -> list[Path]:
     """Write the report workbook to `dest`; return its path. A large event's sheets are
     rendered by `jobs` processes (default: the cores; `xlsx_tables.write_workbook`)."""
@@ -123,7 +143,7 @@ def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None)
 
         jobs = default_jobs()
     players = _table("Players", PLAYER_COLUMNS, _Values(event.players, player_values))
-    problems = _table("Problems", PROBLEM_COLUMNS, _Values(event.problems, problem_values))
+    problems = _table("Problems", PROBLEM_COLUMNS, _problem_rows(event))
     facts = [list(kv) for kv in event_values(event)]
     facts += [["Note", n] for n in event.notices]
     facts += [["Skipped", f"{s.source}: {s.reason}"] for s in event.skipped]

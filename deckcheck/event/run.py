@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.cards.builtin import BuiltinPool, load_cards
 from deckcheck.cards.model import Card
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.deckhash import deck_hash
@@ -93,19 +94,39 @@ class CachingPool:
         new = [pc for pc in set(passcodes) if pc not in known]
         if new:
             pool = self._pool
-            if hasattr(pool, "preload"):  # a pool of the protocol has it; a stand-in may not
+            if isinstance(pool, BuiltinPool):
+                load_cards(pool, new)  # the lines found through one index, not bisected
+            elif hasattr(pool, "preload"):  # a pool of the protocol has it; a stand-in may not
                 pool.preload(new)  # one query for the lot
             for pc in new:
                 known[pc] = pool.get(pc)
 
-    def reopen(self) -> None:
-        """In a forked worker: a store of its own (an SQLite connection must not cross a
-        fork); the cards already looked up stay in memory."""
-        path = getattr(self._pool, "path", None)
-        if path is not None and not self.info.builtin:
-            from deckcheck.cards.store import StorePool
+    def before_fork(self) -> None:
+        """Read now what every worker would otherwise read for itself: a store's compact
+        rows (one pass), the built-in cards file's index; a forked worker inherits them."""
+        pool = self._pool
+        if isinstance(pool, BuiltinPool):
+            load_cards(pool, ())
+        elif not self.info.builtin:
+            from deckcheck.cards.store import StorePool, load_every_row
 
-            self._inherited = self._pool  # kept, never closed here: the parent's connection
+            if isinstance(pool, StorePool):
+                load_every_row(pool)
+
+    def reopen(self) -> None:
+        """In a forked worker: a store's connection of its own (an SQLite connection must
+        not cross a fork); the cards already looked up, and the store's rows, stay in
+        memory."""
+        pool = self._pool
+        path = getattr(pool, "path", None)
+        if path is None or self.info.builtin:
+            return
+        from deckcheck.cards.store import StorePool, reconnect
+
+        if isinstance(pool, StorePool):
+            reconnect(pool)
+        else:  # another pool over a store file
+            self._inherited = pool  # kept, never closed here: the parent's connection
             self._pool = StorePool(path)
 
     def __iter__(self) -> Iterator[Card]:
@@ -348,29 +369,39 @@ def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
             len(problems), "\n".join(lines), h, None, problems)
 
 
-def add_row(event: EventReport, data: RowData) -> PlayerRow:
-    """Append a checked registration (`check_one`) to `event`, numbered after the others."""
+def add_row(event: EventReport, data: RowData) -> None:
+    """Append a checked registration (`check_one`) to `event`, numbered after the others (to
+    a spooled table as its values: past the rows it holds, no row object is made)."""
     number = len(event.players) + 1
     (player, player_id, source, verdict, main, extra, side, count, text, h, error,
      problems) = data
-    row = PlayerRow(number=number, player=player, player_id=player_id, source=source,
-                    verdict=verdict, main=main, extra=extra, side=side, problem_count=count,
-                    problems=text, deck_hash=h, error=error)
-    event.players.append(row)
+    players = event.players
+    if isinstance(players, RowSpool):  # the fields of `PlayerRow`, in order
+        players.append_values((number, player, player_id, source, verdict, main, extra, side,
+                               count, text, None, h, error))
+    else:
+        players.append(PlayerRow(number=number, player=player, player_id=player_id,
+                                 source=source, verdict=verdict, main=main, extra=extra,
+                                 side=side, problem_count=count, problems=text, deck_hash=h,
+                                 error=error))
     if problems:
-        event.problems.extend([
-            ProblemRow(number=number, player=player, player_id=player_id, code=code, name=name,
-                       severity=severity, card=card, section=section, count=n, limit=limit,
-                       location=location, message=message)
-            for code, name, severity, card, section, n, limit, location, message in problems])
-    return row
+        if isinstance(event.problems, RowSpool):  # `ProblemData` follows `ProblemRow`'s order
+            event.problems.extend_values([(number, player, player_id, *p) for p in problems])
+        else:
+            event.problems.extend([
+                ProblemRow(number=number, player=player, player_id=player_id, code=code,
+                           name=name, severity=severity, card=card, section=section, count=n,
+                           limit=limit, location=location, message=message)
+                for code, name, severity, card, section, n, limit, location, message
+                in problems])
 
 
 def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
                      pool: CardPool) -> PlayerRow:
     """Check one registration and add its row (and its problems) to `event`; a list that
     could not be read or checked is a row with its sentence."""
-    return add_row(event, check_one(reg, checker, pool, event))
+    add_row(event, check_one(reg, checker, pool, event))
+    return event.players[-1]
 
 
 def finish(event: EventReport) -> EventReport:

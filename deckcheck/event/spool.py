@@ -22,6 +22,7 @@ import tempfile
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
+from operator import attrgetter
 from typing import IO, Any, TypeVar, overload
 
 T = TypeVar("T")
@@ -30,6 +31,14 @@ T = TypeVar("T")
 KEEP = 8192
 #: Rows in one pickled block on disk.
 BLOCK = 1024
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of the named attributes, as one tuple (`attrgetter`, one name too)."""
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda row: (one(row),)
+    return attrgetter(*names)
 
 
 class RowSpool(Sequence[T]):
@@ -44,7 +53,11 @@ class RowSpool(Sequence[T]):
         self.block = BLOCK if block is None else block
         #: Completes a row as it is read back (the duplicate flags), or None.
         self.fill: Callable[[T], None] | None = None
-        self._rows: list[T] = []  # held rows, or the block being filled once on disk
+        self._rows: list[T] = []  # the rows held, until the table moves to disk
+        #: once on disk: the values of the rows after the last block written
+        self._tail: list[tuple[Any, ...]] = []
+        #: a row's values, in field order
+        self._values: Callable[[T], tuple[Any, ...]] = _getter(self.names)
         self._file: IO[bytes] | None = None
         self._blocks: list[tuple[int, int]] = []  # (offset, length) of each block on disk
         self._end = 0
@@ -55,32 +68,50 @@ class RowSpool(Sequence[T]):
         return self._len
 
     def append(self, row: T) -> None:
-        self._rows.append(row)
-        self._len += 1
-        self._filled = False
         if self._file is None:
+            self._rows.append(row)
+            self._len += 1
+            self._filled = False
             if len(self._rows) > self.keep:
-                self._file = tempfile.TemporaryFile(prefix="deckcheck-rows-")
-                weakref.finalize(self, self._file.close)  # closed with the spool
-                rows, self._rows = self._rows, []
-                for start in range(0, len(rows), self.block):
-                    part = rows[start:start + self.block]
-                    if len(part) == self.block:
-                        self._write(part)
-                    else:
-                        self._rows = part
-        elif len(self._rows) == self.block:
-            self._write(self._rows)
-            self._rows = []
+                self._to_disk()
+        else:
+            self.append_values(self._values(row))
+
+    def append_values(self, values: tuple[Any, ...]) -> None:
+        """Append a row given as its values, in field order (`names`): once on disk, they
+        are stored as they are, no row object made."""
+        if self._file is None:
+            self.append(self._make(values))
+            return
+        tail = self._tail
+        tail.append(values)
+        self._len += 1
+        if len(tail) == self.block:
+            self._write(tail)
+            self._tail = []
 
     def extend(self, rows: list[T]) -> None:
         for row in rows:
             self.append(row)
 
-    def _write(self, rows: list[T]) -> None:
-        names = self.names
-        data = pickle.dumps([tuple([getattr(r, n) for n in names]) for r in rows],
-                            pickle.HIGHEST_PROTOCOL)
+    def extend_values(self, rows: list[tuple[Any, ...]]) -> None:
+        """`append_values` of each."""
+        for values in rows:
+            self.append_values(values)
+
+    def _to_disk(self) -> None:
+        """Move the held rows to the file, a block at a time; the rest start the tail."""
+        self._file = tempfile.TemporaryFile(prefix="deckcheck-rows-")
+        weakref.finalize(self, self._file.close)  # closed with the spool
+        values = list(map(self._values, self._rows))
+        self._rows = []
+        full = len(values) // self.block * self.block
+        for start in range(0, full, self.block):
+            self._write(values[start:start + self.block])
+        self._tail = values[full:]
+
+    def _write(self, values: list[tuple[Any, ...]]) -> None:
+        data = pickle.dumps(values, pickle.HIGHEST_PROTOCOL)
         assert self._file is not None
         self._file.seek(self._end)
         self._file.write(data)
@@ -88,23 +119,37 @@ class RowSpool(Sequence[T]):
         self._blocks.append((self._end, len(data)))
         self._end += len(data)
 
-    def _block(self, i: int) -> list[T]:
-        """Block `i` as rows (the last one, not on disk yet, as held)."""
+    def _stored(self, i: int) -> list[tuple[Any, ...]]:
+        """Block `i` as stored: each row's values (the tail not on disk yet as the last)."""
         if i == len(self._blocks):
+            if self._file is None:
+                return list(map(self._values, self._rows))
+            return self._tail
+        assert self._file is not None
+        offset, length = self._blocks[i]
+        values: list[tuple[Any, ...]] = pickle.loads(
+            os.pread(self._file.fileno(), length, offset))
+        return values
+
+    def _block(self, i: int) -> list[T]:
+        """Block `i` as rows (the held rows, or the tail not on disk yet, as the last)."""
+        if self._file is None and i == 0:
             rows = self._rows
             if self.fill is not None and not self._filled:
                 for r in rows:
                     self.fill(r)
                 self._filled = True
             return rows
-        assert self._file is not None
-        offset, length = self._blocks[i]
-        values = pickle.loads(os.pread(self._file.fileno(), length, offset))
-        rows = [self._make(v) for v in values]
+        rows = [self._make(v) for v in self._stored(i)]
         if self.fill is not None:
             for r in rows:
                 self.fill(r)
         return rows
+
+    def values(self) -> Sequence[tuple[Any, ...]]:
+        """The rows as their values in field order (`names`), read back without making a
+        row object of each (for a table without `fill`: its rows are complete as stored)."""
+        return _Stored(self)
 
     def _make(self, values: tuple[Any, ...]) -> T:
         """A row from its stored values, set through the slots' own descriptors (twice as
@@ -120,10 +165,7 @@ class RowSpool(Sequence[T]):
         return self.block if self._file is not None else max(1, len(self._rows))
 
     def __iter__(self) -> Iterator[T]:
-        if self._file is None:
-            yield from self._block(0)
-            return
-        for i in range(len(self._blocks) + 1):
+        for i in range(len(self._blocks) + 1 if self._file is not None else 1):
             yield from self._block(i)
 
     @overload
@@ -133,27 +175,67 @@ class RowSpool(Sequence[T]):
     def __getitem__(self, i: slice) -> list[T]: ...
 
     def __getitem__(self, i: int | slice) -> T | list[T]:
-        if isinstance(i, slice):
-            start, stop, step = i.indices(self._len)
-            if step != 1:
-                return [self[k] for k in range(start, stop, step)]
-            out: list[T] = []
-            size = self._size
-            k = start
-            while k < stop:
-                b = k // size
-                rows = self._block(b)
-                out += rows[k - b * size:min(stop - b * size, len(rows))]
-                k = (b + 1) * size
-            return out
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError(i)
-        size = self._size
-        return self._block(i // size)[i % size]
+        result: T | list[T] = _index(self, i, self._block)
+        return result
 
     def close(self) -> None:
         """Drop the file (also done when the spool is collected, or the process ends)."""
         if self._file is not None:
             self._file.close()
+
+
+def _index(table: RowSpool[Any], i: int | slice, block: Callable[[int], list[Any]]) -> Any:
+    """Item or slice `i` of `table`'s rows, read a block at a time with `block`."""
+    if isinstance(i, slice):
+        start, stop, step = i.indices(table._len)
+        if step != 1:
+            return [_index(table, k, block) for k in range(start, stop, step)]
+        out: list[Any] = []
+        size = table._size
+        k = start
+        while k < stop:
+            b = k // size
+            rows = block(b)
+            out += rows[k - b * size:min(stop - b * size, len(rows))]
+            k = (b + 1) * size
+        return out
+    if i < 0:
+        i += table._len
+    if not 0 <= i < table._len:
+        raise IndexError(i)
+    size = table._size
+    return block(i // size)[i % size]
+
+
+class _Stored(Sequence[tuple[Any, ...]]):
+    """A spool's rows as their stored values (`RowSpool.values`)."""
+
+    def __init__(self, table: RowSpool[Any]) -> None:
+        self._table = table
+        self._held: list[tuple[Any, ...]] | None = None
+
+    def _block(self, i: int) -> list[tuple[Any, ...]]:
+        table = self._table
+        if table._file is not None:
+            return table._stored(i)
+        if self._held is None or len(self._held) != len(table):  # the held rows, once
+            self._held = table._stored(i)
+        return self._held
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        table = self._table
+        for i in range(len(table._blocks) + 1 if table._file is not None else 1):
+            yield from self._block(i)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[Any, ...]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[Any, ...] | list[tuple[Any, ...]]:
+        result: tuple[Any, ...] | list[tuple[Any, ...]] = _index(self._table, i, self._block)
+        return result

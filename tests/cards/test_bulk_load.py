@@ -1,0 +1,79 @@
+"""The bulk loads an event runs before forking its workers: the built-in cards of many
+passcodes through one index (`builtin.load_cards`), every compact row of a store
+(`store.load_every_row`), and a forked worker's own connection (`store.reconnect`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deckcheck.cards import builtin
+from deckcheck.cards.builtin import (
+    CARDS_FILE,
+    IDS_FILE,
+    NAMES_FILE,
+    BuiltinPool,
+    load_cards,
+)
+from deckcheck.cards.store import StorePool, load_every_row, reconnect
+from deckcheck.imports.run import import_sources
+from deckcheck.sources import read_source
+
+FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
+
+
+def _fresh() -> BuiltinPool:
+    return BuiltinPool(builtin._package_file(CARDS_FILE), builtin._package_file(IDS_FILE),
+                       builtin._package_file(NAMES_FILE))
+
+
+def test_load_cards_parses_each_card_without_bisecting(monkeypatch: pytest.MonkeyPatch) -> None:
+    codes = [89631139, 14558127, 46986414, 5]  # 5 is no card
+    loaded = _fresh()
+    load_cards(loaded, codes)
+    looked_for: list[object] = []
+    find = builtin._find
+    monkeypatch.setattr(builtin, "_find", lambda *a: looked_for.append(a[2]) or find(*a))
+    cards = [loaded.get(pc) for pc in codes[:3]]
+    assert looked_for == []  # every one answered from memory
+    single = _fresh()
+    assert cards == [single.get(pc) for pc in codes[:3]] and None not in cards
+    assert loaded.get(5) is None and loaded.get(14558128) is loaded.get(14558127)
+
+
+def test_load_cards_of_every_card_is_the_full_parse() -> None:
+    everything = list(_fresh())  # parses every line (`MemoryPool`)
+    pool = _fresh()
+    load_cards(pool, [c.passcode for c in everything])
+    assert [pool.get(c.passcode) for c in everything] == everything
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "cards.sqlite"
+    import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
+    return path
+
+
+def test_every_row_loaded_answers_without_a_query(db: Path) -> None:
+    pool, single = StorePool(db), StorePool(db)
+    load_every_row(pool)
+    pool._con.close()  # any query now fails
+    for pc in (14558127, 14558128, 46986414, 99):
+        a, b = pool.get(pc), single.get(pc)
+        assert (a.passcode if a else None) == (b.passcode if b else None)
+
+
+def test_reconnect_in_a_forked_process_keeps_what_the_pool_holds(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = StorePool(db)
+    load_every_row(pool)
+    card = pool.get(14558127)
+    parent = pool._con
+    reconnect(pool)  # the same process: nothing to do
+    assert pool._con is parent
+    monkeypatch.setattr("os.getpid", lambda: -1)  # as a forked process sees it
+    reconnect(pool)
+    assert pool._con is not parent and pool.get(14558127) is card
+    assert [c.passcode for c in pool.find_name("Ash Blossom & Joyous Spring")] == [14558127]
