@@ -20,6 +20,7 @@ from deckcheck.sim.goldfish.deal import (
     _add_at,
     _count_classes,
     _draw,
+    _draw_every,
     _row_sums,
     _row_sums_wide,
     _sample_opening,
@@ -275,6 +276,9 @@ class Batch:
             need = np.full(self.size, rules.draws_in(turn, self.going_second), np.int64)
         for i in range(int(need.max(initial=0))):
             rows = np.nonzero(~won & ~lost & (need > i))[0]
+            if len(rows) == self.size and self.O is None and _draw_every(self.rng, self.R,
+                                                                         self.H):
+                continue  # (every hand drew from its Deck in reach: `draw`, done at once)
             cls = self.draw(rows)
             lost[rows[cls < 0]] = True  # had to draw from an empty Deck
             got = cls >= 0

@@ -80,11 +80,30 @@ def _draw(rng: Array, R: Array, rows: Array) -> Array:
     returns the class drawn (R is updated). Rows must have at least one card left."""
     # one row per class: sums over rows are fast (`rows` as long as R: every row, in order)
     RT = np.ascontiguousarray((R if len(rows) == len(R) else take_rows(R, rows)).T)
-    total = RT.sum(axis=0, dtype=np.int16)
-    target = (rng.random(len(rows)) * total).astype(np.int16)  # floor: non-negative
-    cls = _pick(RT, target, total).astype(np.intp)
+    cls = _pick_random(rng, RT, RT.sum(axis=0, dtype=np.int16))
     _add_at(R, rows, cls, -1)
     return cls
+
+
+def _draw_every(rng: Array, R: Array, H: Array) -> bool:
+    """`_draw` for every hand, its card added to its hand H, when every Deck R holds a card
+    (the same random numbers, the same cards; one-hot rows added, no flat index); False,
+    and nothing drawn, when some Deck is empty."""
+    RT = np.ascontiguousarray(R.T)
+    total = RT.sum(axis=0, dtype=np.int16)
+    if not total.all():
+        return False
+    one = np.take(np.eye(R.shape[1], dtype=R.dtype), _pick_random(rng, RT, total), axis=0)
+    R -= one
+    H += one
+    return True
+
+
+def _pick_random(rng: Array, RT: Array, total: Array) -> Array:
+    """The class of a uniformly random card of each column of class counts RT (one row per
+    class; `total`: each column's sum, at least 1): one random number per column."""
+    target = (rng.random(len(total)) * total).astype(np.int16)  # floor: non-negative
+    return _pick(RT, target, total).astype(np.intp)
 
 
 def _pick(RT: Array, target: Array, total: Array) -> Array:

@@ -143,8 +143,8 @@ class NpEvaluator:
         out = H.copy()
         at = np.nonzero(held)[0]
         if len(at):
-            out[at] = self._final(take_rows(H, at), R(at) if callable(R) else take_rows(R, at),
-                                  used)
+            put_rows(out, at, self._final(take_rows(H, at),
+                                          R(at) if callable(R) else take_rows(R, at), used))
         return out
 
     def _final(self, H: Array, R: Array | Callable[[Array], Array], used: frozenset[int],
@@ -158,11 +158,12 @@ class NpEvaluator:
             if pairs is None:
                 continue
             rows, H2, R2 = pairs
-            good = np.nonzero(self.succeeds(H2, R2, used | {s}))[0]
+            good = self.succeeds(H2, R2, used | {s})
             # per hand the first target (pairs are in target order) that makes it succeed
-            hands, first = np.unique(rows[good], return_index=True)
-            pick = good[first]
-            out[hands] = self.final(take_rows(H2, pick), take_rows(R2, pick), used | {s})
+            pick = _first_per_hand(rows, good, len(H))
+            hands = rows[pick]
+            put_rows(out, hands, self.final(take_rows(H2, pick), take_rows(R2, pick),
+                                            used | {s}))
             ok[hands] = True
         for s in self.worlds:
             if s in used:
@@ -238,6 +239,28 @@ class NpEvaluator:
         R2[:, t] -= 1
         R2[np.arange(len(rows)), bridge] -= 1
         return rows, H2, R2
+
+
+def _first_per_hand(rows: Array, good: Array, m: int) -> Array:
+    """The pairs (indices into `rows`, each pair's hand) that are the first `good` pair of
+    their hand: pairs come in blocks (one per target, in order), a hand at most once in
+    each block, its rows ascending; so a pair is its hand's first good one when no good
+    pair of an earlier block holds that hand. Ascending, as `np.unique` gives them."""
+    at = np.nonzero(good)[0]
+    if not len(at):
+        return at
+    hands = rows[at]
+    # the blocks: where the hand rows stop ascending
+    starts = np.nonzero(hands[1:] <= hands[:-1])[0] + 1
+    if not len(starts):  # one block: every good pair is its hand's first
+        return at
+    taken = np.zeros(m, dtype=bool)
+    keep = np.ones(len(at), dtype=bool)
+    for lo, hi in zip([0, *starts.tolist()], [*starts.tolist(), len(at)], strict=True):
+        h = hands[lo:hi]
+        keep[lo:hi] = ~taken[h]
+        taken[h] = True
+    return at[keep]
 
 
 def _add_rows(HT: Array, idx: list[int]) -> Array:
