@@ -50,3 +50,39 @@ def test_first_per_hand_is_each_hands_first_good_pair(seed: int) -> None:
     idx = np.nonzero(good)[0]
     _, first = np.unique(rows[idx], return_index=True)  # the general way: a sort
     assert sorted(_first_per_hand(rows, good, m).tolist()) == sorted(idx[first].tolist())
+
+
+def _reference_opening(rng: np.random.Generator, K: np.ndarray, n: int,
+                       size: int) -> np.ndarray:
+    """The opening sampler's contract, plainly: per round, `n` 16-bit words per hand still
+    to deal (four words of each 64-bit raw number, the first `n` used); a word at or above
+    the largest multiple of N, or a repeated Deck position, deals that hand again."""
+    cls_of = np.repeat(np.arange(len(K)), K)
+    N = len(cls_of)
+    limit = (65536 // N) * N
+    words = -(-n // 4)
+    out = np.zeros((size, len(K)), dtype=np.int8)
+    todo = np.arange(size)
+    while len(todo):
+        V = rng.bit_generator.random_raw(words * len(todo)).view(np.uint16)
+        V = V.reshape(4 * words, len(todo))[:n].T
+        redo = []
+        for hand, w in zip(todo.tolist(), V.tolist(), strict=True):
+            pos = [x % N for x in w]
+            if max(w) >= limit or len(set(pos)) < n:
+                redo.append(hand)
+                continue
+            for p in pos:
+                out[hand, cls_of[p]] += 1
+        todo = np.array(redo, dtype=np.intp)
+    return out
+
+
+@pytest.mark.parametrize(("n", "seed"), [(5, 1), (6, 2), (4, 3)])
+def test_opening_sampler_deals_what_its_contract_says(n: int, seed: int) -> None:
+    from deckcheck.sim.goldfish.deal import _sample_opening
+
+    K = np.array([1, 2, 2, 1, 3, 2, 3, 6, 6, 3, 11])
+    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+    assert (_sample_opening(a, K, n, 3000) == _reference_opening(b, K, n, 3000)).all()
+    assert a.bit_generator.state == b.bit_generator.state

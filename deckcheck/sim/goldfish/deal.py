@@ -30,7 +30,9 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
     while first or len(todo):
         m = size if first else len(todo)
         V = rng.bit_generator.random_raw(words * m).view(np.uint16).reshape(4 * words, m)[:n]
-        pos = np.take(word_pos, V)
+        pos = np.empty((n, m), dtype=np.uint8)
+        for i in range(n):  # (a row at a time: smaller index temporaries)
+            np.take(word_pos, V[i], out=pos[i])
         bad = np.zeros(m, dtype=bool)
         for i in range(n):
             for j in range(i + 1, n):
@@ -41,8 +43,11 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
             P = pos
             todo = np.nonzero(bad)[0]
             first = False
-        else:
-            P[:, todo[~bad]] = pos[:, ~bad]
+        else:  # (row by row: 2-D fancy assignment costs several times more)
+            good = np.nonzero(~bad)[0]
+            at = todo[good]
+            for i in range(n):
+                P[i].put(at, pos[i].take(good))
             todo = todo[bad]
     # the hands' class counts, two cards at a time: rows of a table of every pair of Deck
     # positions' counts (gathering 11-byte rows is faster than adding one card at a time)

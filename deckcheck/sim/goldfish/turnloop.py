@@ -100,8 +100,9 @@ def _add_hits(by_turn: dict[str, list[int]], name: str, hits: Any, measured: lis
 def _tally_first_game(batch: Batch, first: Any, failing: int, played: Played,
                       fail_counts: dict[tuple[int, ...], int]) -> None:
     """Add a chunk's draw cards played and (with `failing`) its failing turn-1 hands."""
+    counts = np.count_nonzero(batch.played, axis=0).tolist()
     for j, d in enumerate(batch.order):
-        played[d] = played.get(d, 0) + int(batch.played[:, j].sum())
+        played[d] = played.get(d, 0) + counts[j]
     if failing:
         X, ok1 = first
         HT = None if batch.after_draws is None else batch.after_draws[3]
