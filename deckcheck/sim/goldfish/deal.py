@@ -254,9 +254,12 @@ def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Ar
     keys |= np.arange(S, dtype=np.uint32)
     top = np.uint32((0xFFFFFFFF >> shift) << shift)  # above every real priority
     empty = layout < 0
-    if layout.ndim == 1:
-        empty = np.broadcast_to(empty, keys.shape)
-    keys[empty] = (top | np.arange(S, dtype=np.uint32))[np.nonzero(empty)[1]]
+    if layout.ndim == 1:  # the same empty slots in every row: whole columns
+        cols = np.nonzero(empty)[0].astype(np.uint32)
+        if len(cols):
+            keys[:, cols] = top | cols
+    else:
+        keys[empty] = (top | np.arange(S, dtype=np.uint32))[np.nonzero(empty)[1]]
     keys.sort(axis=1)
     keys &= np.uint32((1 << shift) - 1)
     slot = keys.astype(np.intp)

@@ -101,7 +101,8 @@ def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array,
     if turns != 1 or sensitive is None or V == 1:
         return None, None, None
     base = Batch(cp, ev, rng, Kmat[:1], size, going_second,
-                  orders=(variants.orders(0), np.repeat(Kmat[:1], size, axis=0)))
+                  orders=(variants.orders(0), np.repeat(Kmat[:1], size, axis=0)),
+                  largest=int(Kmat[0].sum(dtype=np.int64)))
     first, _, _ = base.run(turns, order)
     if base.rng_used:
         return None, None, None
