@@ -86,3 +86,15 @@ def test_opening_sampler_deals_what_its_contract_says(n: int, seed: int) -> None
     a, b = np.random.default_rng(seed), np.random.default_rng(seed)
     assert (_sample_opening(a, K, n, 3000) == _reference_opening(b, K, n, 3000)).all()
     assert a.bit_generator.state == b.bit_generator.state
+
+
+@pytest.mark.parametrize("empties", [0, 1, 3])
+def test_one_layout_deals_as_the_same_layout_per_row(empties: int) -> None:
+    from deckcheck.sim.goldfish.deal import _deal_slice
+
+    layout = np.repeat(np.arange(5), [3, 2, 4, 1, 5]).astype(np.int8)
+    layout[np.random.default_rng(empties).choice(len(layout), empties, replace=False)] = -1
+    rows = np.tile(layout, (300, 1))  # the general path: a layout per row
+    for slots in (False, True):
+        a, b = np.random.default_rng(9), np.random.default_rng(9)
+        assert (_deal_slice(a, layout, 300, slots) == _deal_slice(b, rows, 300, slots)).all()
