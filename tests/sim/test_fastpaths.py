@@ -98,3 +98,61 @@ def test_one_layout_deals_as_the_same_layout_per_row(empties: int) -> None:
     for slots in (False, True):
         a, b = np.random.default_rng(9), np.random.default_rng(9)
         assert (_deal_slice(a, layout, 300, slots) == _deal_slice(b, rows, 300, slots)).all()
+
+
+def test_searched_is_succeeds_and_final_at_once() -> None:
+    from simkit import expand, fillers, make_pool, monster
+
+    from deckcheck.sim.goldfish.compiled import compile_profile
+    from deckcheck.sim.goldfish.npeval import NpEvaluator
+    from deckcheck.sim.goldfish.profile import parse_profile
+
+    x, y, s = monster(1, "Card X"), monster(2, "Card Y"), monster(3, "Searcher")
+    data = {"roles": {"target": ["Card X", "Card Y"]},
+            "conditions": {"c": {"all": ["Card X", "Card Y", "Searcher <= 1"]}},
+            "cards": {"Searcher": {"search": "target"}}}
+    cp = compile_profile(parse_profile(data), expand(
+        [(x, 2), (y, 2), (s, 3), *[(c, 1) for c in fillers(33)]]), make_pool(x, y, s), "t")
+    ev = NpEvaluator(cp, cp.goals(False)["success"])
+    K = np.array(cp.K)
+    rng = np.random.default_rng(8)
+    H = np.stack([rng.multivariate_hypergeometric(K, 6) for _ in range(4000)]).astype(np.int8)
+    R = (K[None, :] - H).astype(np.int8)
+    ok, rows, F = ev.searched(H, R, np.ascontiguousarray(H.T))
+    assert (ok == ev.succeeds(H, R)).all()
+    final = ev.final(H, R)
+    changed = np.nonzero((final != H).any(axis=1))[0]
+    assert len(changed) and rows.tolist() == changed.tolist()
+    assert (F == final[rows]).all()
+
+
+@pytest.mark.parametrize("second", [False, True])
+def test_measuring_from_the_turns_searches_counts_what_final_hands_give(second: bool) -> None:
+    from simkit import expand, fillers, make_pool, monster, spell
+
+    from deckcheck.sim.goldfish import play
+    from deckcheck.sim.goldfish.batch import Batch
+    from deckcheck.sim.goldfish.compiled import compile_profile
+    from deckcheck.sim.goldfish.npeval import NpEvaluator
+    from deckcheck.sim.goldfish.profile import parse_profile
+
+    x, y, s, pot = (monster(1, "Card X"), monster(2, "Card Y"), monster(3, "Searcher"),
+                    spell(4, "Pot"))
+    data = {"roles": {"target": ["Card X", "Card Y"]},
+            "conditions": {"c": {"all": ["Card X", "Card Y"]}, "d": "Searcher",
+                           "e": {"any": ["Card Y", "Pot"]}},
+            "cards": {"Searcher": {"search": "target"}, "Pot": {"draw": 2}}}
+    cp = compile_profile(parse_profile(data), expand(
+        [(x, 2), (y, 2), (s, 3), (pot, 3), *[(c, 1) for c in fillers(30)]]),
+        make_pool(x, y, s, pot), "t")
+    goals = cp.goals(second)
+    names = list(goals)
+    ev = NpEvaluator(cp, goals[names[0]])
+    measure = [NpEvaluator(cp, goals[n]) for n in names[1:]]
+    batch = Batch(cp, ev, np.random.default_rng(3), np.array(cp.K), 5000, second)
+    batch.run(1, play.discard_order(cp, goals), measure=measure)
+    assert batch.changed is not None and len(batch.changed)  # play changed some hands
+    found = batch.measured
+    batch.measured = [[] for _ in measure]
+    batch.measure(measure)  # the general way: every hand made final, then measured
+    assert found == batch.measured

@@ -126,6 +126,28 @@ class NpEvaluator:
                     ok[rows] |= self.succeeds(H2, R2, used | {s})
         return ok
 
+    def searched(self, H: Array, R: Array | Callable[[Array], Array],
+                 HT: Array = None) -> tuple[Array, Array, Array]:
+        """`succeeds` and `final` at once: whether each hand meets the goal (searches
+        included), the hands a search made succeed (indices, ascending) and their hands
+        after it (a hand that meets the goal is its own final hand, and so is one no search
+        makes succeed)."""
+        ok = self.ok(H, HT)
+        none = np.zeros(0, dtype=np.intp)
+        if not self.searchers and not self.worlds:
+            return ok, none, H[:0]
+        held = np.zeros(len(H), dtype=bool)
+        for s in (*self.searchers, *self.worlds):
+            held |= (HT[s] if HT is not None else H[:, s]) > 0
+        at = np.nonzero(held & ~ok)[0]
+        if not len(at):
+            return ok, none, H[:0]
+        F = self._final(take_rows(H, at), R(at) if callable(R) else take_rows(R, at),
+                        frozenset())
+        good = self.ok(F)
+        ok[at[good]] = True
+        return ok, at[good], take_rows(F, good)
+
     def final(self, H: Array, R: Array | Callable[[Array], Array],
               used: frozenset[int] = frozenset(), HT: Array = None) -> Array:
         """The hands once the searches that make them succeed are made, the first way
