@@ -156,3 +156,19 @@ def test_measuring_from_the_turns_searches_counts_what_final_hands_give(second: 
     batch.measured = [[] for _ in measure]
     batch.measure(measure)  # the general way: every hand made final, then measured
     assert found == batch.measured
+
+
+def test_count_rows_and_most_common_are_a_counter_and_its_sorted_head() -> None:
+    from collections import Counter
+
+    from deckcheck.sim.goldfish.deal import _count_rows, _most_common
+
+    rng = np.random.default_rng(2)
+    parts = [rng.integers(0, 3, (400, 4)).astype(np.int8) for _ in range(3)]
+    into: dict[tuple[int, ...], int] = {}
+    for X in parts:  # the first into an empty dict, then sums
+        _count_rows(X, into)
+    want = Counter(tuple(r) for X in parts for r in X.tolist())
+    assert into == dict(want)
+    for n in (0, 1, 5, 200):  # many ties: broken by the row
+        assert _most_common(into, n) == sorted(into.items(), key=lambda kv: (-kv[1], kv[0]))[:n]

@@ -6,6 +6,8 @@ adding at (row, class) pairs).
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from deckcheck.sim.goldfish.compiled import CompiledProfile
@@ -293,6 +295,16 @@ def _count_rows(X: Array, into: dict[tuple[int, ...], int], XT: Array = None) ->
         rows = (keys[:, None] // radix[None, :]) % caps[None, :]
     else:
         rows, counts = np.unique(np.ascontiguousarray(XT.T), axis=0, return_counts=True)
-    for row, cnt in zip(rows.tolist(), counts.tolist(), strict=True):
-        key = tuple(row)
+    found = zip(map(tuple, rows.tolist()), counts.tolist(), strict=True)
+    if not into:  # (the first batch: no sums to make)
+        into.update(found)
+        return
+    for key, cnt in found:
         into[key] = into.get(key, 0) + cnt
+
+
+def _most_common(counts: dict[tuple[int, ...], int], n: int
+                 ) -> list[tuple[tuple[int, ...], int]]:
+    """The `n` most common rows of `_count_rows`, ties by the row: `sorted(...)[:n]`
+    without sorting them all."""
+    return heapq.nsmallest(n, counts.items(), key=lambda kv: (-kv[1], kv[0]))
