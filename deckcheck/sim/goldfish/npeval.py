@@ -154,8 +154,8 @@ class NpEvaluator:
         `succeeds` finds (as `exact.Evaluator.final`: searchers in class order, each
         target in order, then Small World); a hand that succeeds without one, or that no
         search makes succeed, stays as it is. A new array (H is not changed)."""
-        if not self.searchers and not self.worlds:
-            return H.copy()
+        if all(s in used for s in (*self.searchers, *self.worlds)):
+            return H.copy()  # (no search left to make: no hand changes)
         # only hands holding a searcher can search: the others stay as they are
         held = np.zeros(len(H), dtype=bool)
         for s in (*self.searchers, *self.worlds):
