@@ -47,7 +47,8 @@ def _names(cards: list[Any]) -> list[str]:
 
 def execute_draw(ctx: Ctx, opts: DrawOptions) -> int:
     from deckcheck.decks.files import read_deck
-    from deckcheck.sim.draws import group_cards, new_seed, test_draws
+    from deckcheck.sim.draws import group_cards, test_draws
+    from deckcheck.sim.seeds import new_seed
 
     pool = ctx.pool()
     deck = read_deck(opts.deck, pool)
@@ -216,11 +217,11 @@ def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
 
 
 def _execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
-    from deckcheck.sim.draws import new_seed
     from deckcheck.sim.goldfish.render import render_text
     from deckcheck.sim.goldfish.report import compare, require_deck_size
     from deckcheck.sim.goldfish.report import odds as goldfish_odds
     from deckcheck.sim.goldfish.results import as_json
+    from deckcheck.sim.seeds import new_seed
 
     if opts.exact and opts.hands is not None:
         raise ProfileError("--exact and --hands exclude each other; give one of them.")

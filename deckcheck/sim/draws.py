@@ -26,11 +26,6 @@ def hand_seeds(seed: int | None, n: int) -> list[int]:
     return [master.getrandbits(63) for _ in range(n)]
 
 
-def new_seed() -> int:
-    """A random seed small enough to type back in."""
-    return random.SystemRandom().randrange(1, 10**9)
-
-
 @dataclass
 class TestDraw:
     """One dealt hand: the opening hand and the cards drawn on each later turn."""

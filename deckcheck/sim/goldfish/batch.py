@@ -20,6 +20,7 @@ from deckcheck.sim.goldfish.deal import (
     _add_at,
     _count_classes,
     _draw,
+    _draw_every,
     _row_sums,
     _row_sums_wide,
     _sample_opening,
@@ -36,7 +37,7 @@ PER_HAND = ("H", "R", "B", "extra", "O", "G", "X", "ptr")
 #: The results of a batch's own play, which a sub-batch starts afresh (None, `rng_used`
 #: False): with `SHARED`, `PER_HAND` and `size`, every field of a batch.
 FRESH = ("won_by_turn", "after_draws", "HT1", "lost", "played", "measured", "used_now",
-         "rng_used")
+         "changed", "rng_used")
 
 
 class Batch:
@@ -101,6 +102,8 @@ class Batch:
         self.measured: list[list[int]] = []
         #: The draw cards each hand played this turn (`effects.main_phase`).
         self.used_now: Array = None
+        #: The hands whose draw cards this turn's play tried (their hands may have changed).
+        self.changed: Array = None
 
     def sub_batch(self, rows: Array) -> Batch:
         """A compact batch of the hands `rows` (shared fields shared, per-hand arrays' rows
@@ -234,7 +237,11 @@ class Batch:
             if H1 is not None:
                 self.after_draws = (H1, self.rng.bit_generator.state, lost.copy(), HT)
             ok = np.zeros(size, dtype=bool)
-            if active.all():
+            searched: tuple[Array, Array] | None = None
+            if active.all() and measure and HT is not None:  # (the searches kept for them)
+                ok, *found = self.ev.searched(self.H, self.deck(), HT)
+                searched = (found[0], found[1])
+            elif active.all():
                 ok = self.succeeds(HT=HT)
             else:
                 rows = np.nonzero(active)[0]
@@ -246,7 +253,7 @@ class Batch:
             self.won_by_turn[:, turn - 1] = won
             hits.append(int(won.sum()))
             if measure:
-                self.measure(measure)
+                self.measure(measure, None if searched is None else (HT, *searched))
             if turn == turns:  # the End Phase of the last turn changes no result
                 break
             # End Phase: discard down to the hand size limit, in the player's order
@@ -275,22 +282,45 @@ class Batch:
             need = np.full(self.size, rules.draws_in(turn, self.going_second), np.int64)
         for i in range(int(need.max(initial=0))):
             rows = np.nonzero(~won & ~lost & (need > i))[0]
+            if len(rows) == self.size and self.O is None and _draw_every(self.rng, self.R,
+                                                                         self.H):
+                continue  # (every hand drew from its Deck in reach: `draw`, done at once)
             cls = self.draw(rows)
             lost[rows[cls < 0]] = True  # had to draw from an empty Deck
             got = cls >= 0
             _add_at(self.H, rows[got], cls[got], 1)
 
-    def measure(self, goals: list[NpEvaluator]) -> None:
+    def measure(self, goals: list[NpEvaluator],
+                before: tuple[Array, Array, Array] | None = None) -> None:
         """Count the hands that meet each goal now (`measured`), each on the hand its game
-        left: the searches this batch's goal makes included."""
-        H = self.ev.final(self.full(self.H), self.deck())
-        HT = np.ascontiguousarray(H.T)
+        left: the searches this batch's goal makes included. `before`: this turn's hands
+        before its play, transposed, and the hands the searches then made succeed with
+        their final hands (`NpEvaluator.searched`); only the hands play changed
+        (`changed`) are then made final again, the others read off what was found."""
+        if before is None:
+            H = self.ev.final(self.full(self.H), self.deck())
+            HT = np.ascontiguousarray(H.T)
+            for j, ev in enumerate(goals):
+                self.measured[j].append(int(ev.ok(H, HT).sum()))
+            return
+        HT, rows, F = before  # (HT: the hands before play; F: final hands of `rows`)
+        if self.changed is not None and len(self.changed):
+            ch = self.changed
+            mark = np.zeros(self.size, dtype=bool)
+            mark[ch] = True
+            keep = ~mark[rows]
+            F = np.concatenate([take_rows(F, keep),
+                                self.ev.final(take_rows(self.H, ch), self.deck(ch))])
+            rows = np.concatenate([rows[keep], ch])
         for j, ev in enumerate(goals):
-            self.measured[j].append(int(ev.ok(H, HT).sum()))
+            ok = ev.ok(self.H, HT)  # (right but at `rows`, whose hands are F)
+            self.measured[j].append(int(np.count_nonzero(ok)) - int(np.count_nonzero(ok[rows]))
+                                    + int(np.count_nonzero(ev.ok(F))))
 
     def play_draw_cards(self, rows: Array, ok: Array) -> None:
         """Play draw cards in the hands `rows` (which do not yet succeed): on a compact copy
         of just those hands, written back afterwards."""
+        self.changed = None
         if not self.order or not len(rows):
             return
         # only hands holding a draw card can play one (the others change nothing and take
@@ -301,6 +331,7 @@ class Batch:
         rows = rows[holds]
         if not len(rows):
             return
+        self.changed = rows
         sub = self.sub_batch(rows)
         sub_ok = np.zeros(len(rows), dtype=bool)
         main_phase(sub, np.ones(len(rows), dtype=bool), sub_ok)

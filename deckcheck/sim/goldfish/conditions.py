@@ -25,6 +25,8 @@ MAX_TERMS = 512
 
 @dataclass(frozen=True)
 class Atom:
+    """A count test on one feature: at least `lo`, at most `hi` (None: no bound)."""
+
     feature: int
     lo: int | None  # at least
     hi: int | None  # at most
@@ -34,6 +36,8 @@ class Atom:
 
 @dataclass(frozen=True)
 class Op:
+    """All / any / not of its arguments."""
+
     op: str  # "all" | "any" | "not"
     args: tuple[Node, ...]
 

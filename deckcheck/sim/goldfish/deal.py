@@ -6,6 +6,8 @@ adding at (row, class) pairs).
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from deckcheck.sim.goldfish.compiled import CompiledProfile
@@ -30,7 +32,9 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
     while first or len(todo):
         m = size if first else len(todo)
         V = rng.bit_generator.random_raw(words * m).view(np.uint16).reshape(4 * words, m)[:n]
-        pos = np.take(word_pos, V)
+        pos = np.empty((n, m), dtype=np.uint8)
+        for i in range(n):  # (a row at a time: smaller index temporaries)
+            np.take(word_pos, V[i], out=pos[i])
         bad = np.zeros(m, dtype=bool)
         for i in range(n):
             for j in range(i + 1, n):
@@ -41,8 +45,11 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
             P = pos
             todo = np.nonzero(bad)[0]
             first = False
-        else:
-            P[:, todo[~bad]] = pos[:, ~bad]
+        else:  # (row by row: 2-D fancy assignment costs several times more)
+            good = np.nonzero(~bad)[0]
+            at = todo[good]
+            for i in range(n):
+                P[i].put(at, pos[i].take(good))
             todo = todo[bad]
     # the hands' class counts, two cards at a time: rows of a table of every pair of Deck
     # positions' counts (gathering 11-byte rows is faster than adding one card at a time)
@@ -80,11 +87,30 @@ def _draw(rng: Array, R: Array, rows: Array) -> Array:
     returns the class drawn (R is updated). Rows must have at least one card left."""
     # one row per class: sums over rows are fast (`rows` as long as R: every row, in order)
     RT = np.ascontiguousarray((R if len(rows) == len(R) else take_rows(R, rows)).T)
-    total = RT.sum(axis=0, dtype=np.int16)
-    target = (rng.random(len(rows)) * total).astype(np.int16)  # floor: non-negative
-    cls = _pick(RT, target, total).astype(np.intp)
+    cls = _pick_random(rng, RT, RT.sum(axis=0, dtype=np.int16))
     _add_at(R, rows, cls, -1)
     return cls
+
+
+def _draw_every(rng: Array, R: Array, H: Array) -> bool:
+    """`_draw` for every hand, its card added to its hand H, when every Deck R holds a card
+    (the same random numbers, the same cards; one-hot rows added, no flat index); False,
+    and nothing drawn, when some Deck is empty."""
+    RT = np.ascontiguousarray(R.T)
+    total = RT.sum(axis=0, dtype=np.int16)
+    if not total.all():
+        return False
+    one = np.take(np.eye(R.shape[1], dtype=R.dtype), _pick_random(rng, RT, total), axis=0)
+    R -= one
+    H += one
+    return True
+
+
+def _pick_random(rng: Array, RT: Array, total: Array) -> Array:
+    """The class of a uniformly random card of each column of class counts RT (one row per
+    class; `total`: each column's sum, at least 1): one random number per column."""
+    target = (rng.random(len(total)) * total).astype(np.int16)  # floor: non-negative
+    return _pick(RT, target, total).astype(np.intp)
 
 
 def _pick(RT: Array, target: Array, total: Array) -> Array:
@@ -230,9 +256,12 @@ def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Ar
     keys |= np.arange(S, dtype=np.uint32)
     top = np.uint32((0xFFFFFFFF >> shift) << shift)  # above every real priority
     empty = layout < 0
-    if layout.ndim == 1:
-        empty = np.broadcast_to(empty, keys.shape)
-    keys[empty] = (top | np.arange(S, dtype=np.uint32))[np.nonzero(empty)[1]]
+    if layout.ndim == 1:  # the same empty slots in every row: whole columns
+        cols = np.nonzero(empty)[0].astype(np.uint32)
+        if len(cols):
+            keys[:, cols] = top | cols
+    else:
+        keys[empty] = (top | np.arange(S, dtype=np.uint32))[np.nonzero(empty)[1]]
     keys.sort(axis=1)
     keys &= np.uint32((1 << shift) - 1)
     slot = keys.astype(np.intp)
@@ -266,6 +295,16 @@ def _count_rows(X: Array, into: dict[tuple[int, ...], int], XT: Array = None) ->
         rows = (keys[:, None] // radix[None, :]) % caps[None, :]
     else:
         rows, counts = np.unique(np.ascontiguousarray(XT.T), axis=0, return_counts=True)
-    for row, cnt in zip(rows.tolist(), counts.tolist(), strict=True):
-        key = tuple(row)
+    found = zip(map(tuple, rows.tolist()), counts.tolist(), strict=True)
+    if not into:  # (the first batch: no sums to make)
+        into.update(found)
+        return
+    for key, cnt in found:
         into[key] = into.get(key, 0) + cnt
+
+
+def _most_common(counts: dict[tuple[int, ...], int], n: int
+                 ) -> list[tuple[tuple[int, ...], int]]:
+    """The `n` most common rows of `_count_rows`, ties by the row: `sorted(...)[:n]`
+    without sorting them all."""
+    return heapq.nsmallest(n, counts.items(), key=lambda kv: (-kv[1], kv[0]))

@@ -126,14 +126,36 @@ class NpEvaluator:
                     ok[rows] |= self.succeeds(H2, R2, used | {s})
         return ok
 
+    def searched(self, H: Array, R: Array | Callable[[Array], Array],
+                 HT: Array = None) -> tuple[Array, Array, Array]:
+        """`succeeds` and `final` at once: whether each hand meets the goal (searches
+        included), the hands a search made succeed (indices, ascending) and their hands
+        after it (a hand that meets the goal is its own final hand, and so is one no search
+        makes succeed)."""
+        ok = self.ok(H, HT)
+        none = np.zeros(0, dtype=np.intp)
+        if not self.searchers and not self.worlds:
+            return ok, none, H[:0]
+        held = np.zeros(len(H), dtype=bool)
+        for s in (*self.searchers, *self.worlds):
+            held |= (HT[s] if HT is not None else H[:, s]) > 0
+        at = np.nonzero(held & ~ok)[0]
+        if not len(at):
+            return ok, none, H[:0]
+        F = self._final(take_rows(H, at), R(at) if callable(R) else take_rows(R, at),
+                        frozenset())
+        good = self.ok(F)
+        ok[at[good]] = True
+        return ok, at[good], take_rows(F, good)
+
     def final(self, H: Array, R: Array | Callable[[Array], Array],
               used: frozenset[int] = frozenset(), HT: Array = None) -> Array:
         """The hands once the searches that make them succeed are made, the first way
         `succeeds` finds (as `exact.Evaluator.final`: searchers in class order, each
         target in order, then Small World); a hand that succeeds without one, or that no
         search makes succeed, stays as it is. A new array (H is not changed)."""
-        if not self.searchers and not self.worlds:
-            return H.copy()
+        if all(s in used for s in (*self.searchers, *self.worlds)):
+            return H.copy()  # (no search left to make: no hand changes)
         # only hands holding a searcher can search: the others stay as they are
         held = np.zeros(len(H), dtype=bool)
         for s in (*self.searchers, *self.worlds):
@@ -143,8 +165,8 @@ class NpEvaluator:
         out = H.copy()
         at = np.nonzero(held)[0]
         if len(at):
-            out[at] = self._final(take_rows(H, at), R(at) if callable(R) else take_rows(R, at),
-                                  used)
+            put_rows(out, at, self._final(take_rows(H, at),
+                                          R(at) if callable(R) else take_rows(R, at), used))
         return out
 
     def _final(self, H: Array, R: Array | Callable[[Array], Array], used: frozenset[int],
@@ -158,11 +180,12 @@ class NpEvaluator:
             if pairs is None:
                 continue
             rows, H2, R2 = pairs
-            good = np.nonzero(self.succeeds(H2, R2, used | {s}))[0]
+            good = self.succeeds(H2, R2, used | {s})
             # per hand the first target (pairs are in target order) that makes it succeed
-            hands, first = np.unique(rows[good], return_index=True)
-            pick = good[first]
-            out[hands] = self.final(take_rows(H2, pick), take_rows(R2, pick), used | {s})
+            pick = _first_per_hand(rows, good, len(H))
+            hands = rows[pick]
+            put_rows(out, hands, self.final(take_rows(H2, pick), take_rows(R2, pick),
+                                            used | {s}))
             ok[hands] = True
         for s in self.worlds:
             if s in used:
@@ -238,6 +261,28 @@ class NpEvaluator:
         R2[:, t] -= 1
         R2[np.arange(len(rows)), bridge] -= 1
         return rows, H2, R2
+
+
+def _first_per_hand(rows: Array, good: Array, m: int) -> Array:
+    """The pairs (indices into `rows`, each pair's hand) that are the first `good` pair of
+    their hand: pairs come in blocks (one per target, in order), a hand at most once in
+    each block, its rows ascending; so a pair is its hand's first good one when no good
+    pair of an earlier block holds that hand. Ascending, as `np.unique` gives them."""
+    at = np.nonzero(good)[0]
+    if not len(at):
+        return at
+    hands = rows[at]
+    # the blocks: where the hand rows stop ascending
+    starts = np.nonzero(hands[1:] <= hands[:-1])[0] + 1
+    if not len(starts):  # one block: every good pair is its hand's first
+        return at
+    taken = np.zeros(m, dtype=bool)
+    keep = np.ones(len(at), dtype=bool)
+    for lo, hi in zip([0, *starts.tolist()], [*starts.tolist(), len(at)], strict=True):
+        h = hands[lo:hi]
+        keep[lo:hi] = ~taken[h]
+        taken[h] = True
+    return at[keep]
 
 
 def _add_rows(HT: Array, idx: list[int]) -> Array:

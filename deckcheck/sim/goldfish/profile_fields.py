@@ -19,11 +19,15 @@ def _at_most(n: int) -> Any:
 
 @dataclass
 class Options:
+    """The profile's [options] table."""
+
     overlap: bool = False
 
 
 @dataclass
 class RoleSpec:
+    """A role as written: its cards and archetypes."""
+
     cards: list[str] = field(default_factory=list)
     archetypes: list[str] = field(default_factory=list)
 

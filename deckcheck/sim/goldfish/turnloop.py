@@ -18,7 +18,7 @@ from deckcheck.sim.goldfish import play
 from deckcheck.sim.goldfish.batch import Batch
 from deckcheck.sim.goldfish.compiled import HIDDEN, CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
-from deckcheck.sim.goldfish.deal import _count_rows
+from deckcheck.sim.goldfish.deal import _count_rows, _most_common
 from deckcheck.sim.goldfish.npeval import Array, NpEvaluator
 from deckcheck.sim.goldfish.variants import play_paired
 
@@ -82,8 +82,9 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
                 deck_outs += outs
                 _tally_first_game(batch, first, failing, played, fail_counts)
             done += size
-    fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
+    fails = _most_common(fail_counts, failing)
     return by_turn, fails, deck_outs, None, played
+
 
 
 def _add_hits(by_turn: dict[str, list[int]], name: str, hits: Any, measured: list[str],
@@ -100,8 +101,8 @@ def _add_hits(by_turn: dict[str, list[int]], name: str, hits: Any, measured: lis
 def _tally_first_game(batch: Batch, first: Any, failing: int, played: Played,
                       fail_counts: dict[tuple[int, ...], int]) -> None:
     """Add a chunk's draw cards played and (with `failing`) its failing turn-1 hands."""
-    for j, d in enumerate(batch.order):
-        played[d] = played.get(d, 0) + int(batch.played[:, j].sum())
+    for j, d in enumerate(batch.order):  # (a column at a time: `axis=0` is slow on bools)
+        played[d] = played.get(d, 0) + int(np.count_nonzero(batch.played[:, j]))
     if failing:
         X, ok1 = first
         HT = None if batch.after_draws is None else batch.after_draws[3]

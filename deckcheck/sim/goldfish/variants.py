@@ -12,7 +12,13 @@ from deckcheck.sim.goldfish import play
 from deckcheck.sim.goldfish.batch import Batch
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term
-from deckcheck.sim.goldfish.deal import _count_rows, _variant_orders, deck_slots, slot_orders
+from deckcheck.sim.goldfish.deal import (
+    _count_rows,
+    _most_common,
+    _variant_orders,
+    deck_slots,
+    slot_orders,
+)
 from deckcheck.sim.goldfish.npeval import Array, NpEvaluator, take_rows
 
 #: Hands per batch of paired runs (a multiple of 8: each batch packs to whole bytes, and of
@@ -68,7 +74,7 @@ def play_paired(cp: CompiledProfile, Ks: list[Array], hands: int, seed: int,
             X, ok1 = first
             _count_rows(X[:size][~ok1[:size]], fail_counts)
         done += size
-    fails = sorted(fail_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:failing]
+    fails = _most_common(fail_counts, failing)
     return [({name: by_turn[v]}, fails if v == 0 else [], outs[v], np.concatenate(packed[v]))
             for v in range(V)]
 
@@ -101,7 +107,8 @@ def _play_variants_from_base(cp: CompiledProfile, ev: NpEvaluator, rng: Array,
     if turns != 1 or sensitive is None or V == 1:
         return None, None, None
     base = Batch(cp, ev, rng, Kmat[:1], size, going_second,
-                  orders=(variants.orders(0), np.repeat(Kmat[:1], size, axis=0)))
+                  orders=(variants.orders(0), np.repeat(Kmat[:1], size, axis=0)),
+                  largest=int(Kmat[0].sum(dtype=np.int64)))
     first, _, _ = base.run(turns, order)
     if base.rng_used:
         return None, None, None
