@@ -49,10 +49,11 @@ def test_a_check_imports_no_pydantic(tmp_path: Path, extra: list[str]) -> None:
 def test_a_clean_deck_imports_only_the_rules_it_gives_something_to_look_at(
         tmp_path: Path) -> None:
     """A rule whose gate is closed (`rules.registry.GATES`: no unreadable entry, no unknown or
-    misplaced card, no name over a limit, nothing unusual) is not even imported. (Rules are
+    misplaced card, sizes in bounds, every card out, nothing unusual) is not even imported,
+    nor one that cannot apply in the format (`APPLIES`). (Rules are
     imported by `importlib.import_module`, which `-X importtime` does not list: the process
     writes its `sys.modules` instead.)"""
-    from deckcheck.rules.registry import GATES, MODULES
+    from deckcheck.rules.registry import APPLIES, GATES, MODULES
 
     listing = tmp_path / "modules.txt"
     script = ("import sys\nfrom deckcheck.cli.main import main\n"
@@ -67,9 +68,12 @@ def test_a_clean_deck_imports_only_the_rules_it_gives_something_to_look_at(
     assert run.returncode == 0, run.stderr[-2000:]
     rules = {m.rsplit(".", 1)[1] for m in listing.read_text(encoding="utf-8").split()
              if m.startswith("deckcheck.rules.")}
-    for code in ("DC110", "DC111", "DC120", "DC401", "DC404", "DC405", "DC407"):
+    for code in ("DC101", "DC102", "DC103", "DC110", "DC111", "DC120", "DC401", "DC402",
+                 "DC404", "DC405", "DC407"):
         assert code in GATES and MODULES[code] not in rules, code
-    assert MODULES["DC101"] in rules  # the rules without a gate run for every deck
+    for code in APPLIES:  # nor are the rules that cannot apply in TCG (no Skills, no points)
+        assert code == "DC403" or MODULES[code] not in rules, code
+    assert MODULES["DC201"] in rules  # a listed card opens the copy rules' gate
 
 
 def test_a_user_format_file_is_validated_by_pydantic(tmp_path: Path) -> None:
