@@ -43,8 +43,9 @@ NEEDS_POOL_TO_READ = frozenset({"text", "csv", "xlsx", "omega"})
 USES_POOL_TO_WRITE = frozenset({"text", "csv", "xlsx", "pdf"})
 
 _YDK_HEADERS = frozenset({b"#main", b"#extra", b"!side"})
-_HEADER_HINT = re.compile(r"(qty|quantity|count|copies|name|card|passcode|code|id|section|"
-                          r"数量|枚数|卡名|カード名)", re.I)
+#: (Patterns here are compiled on first use, by `re`'s cache: not at every start-up.)
+_HEADER_HINT = (r"(?i)(qty|quantity|count|copies|name|card|passcode|code|id|section|"
+                r"数量|枚数|卡名|カード名)")
 
 
 def _is_file(s: str) -> bool:
@@ -55,7 +56,7 @@ def _is_file(s: str) -> bool:
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 #: A long word of base64 characters with no file extension: meant as a deck code.
-_CODE_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{24,}")
+_CODE_LIKE = r"[A-Za-z0-9+/=_-]{24,}"
 
 
 def _exists(s: str) -> bool:
@@ -127,7 +128,7 @@ def sniff(data: bytes, ext: str = "") -> str:
     if len(lines) >= 2:
         first = lines[0].decode("utf-8", "replace")
         for d in (",", ";", "\t"):
-            if first.count(d) >= 1 and _HEADER_HINT.search(first) and \
+            if first.count(d) >= 1 and re.search(_HEADER_HINT, first) and \
                     all(ln.count(d.encode()) >= 1 for ln in lines[1:6]):
                 return "csv"
     return "text"
@@ -191,7 +192,7 @@ def _open_string(s: str, fmt: str | None, pool: CardPool | None, name: str | Non
     if s != STDIN and "\n" not in s and not is_file and not _exists(s):
         if fmt in ("ydke", "omega"):  # named as a code: say why it does not decode
             return None, [_read_string(s, fmt, pool, name)]
-        if fmt is None and _CODE_LIKE.fullmatch(s):
+        if fmt is None and re.fullmatch(_CODE_LIKE, s):
             raise DeckReadError(f"{_short(s)}: no such file, and not a ydke:// URL or Omega "
                                 "deck code that decodes; check the path, or copy the whole "
                                 "code again.")
