@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
 from deckcheck.decks.source import MAX_BYTES, STDIN, read_bytes, source_label
 from deckcheck.errors import DeckReadError, DeckWriteError
+
+if TYPE_CHECKING:
+    from pathlib import Path  # imported where a path is built: not by every check
 
 FORMATS = ("ydk", "ydke", "omega", "text", "csv", "xlsx")
 EXTENSIONS = {".ydk": "ydk", ".ydke": "ydke", ".omega": "omega", ".txt": "text",
@@ -60,6 +62,8 @@ _CODE_LIKE = r"[A-Za-z0-9+/=_-]{24,}"
 
 
 def _exists(s: str) -> bool:
+    from pathlib import Path
+
     try:
         return len(s) < 4096 and Path(s).exists()
     except (OSError, ValueError):
@@ -73,6 +77,8 @@ def _stem_suffix(s: str) -> tuple[str, str]:
     dot = name.rfind(".")
     if 0 < dot < len(name) - 1 and name != "..":
         return name[:dot], name[dot:]
+    from pathlib import Path
+
     path = Path(s)
     return path.stem, path.suffix
 
@@ -141,7 +147,7 @@ def detect_format(path_or_text: str | Path, data: bytes | None = None) -> str:
     direct = _direct_format(s) if isinstance(path_or_text, str) else None
     if direct is not None:
         return direct
-    ext = Path(s).suffix.lower() if s != STDIN else ""
+    ext = _stem_suffix(s)[1].lower() if s != STDIN else ""
     if data is None:
         data = read_bytes(path_or_text)
     return sniff(data, ext)
@@ -271,6 +277,8 @@ def read_deck(source: str | Path, pool: CardPool | None, *, fmt: str | None = No
 
 def format_for(dest: str | Path, fmt: str | None = None) -> str:
     """The output format: `fmt`, else from the destination's extension."""
+    from pathlib import Path
+
     if fmt is not None:
         if fmt not in OUTPUT_FORMATS:
             raise DeckWriteError(f"Unknown deck format {fmt!r}; use one of "
@@ -328,7 +336,7 @@ def write_deck(deck: Deck, dest: str | Path | IO[bytes], pool: CardPool | None, 
                fmt: str | None = None, **opts: Any) -> None:
     """Write the deck to a file (atomically) or a binary stream. The format comes from `fmt`
     or the file's extension."""
-    if not isinstance(dest, (str, Path)):
+    if not isinstance(dest, (str, os.PathLike)):
         dest.write(dump_deck(deck, fmt or "ydk", pool, **opts))
         return
     save_bytes(dest, dump_deck(deck, format_for(dest, fmt), pool, **opts))
@@ -337,6 +345,8 @@ def write_deck(deck: Deck, dest: str | Path | IO[bytes], pool: CardPool | None, 
 def save_bytes(dest: str | Path, data: bytes) -> None:
     """Write a file atomically (a temporary file in the same folder, then renamed); the file
     keeps the permissions of the one it replaces, else gets the usual ones (umask)."""
+    from pathlib import Path
+
     if not str(dest):
         raise DeckWriteError("No output file was named (the path is empty); give a file name "
                              "such as deck.ydk.")
@@ -389,6 +399,8 @@ def file_name_for(text: str, suffix: str, used: set[str] | None = None,
 
 def path_inside(folder: str | Path, name: str) -> Path:
     """`folder / name`, refusing (DeckWriteError) a name that would leave the folder."""
+    from pathlib import Path
+
     base = Path(folder)
     path = base / name
     if Path(name).name != name or name in ("", ".", "..") or \

@@ -1,7 +1,9 @@
 """Start-up stays cheap: a plain `deckcheck check` imports no pydantic (issue 13), nor
 tomllib (shipped format and list files take the fast readers), importlib.resources or
 tempfile (platformdirs imports it; deckcheck knows Linux's data folder itself), nor
-dataclasses (building a dataclass costs start-up: the check path's values are plain classes).
+dataclasses (building a dataclass costs start-up: the check path's values are plain classes),
+nor pathlib with its urllib.parse (files are found with `os` on path strings), nor heapq
+(suggestions only).
 
 pydantic's import and the building of its model classes cost more than the whole check of a
 deck; deckcheck's values are plain classes (`deckcheck.plain`) and pydantic is imported only
@@ -41,7 +43,8 @@ def test_a_check_imports_no_pydantic(tmp_path: Path, extra: list[str]) -> None:
     assert run.returncode == 0, run.stderr[-2000:]
     assert "deckcheck.checker" in mods  # the check did run in this process
     heavy = sorted(m for m in mods if m.split(".")[0] in ("pydantic", "pydantic_core", "tomllib",
-                                                          "tempfile", "dataclasses")
+                                                          "tempfile", "dataclasses", "pathlib",
+                                                          "urllib", "heapq")
                    or m.startswith("importlib.resources"))
     assert not heavy, f"a plain check imported {heavy}"
 
