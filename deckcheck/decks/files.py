@@ -19,13 +19,14 @@ import re
 from typing import IO, TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
-from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
 from deckcheck.decks.source import MAX_BYTES, STDIN, read_bytes, source_label
 from deckcheck.errors import DeckReadError, DeckWriteError
 
 if TYPE_CHECKING:
     from pathlib import Path  # imported where a path is built: not by every check
+
+    from deckcheck.cards.pool import CardPool
 
 FORMATS = ("ydk", "ydke", "omega", "text", "csv", "xlsx")
 EXTENSIONS = {".ydk": "ydk", ".ydke": "ydke", ".omega": "omega", ".txt": "text",

@@ -89,3 +89,29 @@ def test_a_user_format_file_is_validated_by_pydantic(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert "pydantic" in mods
     assert "`copies`: input should be a valid integer" in run.stderr
+
+
+def test_help_lists_every_command_importing_only_the_command_modules(tmp_path: Path) -> None:
+    """`deckcheck --help` lists every command of `COMMANDS` (the lazy group imports each
+    command's module for its short help) but none of the library the commands call: a command
+    module imports its readers, pools and reports inside the command."""
+    from deckcheck.cli.main import COMMANDS
+
+    listing = tmp_path / "modules.txt"
+    script = ("import sys\nfrom deckcheck.cli.main import main\n"
+              "sys.argv = ['deckcheck', '--help']\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\nfinally:\n"
+              f"    open({str(listing)!r}, 'w').write('\\n'.join(sys.modules))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    listed = [line.split()[0] for line in run.stdout.split("Commands:")[1].splitlines()
+              if line.startswith("  ")]
+    assert listed == sorted(COMMANDS)
+    mods = set(listing.read_text(encoding="utf-8").split())
+    assert {target.split(":")[0] for target in COMMANDS.values()} <= mods
+    heavy = sorted(m for m in mods if m.startswith(("deckcheck.cards", "deckcheck.reports",
+                                                     "deckcheck.decks.resolve", "deckcheck.rules",
+                                                     "deckcheck.formats", "importlib.util")))
+    assert not heavy, f"`deckcheck --help` imported {heavy}"
