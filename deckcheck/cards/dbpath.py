@@ -62,7 +62,13 @@ def resolve_path(db: str | os.PathLike[str] | None) -> Path:
 
 def read_only_uri(path: str | os.PathLike[str]) -> str:
     """An SQLite URI opening `path` read-only; "#", "?" and "%" in the name are escaped (a
-    plain f"file:{path}" would cut "x#y.db" at the "#" and open "x")."""
+    plain f"file:{path}" would cut "x#y.db" at the "#" and open "x"). SQLite's URI path needs
+    no other escape (sqlite.org/uri.html), so a POSIX path is written as it is, without
+    pathlib's import (and urllib.parse's) on the way to a store."""
+    full = os.path.abspath(path)
+    if os.sep == "/":
+        quoted = full.replace("%", "%25").replace("?", "%3F").replace("#", "%23")
+        return f"file://{quoted}?mode=ro"
     from pathlib import Path
 
-    return Path(os.path.abspath(path)).as_uri() + "?mode=ro"
+    return Path(full).as_uri() + "?mode=ro"

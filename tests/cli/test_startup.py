@@ -115,3 +115,24 @@ def test_help_lists_every_command_importing_only_the_command_modules(tmp_path: P
                                                      "deckcheck.decks.resolve", "deckcheck.rules",
                                                      "deckcheck.formats", "importlib.util")))
     assert not heavy, f"`deckcheck --help` imported {heavy}"
+
+
+def test_a_check_on_an_imported_store_imports_no_pathlib(tmp_path: Path) -> None:
+    """With a card store (what `cards update` makes), the check finds and opens it by path
+    strings too: no pathlib, no urllib.parse."""
+    from deckcheck.imports.run import import_sources
+    from deckcheck.sources import read_source
+
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, [read_source(ROOT / "tests" / "sources" / "fixtures" / "ygoprodeck_small.json")])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(DECKCHECK_DB=str(db), NO_COLOR="1",
+               DECKCHECK_BANLISTS=str(tmp_path / "no-user-lists"))
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "deckcheck", "check",
+                          "--date", "2026-11-22", str(EXAMPLE)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, check=False)
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    mods = {line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line}
+    assert "deckcheck.cards.store" in mods  # the store was read
+    assert not {"pathlib", "urllib.parse"} & mods
