@@ -124,7 +124,8 @@ def test_a_check_on_an_imported_store_imports_no_pathlib(tmp_path: Path) -> None
     from deckcheck.sources import read_source
 
     db = tmp_path / "cards.sqlite"
-    import_sources(db, [read_source(ROOT / "tests" / "sources" / "fixtures" / "ygoprodeck_small.json")])
+    fixture = ROOT / "tests" / "sources" / "fixtures" / "ygoprodeck_small.json"
+    import_sources(db, [read_source(fixture)])
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(DECKCHECK_DB=str(db), NO_COLOR="1",
                DECKCHECK_BANLISTS=str(tmp_path / "no-user-lists"))
