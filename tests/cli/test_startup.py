@@ -137,3 +137,64 @@ def test_a_check_on_an_imported_store_imports_no_pathlib(tmp_path: Path) -> None
             if line.startswith("import time:") and "|" in line}
     assert "deckcheck.cards.store" in mods  # the store was read
     assert not {"pathlib", "urllib.parse"} & mods
+
+
+def test_the_collector_rests_while_the_program_starts_and_a_check_runs(tmp_path: Path) -> None:
+    """`main()` pauses the cyclic garbage collector before click is imported; a command's body
+    runs with it on again (`handle_errors`), and `check` pauses it for its work (its values
+    hold no cycles) to the program's end: a cold check runs no collection at all. Importing
+    `deckcheck.cli.main` (as tests and tools do) neither imports click nor touches the
+    collector, and outside the program a check's pause ends with the check."""
+    script = (
+        "import gc, sys\n"
+        "import deckcheck.cli.main as m\n"
+        "assert 'click' not in sys.modules and gc.isenabled()\n"
+        "runs = []\n"
+        "gc.callbacks.append(lambda phase, info: runs.append(phase))\n"
+        f"sys.argv = ['deckcheck', 'check', '--date', '2026-11-22', {str(EXAMPLE)!r}]\n"
+        "try:\n    m.main()\nexcept SystemExit as e:\n    code = e.code\n"
+        "sys.stderr.write(f'collections={len(runs) // 2} enabled={gc.isenabled()} '\n"
+        "                 f'code={code}\\n')\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1",
+               DECKCHECK_BANLISTS=str(tmp_path / "no-user-lists"))
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd=ROOT, check=False)
+    assert run.stderr.splitlines()[-1] == "collections=0 enabled=False code=0", run.stderr
+
+
+def test_a_command_body_runs_with_the_collector_on() -> None:
+    """After `pause_startup`, the first command's body turns the collector back on, start-up's
+    objects frozen out of its way; without a pause, nothing changes."""
+    import gc
+
+    from click.testing import CliRunner
+
+    from deckcheck import gc_pause
+    from deckcheck.cli.main import cli
+
+    seen: list[bool] = []
+    original = gc_pause.resume_startup
+
+    def spy() -> None:
+        original()
+        seen.append(gc.isenabled())
+
+    assert gc.isenabled()
+    try:
+        gc_pause.pause_startup()
+        assert not gc.isenabled()
+        import deckcheck.cli.common as common
+
+        common.resume_startup = spy  # type: ignore[attr-defined]
+        result = CliRunner().invoke(cli, ["banlist", "list"])
+        assert result.exit_code == 0, result.output
+        assert seen[0] is True and gc.get_freeze_count() > 0
+        gc_pause._program = False  # this test process is no `deckcheck` program
+        with gc_pause.gc_paused(until_exit=True):
+            assert not gc.isenabled()
+        assert gc.isenabled()
+    finally:
+        common.resume_startup = original  # type: ignore[attr-defined]
+        gc.unfreeze()
+        gc.enable()
