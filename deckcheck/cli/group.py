@@ -1,6 +1,6 @@
 """The `deckcheck` click group: global options, and each sub-command imported from its module
-(`COMMANDS`, in `cli/main.py`) only when it is used, so `deckcheck check` does not pay for
-openpyxl or numpy. `deckcheck.cli.main.main` runs it."""
+(`COMMANDS`) only when it is used, so `deckcheck check` does not pay for openpyxl or numpy.
+`deckcheck.cli.main.main` runs it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,19 @@ import importlib
 import click
 
 from deckcheck.cli.common import Ctx
-from deckcheck.cli.main import COMMANDS
+
+#: command name -> "module:attribute"; the one registry of sub-commands.
+COMMANDS: dict[str, str] = {
+    "check": "deckcheck.cli.check:check",
+    "cards": "deckcheck.cli.cards:cards",
+    "banlist": "deckcheck.cli.banlist:banlist",
+    "convert": "deckcheck.cli.convert:convert",
+    "draw": "deckcheck.cli.sim:draw",
+    "odds": "deckcheck.cli.sim:odds",
+    "event": "deckcheck.cli.event:event",
+    "diff": "deckcheck.cli.event:diff",
+    "desk": "deckcheck.cli.desk:desk",
+}
 
 
 class LazyGroup(click.Group):

@@ -1,8 +1,9 @@
-"""`deckcheck` entry point: `main()`, and the one registry of sub-commands (`COMMANDS`).
+"""`deckcheck` entry point: `main()`.
 
-The click group is `cli/group.py` (`cli` here too, imported on first use); sub-commands live
-one module per command (group) in this package and are imported only when used, so
-`deckcheck check` does not pay for openpyxl or numpy.
+The click group and the one registry of sub-commands (`COMMANDS`) are `cli/group.py`'s
+(`cli`, `COMMANDS` and `LazyGroup` here too, imported on first use: importing this module
+imports no click); sub-commands live one module per command (group) in this package and
+are imported only when used, so `deckcheck check` does not pay for openpyxl or numpy.
 """
 
 from __future__ import annotations
@@ -11,26 +12,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckcheck.cli.group import LazyGroup, cli
+    from deckcheck.cli.group import COMMANDS, LazyGroup, cli
 
 __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 
-#: command name -> "module:attribute"; the one registry of sub-commands.
-COMMANDS: dict[str, str] = {
-    "check": "deckcheck.cli.check:check",
-    "cards": "deckcheck.cli.cards:cards",
-    "banlist": "deckcheck.cli.banlist:banlist",
-    "convert": "deckcheck.cli.convert:convert",
-    "draw": "deckcheck.cli.sim:draw",
-    "odds": "deckcheck.cli.sim:odds",
-    "event": "deckcheck.cli.event:event",
-    "diff": "deckcheck.cli.event:diff",
-    "desk": "deckcheck.cli.desk:desk",
-}
-
 
 def __getattr__(name: str) -> Any:
-    if name in ("cli", "LazyGroup"):  # the click group, imported on first use (see `main`)
+    if name in ("cli", "COMMANDS", "LazyGroup"):  # imported on first use (see `main`)
         from deckcheck.cli import group
 
         return getattr(group, name)
