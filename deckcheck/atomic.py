@@ -16,16 +16,19 @@ import os
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckcheck.errors import OutputError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISDIR, "a folder"))
 
 
-def not_regular(path: Path) -> str | None:
+def not_regular(path: str | os.PathLike[str]) -> str | None:
     """What `path` is when it exists but is no regular file (following symbolic links): "a
     named pipe (FIFO)", "a character device"…; None for a regular file or nothing there."""
     try:
@@ -65,7 +68,8 @@ def replacing(path: Path, *, suffix: str = ".tmp") -> Iterator[Path]:
     `path` that is no regular file is refused (`OutputError`); a symbolic link is written
     through (the file it points to is replaced, the link kept).
     """
-    import tempfile  # only when writing: it costs start-up to every command
+    import tempfile  # only when writing: it and pathlib cost start-up to every command
+    from pathlib import Path
 
     refuse_non_regular(path)
     if path.is_symlink():

@@ -144,10 +144,10 @@ def _cached_checker(format: Format | str, date: dt.date | str | None, pool: Card
     ignore = tuple(ignore) if ignore is not None else None
     store: object = id(pool)
     if pool is None:
-        from deckcheck.cards.dbpath import default_db_path
+        from deckcheck.cards.dbpath import default_db_file
 
         try:
-            st = os.stat(default_db_path())
+            st = os.stat(default_db_file())
             store = (st.st_ino, st.st_mtime_ns, st.st_size)
         except OSError:
             store = None
@@ -490,14 +490,16 @@ def _not_a_deck_file(source: str) -> str | None:
 
 
 def _read(source: Input, pool: CardPool) -> list[Deck]:
-    from pathlib import Path
-
     from deckcheck.decks.files import read_decks
 
     if isinstance(source, DeckData):
         decks = read_decks(source.name, pool, data=source.data)
-    else:
-        decks = read_decks(source if isinstance(source, (str, Path)) else Path(source), pool)
+    elif isinstance(source, str):
+        decks = read_decks(source, pool)
+    else:  # a path object (pathlib is imported already): a file, never a deck code
+        from pathlib import Path
+
+        decks = read_decks(source if isinstance(source, Path) else Path(source), pool)
     if not decks:
         raise DeckReadError(f"{source} holds no deck; check that it is a decklist.")
     return decks

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _android() -> bool:
@@ -22,14 +25,21 @@ def _android() -> bool:
 
 def data_dir() -> Path:
     """deckcheck's folder in the user's data directory (not created here)."""
+    from pathlib import Path
+
+    return Path(data_folder())
+
+
+def data_folder() -> str:
+    """`data_dir()` as a string, for a check that finds its files without importing pathlib."""
     xdg = os.environ.get("XDG_DATA_HOME")
     if xdg:
-        return Path(xdg).expanduser() / "deckcheck"
+        return os.path.join(os.path.expanduser(xdg), "deckcheck")
     home = os.environ.get("HOME", "")
     if sys.platform == "linux" and os.path.isabs(home) and not _android():
         # what platformdirs gives on Linux (~/.local/share), without importing it: its import
         # (tempfile among others) was ~5% of a cold `deckcheck check`
-        return Path(home) / ".local" / "share" / "deckcheck"
+        return os.path.join(home, ".local", "share", "deckcheck")
     from platformdirs import user_data_dir  # other systems, when no override is set
 
-    return Path(user_data_dir("deckcheck", appauthor=False))
+    return user_data_dir("deckcheck", appauthor=False)

@@ -142,3 +142,25 @@ def test_values_pickle_and_copy() -> None:  # event --jobs sends them between pr
         assert copy.copy(value) == value and copy.deepcopy(value) == value
     assert v.suggestions == ["A"] and Violation(code="c", name="n", message="m").suggestions == []
     assert copy.deepcopy(v).suggestions is not v.suggestions
+
+
+def test_a_value_class_builds_no_namedtuple(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `Value`'s fields read through namedtuple's own C getters, taken without building a
+    namedtuple class per value class (it cost start-up)."""
+    import collections
+
+    from deckcheck.plain import Value
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a namedtuple was built")
+
+    monkeypatch.setattr(collections, "namedtuple", refuse)
+
+    class Pair(Value, kw_only=False):
+        left: int
+        right: str = "r"
+
+    p = Pair(1)
+    assert (p.left, p.right) == (1, "r") and p == Pair(left=1, right="r")
+    with pytest.raises(AttributeError):
+        p.left = 2  # type: ignore[misc]

@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -63,6 +62,7 @@ def file_day(path: str | os.PathLike[str]) -> str | None:
     the file's modification day (a file just downloaded: today)."""
     import json
     import zipfile
+    from pathlib import Path  # (imports only: a check does not need pathlib)
 
     path = Path(path)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from deckcheck.cards.dbpath import resolve_path
+from deckcheck.cards.dbpath import resolve
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -21,8 +21,8 @@ def open_pool(db: str | os.PathLike[str] | None = None) -> CardPool:
     When no store exists yet, the built-in pool of every card (`PoolInfo.builtin` is True).
     An existing file that is not a readable deckcheck store raises `StoreVersionError`.
     """
-    path = resolve_path(db)
-    if not path.exists():
+    path = resolve(db)
+    if not os.path.exists(path):
         from deckcheck.cards.builtin import builtin_pool
 
         return builtin_pool()

@@ -86,11 +86,12 @@ class Card(Plain):
     dates); an import checks every card against the strict schema
     `deckcheck.cards.schema.CardSchema` before it is stored.
 
-    The annotations below are the one list of a card's fields: `__slots__`, the
-    constructor's body, `card_from_stored`, `CardSchema` and the import's merge
-    (`deckcheck.imports.merge`) follow from it. A new field is its annotation here and its
-    keyword in `__init__` (the loose type callers may pass, and the default); a test holds the
-    two to the same names in the same order."""
+    The annotations below are the one list of a card's fields: `__slots__`, `CardSchema` and
+    the import's merge (`deckcheck.imports.merge`) follow from it. A new field is its
+    annotation here, its keyword in `__init__` (the loose type callers may pass, and the
+    default) with the line that stores it, and its line in `card_from_stored`; tests hold them
+    to the same names in the same order, and the decoder to the constructor. (Written out, not
+    generated at import: compiling generated code cost every start-up ~0.7 ms.)"""
 
     passcode: int
     alt_passcodes: tuple[int, ...]
@@ -144,7 +145,31 @@ class Card(Plain):
                  master_duel: bool | None = None, scopes: Iterable[str] = frozenset(),
                  rule_name: str, rule_name_evidence: dict[str, str] | None = None,
                  cannot_normal_summon: bool = False, text: str | None = None) -> None:
-        _assign(locals())
+        self.passcode = passcode
+        self.alt_passcodes = tuple(alt_passcodes) if alt_passcodes else ()
+        self.konami_id = konami_id
+        self.name = name
+        self.names = dict(names) if names else {}
+        self.kind = _KINDS.get(kind) or _kind(kind)
+        self.frame = _FRAMES.get(frame) or _frame(frame)
+        self.monster_types = tuple(monster_types) if monster_types else ()
+        self.level = level
+        self.rank = rank
+        self.link_rating = link_rating
+        self.link_arrows = tuple(link_arrows) if link_arrows else ()
+        self.scale = scale
+        self.attribute = attribute
+        self.race = race
+        self.atk = atk
+        self.defense = defense
+        self.archetypes = tuple(archetypes) if archetypes else ()
+        self.released = _dates(released) if released else {}
+        self.master_duel = master_duel
+        self.scopes = frozenset(scopes) if scopes else _EMPTY
+        self.rule_name = rule_name
+        self.rule_name_evidence = dict(rule_name_evidence) if rule_name_evidence else {}
+        self.cannot_normal_summon = cannot_normal_summon
+        self.text = text
 
     def __eq__(self, other: object) -> bool:
         """Equal to any card with the same fields (a card a store built from its compact row,
@@ -187,6 +212,7 @@ _KINDS = {k.value: k for k in Kind}
 _FRAMES = {f.value: f for f in Frame}
 _EMPTY: frozenset[str] = frozenset()
 _fromiso = dt.date.fromisoformat
+_new = object.__new__
 
 
 def _kind(v: Kind | str) -> Kind:
@@ -232,41 +258,6 @@ _SPEC: tuple[tuple[str, Callable[[Any], Any] | None, Any], ...] = tuple(
     for f, t in Card.__annotations__.items() if not f.startswith("_"))
 
 
-def _compile(name: str, head: str, lines: list[str]) -> Any:
-    """A function of straight-line assignments generated from `_SPEC`, as `dataclasses`
-    writes a class's `__init__` (a loop over the fields costs a fifth more per card)."""
-    scope: dict[str, Any] = {f"_c{i}": c for i, (_, c, _) in enumerate(_SPEC)}
-    scope.update({f"_d{i}": d for i, (_, _, d) in enumerate(_SPEC)})
-    scope.update(Card=Card, new=object.__new__, _EMPTY=_EMPTY, _KINDS=_KINDS, _FRAMES=_FRAMES,
-                 _dates=_dates, _kind=_kind, _frame=_frame)
-    exec(f"def {name}({head}):\n" + "\n".join(f"    {line}" for line in lines), scope)
-    return scope[name]
-
-
-#: The converters written inline (`_compile`): the same as calling them, a call cheaper (a
-#: converter not here is called)
-_INLINE = {_tuple: "tuple(x) if x else ()", _set: "frozenset(x) if x else _EMPTY",
-           _dict: "dict(x) if x else {}", _dates: "_dates(x) if x else {}",
-           _kind: "_KINDS.get(x) or _kind(x)", _frame: "_FRAMES.get(x) or _frame(x)"}
-
-
-def _line(i: int, field: str, value: str) -> str:
-    convert = _SPEC[i][1]
-    if convert is None:
-        return f"card.{field} = {value}"
-    return f"x = {value}; card.{field} = {_INLINE.get(convert, f'_c{i}(x)')}"
-
-
-#: `Card.__init__`'s body: each field from the constructor's `locals()`, converted
-_assign = _compile("_assign", "v", ["card = v['self']", *(
-    _line(i, f, f"v[{f!r}]") for i, (f, _, _) in enumerate(_SPEC))])
-
-#: `card_from_stored`'s body: each field from the stored object, or its default
-_from_stored = _compile("_from_stored", "d", ["card = new(Card)", "get = d.get", *(
-    _line(i, f, f"d[{f!r}]" if d is _REQUIRED else f"get({f!r}, _d{i})")
-    for i, (f, _, d) in enumerate(_SPEC)), "return card"])
-
-
 def field_defaults() -> dict[str, Any]:
     """Each optional field's value when none is given (what `Card()` sets), for the boundary
     schema (`deckcheck.cards.schema`)."""
@@ -280,5 +271,41 @@ def card_from_stored(d: dict[str, Any]) -> Card:
     without the keyword call. A field the object lacks takes the constructor's default; a
     missing required field raises KeyError, an unknown kind or frame or a bad date
     ValueError."""
-    card: Card = _from_stored(d)
+    card = _new(Card)
+    get = d.get
+    card.passcode = d["passcode"]
+    x = get("alt_passcodes")
+    card.alt_passcodes = tuple(x) if x else ()
+    card.konami_id = get("konami_id")
+    card.name = d["name"]
+    x = get("names")
+    card.names = dict(x) if x else {}
+    x = d["kind"]
+    card.kind = _KINDS.get(x) or _kind(x)
+    x = d["frame"]
+    card.frame = _FRAMES.get(x) or _frame(x)
+    x = get("monster_types")
+    card.monster_types = tuple(x) if x else ()
+    card.level = get("level")
+    card.rank = get("rank")
+    card.link_rating = get("link_rating")
+    x = get("link_arrows")
+    card.link_arrows = tuple(x) if x else ()
+    card.scale = get("scale")
+    card.attribute = get("attribute")
+    card.race = get("race")
+    card.atk = get("atk")
+    card.defense = get("defense")
+    x = get("archetypes")
+    card.archetypes = tuple(x) if x else ()
+    x = get("released")
+    card.released = _dates(x) if x else {}
+    card.master_duel = get("master_duel")
+    x = get("scopes")
+    card.scopes = frozenset(x) if x else _EMPTY
+    card.rule_name = d["rule_name"]
+    x = get("rule_name_evidence")
+    card.rule_name_evidence = dict(x) if x else {}
+    card.cannot_normal_summon = get("cannot_normal_summon", False)
+    card.text = get("text")
     return card

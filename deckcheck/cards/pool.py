@@ -9,7 +9,6 @@ interface over an imported database; `MemoryPool` serves the built-in card set a
 from __future__ import annotations
 
 import datetime as dt
-import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, runtime_checkable
@@ -247,6 +246,8 @@ def _english_first(pool: CardPool, tied: list[tuple[str, list[int]]],
     """The `need` English keys indexed first of keys tied on count, with the cards whose
     English name each is (a key's first passcode is the least its English card can have,
     so only the keys up to the last one taken are looked at)."""
+    import heapq  # only for suggestions: not on the check path
+
     heap: list[tuple[int, bool, str, list[int]]] = [(codes[0], False, k, codes)
                                                     for k, codes in tied]
     heapq.heapify(heap)

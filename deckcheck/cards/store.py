@@ -25,8 +25,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck import clock
 from deckcheck.cards.compact import card_from_row
@@ -37,6 +36,9 @@ from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import PoolInfo
 from deckcheck.cards.suggest import CANDIDATES, TrigramIndex, fts_query, rank, tier
 from deckcheck.errors import MAX_NAME, CardPoolError, StoreVersionError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Schema 2 adds `Card.master_duel` and release dates beyond "tcg"/"ocg" to the cards' JSON.
 #: A schema-1 store is still read (its cards lack that data) and is rewritten as schema 2
@@ -86,7 +88,7 @@ CREATE INDEX cards_facts ON cards(passcode, facts);
 
 # -- opening ----------------------------------------------------------------------------
 
-def connect(path: Path) -> sqlite3.Connection:
+def connect(path: str | Path) -> sqlite3.Connection:
     """A read-only connection to a deckcheck store, after checking it is one we can read."""
     try:
         # check_same_thread=False: the pool may be shared by worker threads (reads only).
@@ -158,7 +160,7 @@ def store_info(db: str | os.PathLike[str] | None) -> dict[str, Any]:
                       if k.startswith("dated_")}}
 
 
-def damaged_row(path: Path, passcode: Any, exc: Exception, source: str | None = None) -> str:
+def damaged_row(path: str | Path, passcode: Any, exc: Exception, source: str | None = None) -> str:
     """The sentence for a store row that does not hold what deckcheck wrote there."""
     first = str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
     what = f"{source}'s record" if source else "the card"
@@ -184,7 +186,7 @@ class StorePool:
     index built only on the first `suggest()`."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+        self.path = os.fspath(path)  # a string: no pathlib on a check's way (cards/dbpath.py)
         self._con = connect(self.path)
         self._closed = False
         self._cards: dict[int, Card] = {}

@@ -17,7 +17,6 @@ so a cold "did you mean" answers without building an index of every name first.
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -82,6 +81,8 @@ class TrigramIndex:
     def candidates(self, key: str, limit: int = CANDIDATES) -> list[str]:
         """The `limit` names sharing the most trigrams with `key`; on a tie, the name indexed
         first (not the order the trigrams were visited, which follows the hash seed)."""
+        import heapq  # only for suggestions: not on the check path
+
         hits: Counter[int] = Counter()
         for g in trigrams(key):
             hits.update(self.grams.get(g, ()))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -208,7 +208,9 @@ def update(obj: Ctx, sources: tuple[str, ...], urls: tuple[str, ...], ygoprodeck
                                   allow_smaller=allow_smaller, force=force,
                                   clean=into is not None)
     else:
-        chosen = {f"{i}-{Path(u.split('?')[0]).name}": u for i, u in enumerate(urls)}
+        # a download's file name: the URL's last part, as `Path(url).name` has it
+        chosen = {f"{i}-{os.path.basename(u.split('?')[0].rstrip('/'))}": u
+                  for i, u in enumerate(urls)}
         if not chosen:
             full = not pool.info.builtin  # Konami ids need the full pool
             chosen = dict(download.URLS) | (download.KONAMI_URLS if full else {})

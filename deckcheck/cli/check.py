@@ -153,7 +153,18 @@ def execute(opts: CheckOptions, obj: Ctx) -> int:
 
     Decks go to stdout, or to the file `opts.output` (written in one step, no colours), in the
     chosen output format; each input that could not be read is one sentence on stderr (and an
-    "unreadable" entry in JSON), and makes the exit code 2."""
+    "unreadable" entry in JSON), and makes the exit code 2.
+
+    The cyclic garbage collector stays paused, as for an event's registrations: checking
+    builds many small values and no reference cycles, so it would find nothing to collect
+    (in the program, to its end: the check is its last work)."""
+    from deckcheck.gc_pause import gc_paused
+
+    with gc_paused(until_exit=True):
+        return _execute(opts, obj)
+
+
+def _execute(opts: CheckOptions, obj: Ctx) -> int:
     from deckcheck.checker import check_many
     from deckcheck.reports import get_reporter
 

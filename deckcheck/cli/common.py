@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from deckcheck.errors import DeckcheckError, sentence
+from deckcheck.gc_pause import resume_startup
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -83,10 +84,13 @@ class ProgressBar:
 
 
 def handle_errors(fn: F) -> F:
-    """Decorator: library errors become `deckcheck: <sentence>` and exit code 2."""
+    """Decorator: library errors become `deckcheck: <sentence>` and exit code 2. The command's
+    body runs with the cyclic garbage collector on again (`main` pauses it while the program
+    starts), unless the command pauses it for its own bulk work."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        resume_startup()
         try:
             return fn(*args, **kwargs)
         except DeckcheckError as exc:

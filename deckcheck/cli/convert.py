@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,9 +19,9 @@ from deckcheck.decks.files import (
     read_decks,
     save_bytes,
 )
-from deckcheck.decks.model import Deck, ReadProblem
-from deckcheck.decks.resolve import unknown_passcodes
-from deckcheck.reports import printable
+
+if TYPE_CHECKING:  # (the rest is imported by the command itself, not by `deckcheck --help`)
+    from deckcheck.decks.model import Deck, ReadProblem
 
 
 class LazyPool:
@@ -39,6 +39,8 @@ class LazyPool:
 
 
 def problem_line(p: ReadProblem, deck: Deck) -> str:
+    from deckcheck.reports import printable
+
     return printable(f"{problem_place(p, deck)}: {p.message}")
 
 
@@ -120,6 +122,8 @@ def convert(obj: Ctx, source: str, dest: str | None, output: str | None, to_fmt:
     data = dump_deck(deck, fmt, pool, **given)
     problems = list(deck.problems)
     if pool.opened is not None:
+        from deckcheck.decks.resolve import unknown_passcodes
+
         problems.extend(unknown_passcodes(deck, pool.opened))
     for p in problems:
         click.echo(problem_line(p, deck), err=True)

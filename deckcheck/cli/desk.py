@@ -7,14 +7,15 @@ here, inside the command, so the rest of the CLI starts without it.
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
-import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from deckcheck.cli.common import Ctx, UserError, handle_errors
 from deckcheck.cli.params import DATE
+
+if TYPE_CHECKING:  # (imported by the command itself, not by `deckcheck --help`)
+    from pathlib import Path
 
 #: The modules of the `desk` extra (import names).
 DESK_MODULES = ("starlette", "jinja2", "uvicorn", "python_multipart")
@@ -23,10 +24,15 @@ INSTALL = ("`deckcheck desk` needs the desk extra; install it with "
 
 
 def desk_extra_missing() -> list[str]:
+    import importlib.util
+
     return [m for m in DESK_MODULES if importlib.util.find_spec(m) is None]
 
 
 def _default_store(event: str) -> Path:
+    import re
+    from pathlib import Path
+
     slug = re.sub(r"[^A-Za-z0-9]+", "-", event).strip("-").lower() or "event"
     return Path(f"{slug[:60]}.db")
 
@@ -75,6 +81,8 @@ def desk(obj: Ctx, event_name: str, format_: str, date: dt.date | None, deadline
     missing = desk_extra_missing()
     if missing:
         raise UserError(INSTALL)
+    from pathlib import Path
+
     import uvicorn
 
     from deckcheck.desk.app import create_app

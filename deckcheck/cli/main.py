@@ -1,56 +1,28 @@
-"""`deckcheck` entry point: global options and lazily imported sub-commands.
+"""`deckcheck` entry point: `main()`.
 
-Sub-commands live one module per command (group) in this package and are imported only
-when used, so `deckcheck check` does not pay for openpyxl or numpy.
+The click group and the one registry of sub-commands (`COMMANDS`) are `cli/group.py`'s
+(`cli`, `COMMANDS` and `LazyGroup` here too, imported on first use: importing this module
+imports no click); sub-commands live one module per command (group) in this package and
+are imported only when used, so `deckcheck check` does not pay for openpyxl or numpy.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
+if TYPE_CHECKING:
+    from deckcheck.cli.group import COMMANDS, LazyGroup, cli
 
-from deckcheck.cli.common import Ctx
-
-#: command name -> "module:attribute"; the one registry of sub-commands.
-COMMANDS: dict[str, str] = {
-    "check": "deckcheck.cli.check:check",
-    "cards": "deckcheck.cli.cards:cards",
-    "banlist": "deckcheck.cli.banlist:banlist",
-    "convert": "deckcheck.cli.convert:convert",
-    "draw": "deckcheck.cli.sim:draw",
-    "odds": "deckcheck.cli.sim:odds",
-    "event": "deckcheck.cli.event:event",
-    "diff": "deckcheck.cli.event:diff",
-    "desk": "deckcheck.cli.desk:desk",
-}
+__all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+def __getattr__(name: str) -> Any:
+    if name in ("cli", "COMMANDS", "LazyGroup"):  # imported on first use (see `main`)
+        from deckcheck.cli import group
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
-            return None
-        module, attr = target.split(":")
-        cmd = getattr(importlib.import_module(module), attr)
-        assert isinstance(cmd, click.Command)
-        return cmd
-
-
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", "db", type=click.Path(), envvar="DECKCHECK_DB", metavar="FILE",
-              help="Card database file (default: the user's data directory; env DECKCHECK_DB).")
-@click.version_option(package_name="deckcheck")
-@click.pass_context
-def cli(ctx: click.Context, db: str | None) -> None:
-    """Check Yu-Gi-Oh! decks against a format and banlist, convert deck files, and work
-    out how often a deck opens with what it needs."""
-    ctx.obj = Ctx(db=db)
+        return getattr(group, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def escape_unencodable(*streams: object) -> None:
@@ -93,6 +65,15 @@ class _EchoBounded:
 
 
 def main() -> None:
+    """The `deckcheck` program. The cyclic garbage collector is paused while it starts, from
+    before click is imported until the command's body begins (`gc_pause.pause_startup`)."""
+    from deckcheck.gc_pause import pause_startup
+
+    pause_startup()
+    import click
+
+    from deckcheck.cli.group import cli
+
     escape_unencodable(sys.stdout, sys.stderr)
     sys.stderr = _EchoBounded(sys.stderr)
     try:

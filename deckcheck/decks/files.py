@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
-from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
 from deckcheck.decks.source import MAX_BYTES, STDIN, read_bytes, source_label
 from deckcheck.errors import DeckReadError, DeckWriteError
+
+if TYPE_CHECKING:
+    from pathlib import Path  # imported where a path is built: not by every check
+
+    from deckcheck.cards.pool import CardPool
 
 FORMATS = ("ydk", "ydke", "omega", "text", "csv", "xlsx")
 EXTENSIONS = {".ydk": "ydk", ".ydke": "ydke", ".omega": "omega", ".txt": "text",
@@ -43,8 +46,9 @@ NEEDS_POOL_TO_READ = frozenset({"text", "csv", "xlsx", "omega"})
 USES_POOL_TO_WRITE = frozenset({"text", "csv", "xlsx", "pdf"})
 
 _YDK_HEADERS = frozenset({b"#main", b"#extra", b"!side"})
-_HEADER_HINT = re.compile(r"(qty|quantity|count|copies|name|card|passcode|code|id|section|"
-                          r"数量|枚数|卡名|カード名)", re.I)
+#: (Patterns here are compiled on first use, by `re`'s cache: not at every start-up.)
+_HEADER_HINT = (r"(?i)(qty|quantity|count|copies|name|card|passcode|code|id|section|"
+                r"数量|枚数|卡名|カード名)")
 
 
 def _is_file(s: str) -> bool:
@@ -55,10 +59,12 @@ def _is_file(s: str) -> bool:
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 #: A long word of base64 characters with no file extension: meant as a deck code.
-_CODE_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{24,}")
+_CODE_LIKE = r"[A-Za-z0-9+/=_-]{24,}"
 
 
 def _exists(s: str) -> bool:
+    from pathlib import Path
+
     try:
         return len(s) < 4096 and Path(s).exists()
     except (OSError, ValueError):
@@ -72,6 +78,8 @@ def _stem_suffix(s: str) -> tuple[str, str]:
     dot = name.rfind(".")
     if 0 < dot < len(name) - 1 and name != "..":
         return name[:dot], name[dot:]
+    from pathlib import Path
+
     path = Path(s)
     return path.stem, path.suffix
 
@@ -127,7 +135,7 @@ def sniff(data: bytes, ext: str = "") -> str:
     if len(lines) >= 2:
         first = lines[0].decode("utf-8", "replace")
         for d in (",", ";", "\t"):
-            if first.count(d) >= 1 and _HEADER_HINT.search(first) and \
+            if first.count(d) >= 1 and re.search(_HEADER_HINT, first) and \
                     all(ln.count(d.encode()) >= 1 for ln in lines[1:6]):
                 return "csv"
     return "text"
@@ -140,7 +148,7 @@ def detect_format(path_or_text: str | Path, data: bytes | None = None) -> str:
     direct = _direct_format(s) if isinstance(path_or_text, str) else None
     if direct is not None:
         return direct
-    ext = Path(s).suffix.lower() if s != STDIN else ""
+    ext = _stem_suffix(s)[1].lower() if s != STDIN else ""
     if data is None:
         data = read_bytes(path_or_text)
     return sniff(data, ext)
@@ -191,7 +199,7 @@ def _open_string(s: str, fmt: str | None, pool: CardPool | None, name: str | Non
     if s != STDIN and "\n" not in s and not is_file and not _exists(s):
         if fmt in ("ydke", "omega"):  # named as a code: say why it does not decode
             return None, [_read_string(s, fmt, pool, name)]
-        if fmt is None and _CODE_LIKE.fullmatch(s):
+        if fmt is None and re.fullmatch(_CODE_LIKE, s):
             raise DeckReadError(f"{_short(s)}: no such file, and not a ydke:// URL or Omega "
                                 "deck code that decodes; check the path, or copy the whole "
                                 "code again.")
@@ -270,6 +278,8 @@ def read_deck(source: str | Path, pool: CardPool | None, *, fmt: str | None = No
 
 def format_for(dest: str | Path, fmt: str | None = None) -> str:
     """The output format: `fmt`, else from the destination's extension."""
+    from pathlib import Path
+
     if fmt is not None:
         if fmt not in OUTPUT_FORMATS:
             raise DeckWriteError(f"Unknown deck format {fmt!r}; use one of "
@@ -327,7 +337,7 @@ def write_deck(deck: Deck, dest: str | Path | IO[bytes], pool: CardPool | None, 
                fmt: str | None = None, **opts: Any) -> None:
     """Write the deck to a file (atomically) or a binary stream. The format comes from `fmt`
     or the file's extension."""
-    if not isinstance(dest, (str, Path)):
+    if not isinstance(dest, (str, os.PathLike)):
         dest.write(dump_deck(deck, fmt or "ydk", pool, **opts))
         return
     save_bytes(dest, dump_deck(deck, format_for(dest, fmt), pool, **opts))
@@ -336,6 +346,8 @@ def write_deck(deck: Deck, dest: str | Path | IO[bytes], pool: CardPool | None, 
 def save_bytes(dest: str | Path, data: bytes) -> None:
     """Write a file atomically (a temporary file in the same folder, then renamed); the file
     keeps the permissions of the one it replaces, else gets the usual ones (umask)."""
+    from pathlib import Path
+
     if not str(dest):
         raise DeckWriteError("No output file was named (the path is empty); give a file name "
                              "such as deck.ydk.")
@@ -388,6 +400,8 @@ def file_name_for(text: str, suffix: str, used: set[str] | None = None,
 
 def path_inside(folder: str | Path, name: str) -> Path:
     """`folder / name`, refusing (DeckWriteError) a name that would leave the folder."""
+    from pathlib import Path
+
     base = Path(folder)
     path = base / name
     if Path(name).name != name or name in ("", ".", "..") or \

@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckcheck.errors import DeckReadError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Deck files larger than this are refused before reading them.
 MAX_BYTES = 20 * 1024 * 1024
@@ -62,24 +65,24 @@ def read_bytes(source: str | Path) -> bytes:
     try:
         fd = os.open(source, os.O_RDONLY | _NONBLOCK | _BINARY)
     except FileNotFoundError:
-        raise DeckReadError(f"{Path(source)}: no such file; check the path.") from None
+        raise DeckReadError(f"{_shown(source)}: no such file; check the path.") from None
     except OSError as exc:
         if os.path.isdir(source):
             raise _folder(source) from None
-        raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
+        raise DeckReadError(f"{_shown(source)}: cannot be read ({exc.strerror}).") from None
     # the descriptor itself, not a file object around it: one object less per deck file
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise _folder(source)
         if not stat.S_ISREG(info.st_mode):
-            raise DeckReadError(f"{Path(source)} is not a regular file (a pipe, socket or "
+            raise DeckReadError(f"{_shown(source)} is not a regular file (a pipe, socket or "
                                 "device); save the deck to a file, or pipe it to - "
                                 "(standard input).")
         size = info.st_size
         if size > MAX_BYTES:
             raise DeckReadError(
-                f"{Path(source)} is {size / 2**20:.0f} MB, too large for a deck file "
+                f"{_shown(source)} is {size / 2**20:.0f} MB, too large for a deck file "
                 f"(limit {MAX_BYTES // 2**20} MB); check that it is the right file.")
         # the size it has (a read of MAX_BYTES would reserve 20 MB for a 2 KB file), and
         # one byte more to notice a file that grew meanwhile; a regular file reads short
@@ -88,17 +91,25 @@ def read_bytes(source: str | Path) -> bytes:
         if len(data) > size:
             data += _read_fd(fd, MAX_BYTES + 1 - len(data))
     except OSError as exc:
-        raise DeckReadError(f"{Path(source)}: cannot be read ({exc.strerror}).") from None
+        raise DeckReadError(f"{_shown(source)}: cannot be read ({exc.strerror}).") from None
     finally:
         os.close(fd)
     if len(data) > MAX_BYTES:
-        raise DeckReadError(f"{Path(source)} is too large for a deck file (limit "
+        raise DeckReadError(f"{_shown(source)} is too large for a deck file (limit "
                             f"{MAX_BYTES // 2**20} MB); check that it is the right file.")
     return data
 
 
+def _shown(source: str | Path) -> str:
+    """A path as messages show it (as `pathlib` writes it: "decks/x.ydk" for "decks//x.ydk";
+    imported only for a message, not by every check)."""
+    from pathlib import Path
+
+    return str(Path(source))
+
+
 def _folder(source: str | Path) -> DeckReadError:
-    return DeckReadError(f"{Path(source)} is a folder, not a deck file; name a file inside it "
+    return DeckReadError(f"{_shown(source)} is a folder, not a deck file; name a file inside it "
                          "(`deckcheck event check` checks a whole folder).")
 
 

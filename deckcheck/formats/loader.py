@@ -7,6 +7,10 @@ else `~/.local/share/deckcheck/banlists`. Both have the same layout,
 `<format-id>/format.toml` and `<format-id>/<YYYY-MM-DD>.toml`; a user file replaces a
 shipped one of the same format and date. Only the requested format's `format.toml` is parsed,
 and of its lists only the one a check asks for (chosen by the date in its file name), once.
+
+A check finds its files by plain `os` calls on path strings (`_dirs`): pathlib's import
+(with urllib.parse and ipaddress) was ~4% of a cold `deckcheck check`. The public functions
+still give `Path`s.
 """
 
 from __future__ import annotations
@@ -14,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import deckcheck
@@ -26,42 +29,62 @@ from deckcheck.plain import Plain
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from deckcheck.cards.pool import CardPool
 
 FORMAT_FILE = "format.toml"
 
 
-def files(package: str) -> Path:
+def files(package: str) -> str:
     """The folder of the installed package (what `importlib.resources.files` gives for a
     package on disk, without importing importlib.resources: ~10 ms of start-up)."""
     assert package == "deckcheck"
-    return Path(deckcheck.__file__).parent
+    return os.path.dirname(deckcheck.__file__)
 
 
-def shipped_dir() -> Path | None:
-    """The format files shipped with deckcheck (package copy first, then the checkout's)."""
+def _shipped() -> str | None:
     pkg = files("deckcheck")
-    for candidate in (pkg / "_banlists", pkg.parent / "banlists"):
-        if candidate.is_dir():
+    for candidate in (os.path.join(pkg, "_banlists"),
+                      os.path.join(os.path.dirname(pkg), "banlists")):
+        if os.path.isdir(candidate):
             return candidate
     return None
 
 
-def user_dir() -> Path:
-    """Where `deckcheck banlist update` writes the lists it imports."""
+def _user() -> str:
     env = os.environ.get("DECKCHECK_BANLISTS")
     if env:
-        return Path(env).expanduser()
-    from deckcheck.paths import data_dir
+        return os.path.expanduser(env)
+    from deckcheck.paths import data_folder
 
-    return data_dir() / "banlists"
+    return os.path.join(data_folder(), "banlists")
+
+
+def _dirs() -> tuple[str, ...]:
+    return tuple(d for d in (_shipped(), _user()) if d is not None and os.path.isdir(d))
+
+
+def shipped_dir() -> Path | None:
+    """The format files shipped with deckcheck (package copy first, then the checkout's)."""
+    from pathlib import Path
+
+    folder = _shipped()
+    return Path(folder) if folder is not None else None
+
+
+def user_dir() -> Path:
+    """Where `deckcheck banlist update` writes the lists it imports."""
+    from pathlib import Path
+
+    return Path(_user())
 
 
 def search_dirs() -> tuple[Path, ...]:
     """Shipped directory, then the user's (later ones win)."""
-    out = [d for d in (shipped_dir(), user_dir()) if d is not None and d.is_dir()]
-    return tuple(out)
+    from pathlib import Path
+
+    return tuple(Path(d) for d in _dirs())
 
 
 #: What `clear_cache` also calls: caches built from parsed files elsewhere (the checker's
@@ -85,10 +108,11 @@ def clear_cache() -> None:
         forget()
 
 
-def _text(path: Path) -> str:
+def _text(path: str | Path) -> str:
     """A format or list file's text; FormatError (naming the file) when it is not UTF-8."""
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
     except UnicodeDecodeError:
         raise FormatError(f"{path}: not a UTF-8 text file; save it as UTF-8, or remove it."
                           ) from None
@@ -96,21 +120,38 @@ def _text(path: Path) -> str:
 
 # -- formats -----------------------------------------------------------------------------
 
-def _format_ids(dirs: tuple[Path, ...]) -> list[str]:
-    ids = {p.parent.name for d in dirs for p in d.glob(f"*/{FORMAT_FILE}")}
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    """What a folder holds (nothing when it cannot be read, as `Path.glob` has it)."""
+    try:
+        with os.scandir(folder) as found:
+            return list(found)
+    except OSError:
+        return []
+
+
+def _format_ids(dirs: tuple[str, ...]) -> list[str]:
+    """The folders holding a format file (`*/format.toml`)."""
+    ids = {e.name for d in dirs for e in _entries(d)
+           if e.is_dir() and os.path.exists(os.path.join(e.path, FORMAT_FILE))}
     return sorted(ids)
+
+
+def _list_files(folder: str) -> list[str]:
+    """The list files of a format's folder (`*.toml` but the format file), by name."""
+    return sorted(e.path for e in _entries(folder)
+                  if e.name.endswith(".toml") and e.name != FORMAT_FILE)
 
 
 def list_formats() -> list[str]:
     """Ids of every format with a format file (shipped or the user's)."""
-    return _format_ids(search_dirs())
+    return _format_ids(_dirs())
 
 
-def _list_day(path: Path) -> dt.date:
+def _list_day(path: str) -> dt.date:
     """A list file's effective day, from its name (`2026-05-18.toml`); a file named otherwise
     (written by hand) has its header read."""
     try:
-        return dt.date.fromisoformat(path.stem)
+        return dt.date.fromisoformat(os.path.basename(path).removesuffix(".toml"))
     except ValueError:
         pass
     day = native.read_header(path).get("effective")
@@ -121,7 +162,7 @@ def _list_day(path: Path) -> dt.date:
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_list(path: Path, fid: str, day: dt.date) -> Banlist:
+def _parse_list(path: str, fid: str, day: dt.date) -> Banlist:
     bl = native.parse_list(_text(path), path)
     if bl.format != fid:
         raise FormatError(f"{path}: it says format = {bl.format!r} but lies in the "
@@ -133,12 +174,12 @@ def _parse_list(path: Path, fid: str, day: dt.date) -> Banlist:
 
 
 @functools.lru_cache(maxsize=64)
-def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
+def _load_format(fid: str, dirs: tuple[str, ...]) -> Format:
     fmt: Format | None = None
-    shipped = shipped_dir()
+    shipped = _shipped()
     for d in dirs:
-        path = d / fid / FORMAT_FILE
-        if path.is_file():
+        path = os.path.join(d, fid, FORMAT_FILE)
+        if os.path.isfile(path):
             fmt = native.parse_format(_text(path), path, trusted=d == shipped)
             if fmt.id != fid:
                 raise FormatError(f"{path}: its id is {fmt.id!r} but its folder is {fid!r}; "
@@ -149,11 +190,10 @@ def _load_format(fid: str, dirs: tuple[Path, ...]) -> Format:
     # Lists are found by their file names and parsed only when a check asks for one: a
     # format's whole history is hundreds of files. A later directory's list replaces an
     # earlier one of the same day.
-    chosen: dict[dt.date, Path] = {}
+    chosen: dict[dt.date, str] = {}
     for d in dirs:
-        for path in sorted((d / fid).glob("*.toml")):
-            if path.name != FORMAT_FILE:
-                chosen[_list_day(path)] = path
+        for path in _list_files(os.path.join(d, fid)):
+            chosen[_list_day(path)] = path
     fmt = fmt.model_copy()
     fmt.set_catalog((day, functools.partial(_parse_list, path, fid, day))
                     for day, path in chosen.items())
@@ -164,7 +204,7 @@ def load_format(name: str) -> Format:
     """The format `name` ("tcg", "Master Duel", …) with its whole list history. A common
     short name, the initials of one format's name ("md": Master Duel, "sd": Speed Duel), is
     taken too when it names only that format."""
-    dirs = search_dirs()
+    dirs = _dirs()
     ids = _format_ids(dirs)
     if name in ids:  # the usual case: no name matching (listnames) needed
         return _load_format(name, dirs)
@@ -184,19 +224,19 @@ def load_format(name: str) -> Format:
 
 
 @functools.lru_cache(maxsize=4)
-def _all_formats(dirs: tuple[Path, ...]) -> tuple[Format, ...]:
+def _all_formats(dirs: tuple[str, ...]) -> tuple[Format, ...]:
     out = []
-    shipped = shipped_dir()
+    shipped = _shipped()
     for fid in _format_ids(dirs):
-        d = next(d for d in reversed(dirs) if (d / fid / FORMAT_FILE).is_file())
-        path = d / fid / FORMAT_FILE
+        d = next(d for d in reversed(dirs) if os.path.isfile(os.path.join(d, fid, FORMAT_FILE)))
+        path = os.path.join(d, fid, FORMAT_FILE)
         out.append(native.parse_format(_text(path), path, trusted=d == shipped))
     return tuple(out)
 
 
 def all_formats() -> tuple[Format, ...]:
     """Every format file (without history): for importers and `banlist list`."""
-    return _all_formats(search_dirs())
+    return _all_formats(_dirs())
 
 
 # -- lists -------------------------------------------------------------------------------
@@ -253,6 +293,8 @@ def load_banlist_file(path: str | Path, pool: CardPool | None = None) -> list[Ba
     """Every list in a file: deckcheck's own TOML or an EDOPro `.lflist.conf` (told apart by
     content). A `.lflist.conf` list whose name carries no date is dated by the file's
     modification day."""
+    from pathlib import Path
+
     from deckcheck.formats import lflist
 
     path = Path(path)
@@ -288,6 +330,8 @@ def load_banlist_file(path: str | Path, pool: CardPool | None = None) -> list[Ba
 
 def find_banlist(name: str, date: dt.date | None = None, pool: CardPool | None = None) -> Banlist:
     """A list by format id (the one in force on `date`, today when None), list name, or file."""
+    from pathlib import Path
+
     from deckcheck.formats.listnames import label_key
 
     path = Path(name)

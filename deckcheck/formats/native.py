@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.errors import FormatError
 from deckcheck.formats import fast_toml
 from deckcheck.formats.model import Banlist, BanlistEntry, Format, LimitGroup
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: section name <-> copy limit
 SECTIONS: dict[str, int] = {"forbidden": 0, "limited": 1, "semi-limited": 2, "unlimited": 3}
@@ -189,11 +191,11 @@ def list_from_dict(data: dict[str, Any], path: str | Path | None = None) -> Banl
                    groups=groups)
 
 
-def read_header(path: Path) -> dict[str, Any]:
+def read_header(path: str | Path) -> dict[str, Any]:
     """name/format/effective of a native list file without parsing its entries (fast)."""
     head: list[str] = []
     try:
-        with path.open(encoding="utf-8") as fh:
+        with open(path, encoding="utf-8") as fh:
             for line in fh:
                 if line.lstrip().startswith("["):
                     break

@@ -20,24 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, distinct, frame_label, make, others
 from deckcheck.rules.violation import Found, Severity
 
-if TYPE_CHECKING:
-    from deckcheck.formats.model import Banlist, Format
-
 CODE = "DC302"
 NAME = "banned-card-type"
 SEVERITY: Severity = "error"
-
-
-def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
-    """Only in formats that ban card frames (else the engine leaves
-    the rule out)."""
-    return bool(fmt.banned_frames)
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:

@@ -22,24 +22,14 @@ Failing::
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, Item, card_codes, going_over, make, others
 from deckcheck.rules.violation import Found, Severity
 
-if TYPE_CHECKING:
-    from deckcheck.formats.model import Banlist, Format
-
 CODE = "DC206"
 NAME = "limit-group"
 SEVERITY: Severity = "error"
-
-
-def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
-    """Only under a list with limit groups (else the engine leaves
-    the rule out)."""
-    return banlist is not None and bool(banlist.groups)
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:

@@ -19,24 +19,14 @@ Failing (GOAT)::
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, card_codes, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
-if TYPE_CHECKING:
-    from deckcheck.formats.model import Banlist, Format
-
 CODE = "DC205"
 NAME = "not-in-card-pool"
 SEVERITY: Severity = "error"
-
-
-def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
-    """Only under a whitelist, a list naming the card pool (else the engine leaves the rule
-    out)."""
-    return banlist is not None and bool(banlist.whitelist)
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:

@@ -20,24 +20,14 @@ Failing (Genesys, cap 100)::
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, make
 from deckcheck.rules.violation import Found, Severity
 
-if TYPE_CHECKING:
-    from deckcheck.formats.model import Banlist, Format
-
 CODE = "DC301"
 NAME = "points-over-cap"
 SEVERITY: Severity = "error"
-
-
-def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
-    """Only with a points cap (else the engine leaves
-    the rule out)."""
-    return points_cap is not None
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:

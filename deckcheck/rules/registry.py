@@ -4,7 +4,8 @@ Every rule module has `CODE` (stable, never reused), `NAME` (kebab-case), `SEVER
 docstring with a passing and a failing example (its documentation), and
 `check(deck, ctx) -> Iterator[Found]`: what it found. `run` stamps each finding with the
 module's code, name and severity, so a rule never writes its own identity. Adding a rule =
-one module + one line here.
+one module + one line here (and a `GATES` or `APPLIES` line when it can only find something
+in some decks or formats: the engine then does not import it for the others).
 
 Codes: DC1xx deck structure, DC2xx copies and list limits, DC3xx points formats (Genesys),
 DC4xx card existence.
@@ -21,7 +22,7 @@ from deckcheck.errors import UnknownRule
 from deckcheck.rules.violation import Violation, stamp
 
 if TYPE_CHECKING:
-    from deckcheck.decks.model import Deck
+    from deckcheck.decks.model import Deck, Section
     from deckcheck.formats.model import Banlist, Format
     from deckcheck.rules.context import CheckContext
 
@@ -85,11 +86,27 @@ def _region(deck: Deck, ctx: CheckContext) -> bool:
     return ctx.odd > 0 or ctx.format.region == "md"  # scoped cards; Master Duel: every card
 
 
+def _size(section: Section) -> Gate:
+    def off(deck: Deck, ctx: CheckContext) -> bool:
+        # unread entries may belong to the section: only `rules._sizes` can weigh them
+        rng = getattr(ctx.format, section)
+        return bool(deck.problems) or not rng.min <= ctx.size(section) <= rng.max
+    return off
+
+
+def _released(deck: Deck, ctx: CheckContext) -> bool:
+    # a known card not `unusual` and not `dated` has no release dates at all (a notice)
+    return ctx.odd > 0 or ctx.known != ctx.dated or ctx.format.region == "md"
+
+
 #: What a deck must hold for a rule to find anything, from the summary the engine makes in
 #: its one pass (`CheckContext`): a rule whose gate is closed is neither imported nor called.
 #: Each rule's own `check` returns at once in the same case (a test holds the two equal);
 #: rules without a gate always run.
 GATES: dict[str, Gate] = {
+    "DC101": _size("main"),
+    "DC102": _size("extra"),
+    "DC103": _size("side"),
     "DC110": _main_misplaced,
     "DC111": _extra_misplaced,
     "DC120": _unusual,
@@ -99,12 +116,58 @@ GATES: dict[str, Gate] = {
     "DC203": _candidates,
     "DC204": _candidates,
     "DC401": _unknown,
+    "DC402": _released,
     "DC403": _region,
     "DC404": _unusual,
     "DC405": _problems,
     "DC407": _problems,
 }
 
+
+Applies = Callable[["Format", "Banlist | None", "int | None"], bool]
+
+
+def _skills_forbidden(fmt: Format, banlist: Banlist | None, cap: int | None) -> bool:
+    return fmt.skills == "forbidden"
+
+
+def _skills_used(fmt: Format, banlist: Banlist | None, cap: int | None) -> bool:
+    return fmt.skills != "forbidden"
+
+
+def _whitelist(fmt: Format, banlist: Banlist | None, cap: int | None) -> bool:
+    return banlist is not None and banlist.whitelist
+
+
+def _groups(fmt: Format, banlist: Banlist | None, cap: int | None) -> bool:
+    return banlist is not None and bool(banlist.groups)
+
+
+def _capped(fmt: Format, banlist: Banlist | None, cap: int | None) -> bool:
+    return cap is not None
+
+
+def _frames_banned(fmt: Format, banlist: Banlist | None, cap: int | None) -> bool:
+    return bool(fmt.banned_frames)
+
+
+def _scoped(fmt: Format, banlist: Banlist | None, cap: int | None) -> bool:
+    return bool(fmt.excluded_scopes) or fmt.region == "md"
+
+
+#: When a rule can find anything at all under a format, list and points cap (a Skill Card
+#: rule in a format without them): a `Checker` leaves the others out, unimported. Each rule's
+#: own `check` returns at once in the other case (a test holds the two equal); rules not here
+#: apply everywhere.
+APPLIES: dict[str, Applies] = {
+    "DC121": _skills_forbidden,
+    "DC122": _skills_used,
+    "DC205": _whitelist,
+    "DC206": _groups,
+    "DC301": _capped,
+    "DC302": _frames_banned,
+    "DC403": _scoped,
+}
 
 def load(code: str) -> ModuleType:
     """The module of rule `code` (imported on first use)."""
@@ -158,36 +221,29 @@ def selected(select: Iterable[str] | None = None,
 
 
 class Active:
-    """The selected rules that can find something under one format, list and points cap: a
-    rule module's optional `applies(fmt, banlist, points_cap)` says when it cannot (a Skill
-    Card rule in a format without them), so a `Checker` does not call it for every deck. A
-    gated rule (`GATES`) is imported, and asked, when its gate first opens."""
+    """The selected rules that can find something under one format, list and points cap
+    (`APPLIES`), so a `Checker` does not consider the others for any deck. A rule module is
+    imported when the rule first runs: for a gated rule (`GATES`), when its gate first opens."""
 
     def __init__(self, codes: Iterable[str], fmt: Format, banlist: Banlist | None,
                  points_cap: int | None) -> None:
-        self._args = (fmt, banlist, points_cap)
-        self._modules: dict[str, ModuleType | None] = {}
+        self._modules: dict[str, ModuleType] = {}
         #: the codes to consider, in order, each with its gate (None: always run)
         self.rules: list[tuple[str, Gate | None]] = [
             (code, GATES.get(code)) for code in codes
-            if code in GATES or self.module(code) is not None]
+            if code not in APPLIES or APPLIES[code](fmt, banlist, points_cap)]
 
-    def module(self, code: str) -> ModuleType | None:
-        """Rule `code`'s module, None when it cannot find anything here."""
+    def module(self, code: str) -> ModuleType:
+        """Rule `code`'s module (imported on first use)."""
         try:
             return self._modules[code]
         except KeyError:
-            mod: ModuleType | None = load(code)
-            applies = getattr(mod, "applies", None)
-            if applies is not None and not applies(*self._args):
-                mod = None
-            self._modules[code] = mod
+            mod = self._modules[code] = load(code)
             return mod
 
     def __contains__(self, mod: object) -> bool:
         code = getattr(mod, "CODE", None)
-        return (any(c == code for c, _ in self.rules) and isinstance(code, str)
-                and self.module(code) is mod)
+        return any(c == code for c, _ in self.rules)
 
 
 def applicable(codes: Iterable[str], fmt: Format, banlist: Banlist | None,
@@ -204,8 +260,6 @@ def run(rules: Active, deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
         if gate is not None and not gate(deck, ctx):
             continue
         mod = rules.module(code)
-        if mod is None:
-            continue
         name, severity = mod.NAME, mod.SEVERITY
         for f in mod.check(deck, ctx):
             yield stamp(f, code, name, severity)

@@ -18,25 +18,15 @@ Failing (TCG)::
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import NOTHING, CheckContext, distinct, make, others
 from deckcheck.rules.violation import Found, Severity
 
-if TYPE_CHECKING:
-    from deckcheck.formats.model import Banlist, Format
-
 CODE = "DC121"
 NAME = "skill-card"
 SEVERITY: Severity = "error"
-
-
-def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
-    """Only formats that forbid Skill Cards (else the engine leaves
-    the rule out)."""
-    return fmt.skills == "forbidden"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:

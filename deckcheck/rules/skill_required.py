@@ -20,25 +20,15 @@ Failing (Speed Duel)::
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from deckcheck.cards.model import Kind
 from deckcheck.decks.model import Deck
 from deckcheck.rules.context import CheckContext, going_over, make, others
 from deckcheck.rules.violation import Found, Severity
 
-if TYPE_CHECKING:
-    from deckcheck.formats.model import Banlist, Format
-
 CODE = "DC122"
 NAME = "skill-required"
 SEVERITY: Severity = "error"
-
-
-def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
-    """Only formats that use Skill Cards (else the engine leaves
-    the rule out)."""
-    return fmt.skills != "forbidden"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:

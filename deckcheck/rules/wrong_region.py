@@ -31,7 +31,6 @@ Failing (TCG)::
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from deckcheck.cards.coverage import beyond
 from deckcheck.cards.model import UNOFFICIAL_IDS, Card, Kind
@@ -46,9 +45,6 @@ from deckcheck.rules.context import (
     others,
 )
 from deckcheck.rules.violation import Found, Severity
-
-if TYPE_CHECKING:
-    from deckcheck.formats.model import Banlist, Format
 
 CODE = "DC403"
 NAME = "wrong-region"
@@ -65,12 +61,6 @@ SCOPE_WORDS = {
     "unofficial": "an unofficial card",
     "custom": "a custom card",
 }
-
-
-def applies(fmt: Format, banlist: Banlist | None, points_cap: int | None) -> bool:
-    """Only in formats that exclude scopes, or Master Duel (else the engine leaves
-    the rule out)."""
-    return bool(fmt.excluded_scopes) or fmt.region == "md"
 
 
 def check(deck: Deck, ctx: CheckContext) -> Iterator[Found]:

@@ -231,11 +231,15 @@ def test_a_row_with_invalid_json_is_one_sentence(db: Path) -> None:
         import_sources(db, [read_source(FIX / "ygocdb_small.json")])
 
 
-def test_name_with_uri_characters(tmp_path: Path) -> None:
-    path = tmp_path / "x#y?%20.db"
+@pytest.mark.parametrize("name", ["x#y?%20.db", "a b é&=;%2.db"])
+def test_name_with_uri_characters(tmp_path: Path, name: str) -> None:
+    """The store opens read-only by an SQLite URI (`read_only_uri`): any file name, spaces,
+    accents and URI characters included, opens that file and no other."""
+    path = tmp_path / name
     import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
     assert StorePool(path).get(14558127) is not None
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["x#y?%20.db", "x#y?%20.db.lock"]
+    assert StorePool(str(path)).path == str(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name, f"{name}.lock"]
 
 
 @pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,

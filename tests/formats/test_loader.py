@@ -195,3 +195,30 @@ def test_user_dir_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> N
     assert user_dir() == tmp_path / ".local" / "share" / "deckcheck" / "banlists"
     monkeypatch.setenv("DECKCHECK_BANLISTS", str(tmp_path / "x"))
     assert user_dir() == tmp_path / "x"
+
+
+def test_format_and_list_files_are_found_as_path_glob_finds_them(tmp_path: Path) -> None:
+    """The loader lists folders with `os.scandir` on strings (no pathlib on the check path):
+    the same formats and list files, in the same order, as `Path.glob` finds, hidden names,
+    folders named like files and formats without a format file included."""
+    from deckcheck.formats import loader
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "format.toml").write_text("", encoding="utf-8")
+    for name in ("2026-01-01.toml", ".hidden.toml", "notes.txt", "2025-12-31.toml", ".toml",
+                 "x.TOML"):
+        (tmp_path / "a" / name).write_text("", encoding="utf-8")
+    (tmp_path / "a" / "dir.toml").mkdir()
+    (tmp_path / ".b").mkdir()
+    (tmp_path / ".b" / "format.toml").mkdir()  # a folder of that name counts, as for glob
+    (tmp_path / "c").mkdir()  # no format file
+    (tmp_path / "format.toml").write_text("", encoding="utf-8")
+    dirs = [tmp_path, *(d for d in loader.search_dirs())]
+    for d in dirs:
+        globbed = sorted({p.parent.name for p in d.glob(f"*/{loader.FORMAT_FILE}")})
+        assert loader._format_ids((str(d),)) == globbed
+        for fid in [*globbed, "c", "missing"]:
+            expected = [str(p) for p in sorted((d / fid).glob("*.toml"))
+                        if p.name != loader.FORMAT_FILE]
+            assert loader._list_files(str(d / fid)) == expected
+    assert loader._format_ids((str(tmp_path),)) == [".b", "a"]

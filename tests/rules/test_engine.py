@@ -11,6 +11,7 @@ from rulekit import (
     DECODE,
     HARPIE,
     HARPIE1,
+    NEW,
     POT,
     RAIGEKI,
     SHEEP,
@@ -148,11 +149,13 @@ def test_format_by_id_uses_the_shipped_formats() -> None:
 
 
 def test_rules_left_out_of_a_run_would_find_nothing() -> None:
-    """A `Checker` leaves out the rules whose `applies()` says they cannot find anything under
-    its format, list and cap; run anyway, on a deck breaking many rules, they find nothing."""
-    from deckcheck.rules.registry import RULES
+    """A `Checker` leaves out the rules that `registry.APPLIES` says cannot find anything
+    under its format, list and cap; run anyway, on a deck breaking many rules, they find
+    nothing."""
+    from deckcheck.rules.registry import APPLIES, RULES
 
-    for fmt in (tcg(), tcg(skills="required-one")):
+    left_out_somewhere = set()
+    for fmt in (tcg(), tcg(skills="required-one"), tcg(excluded_scopes=[])):
         checker = Checker(fmt, DAY, pool=make_pool())
         left_out = [mod for mod in RULES.values() if mod not in checker._active]
         assert left_out  # e.g. the points cap and limit groups in this test format
@@ -160,6 +163,35 @@ def test_rules_left_out_of_a_run_would_find_nothing() -> None:
         ctx = checker.context(d)
         for mod in left_out:
             assert list(mod.check(d, ctx)) == [], mod.CODE
+            left_out_somewhere.add(mod.CODE)
+    assert left_out_somewhere == set(APPLIES)
+
+
+def test_a_checker_imports_no_rule_before_it_runs() -> None:
+    """Choosing the rules of a format imports none of them (`APPLIES` and `GATES` live in
+    the registry): a rule module is imported when a deck first gives it something to look at,
+    and a clean deck in the format's bounds gives the size and release rules nothing."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, datetime as dt\n"
+        "from deckcheck.checker import Checker\n"
+        "from deckcheck.cards.pool import MemoryPool\n"
+        "from deckcheck.decks.model import Deck\n"
+        "checker = Checker('tcg', dt.date(2026, 6, 1), pool=MemoryPool([]))\n"
+        "before = {m for m in sys.modules if m.startswith('deckcheck.rules.')}\n"
+        "checker.check(Deck(name='empty'))\n"
+        "after = {m for m in sys.modules if m.startswith('deckcheck.rules.')}\n"
+        "print(sorted(before)); print(sorted(after - before))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == str(["deckcheck.rules.context", "deckcheck.rules.registry",
+                          "deckcheck.rules.violation"])
+    ran = eval(out[1])  # noqa: S307 - our own printed list
+    assert "deckcheck.rules.main_deck_size" in ran  # 0 cards: too few
+    assert "deckcheck.rules.not_yet_released" not in ran  # no card to date
+    assert "deckcheck.rules.skill_required" not in ran  # TCG uses no Skill Cards
 
 
 def test_a_rule_whose_gate_is_closed_would_find_nothing() -> None:
@@ -175,7 +207,8 @@ def test_a_rule_whose_gate_is_closed_would_find_nothing() -> None:
     for fmt in (tcg(), tcg(skills="required-one"), tcg(region="md")):
         checker = Checker(fmt, DAY, pool=make_pool())
         for d in (messy(), clean, deck([(POT, 1)], fill=39), deck([(SHEEP, 1)], fill=39),
-                  deck([], extra=[(ASH, 1)], fill=40), deck([(FILLER[0], 3)], fill=39)):
+                  deck([], extra=[(ASH, 1)], fill=40), deck([(FILLER[0], 3)], fill=39),
+                  deck([(NEW, 1)], fill=0)):  # every card dated and out (DC402)
             ctx = checker.context(d)
             for code, gate in GATES.items():
                 if not gate(d, ctx):
