@@ -18,7 +18,7 @@ Everything here works on plain dicts (fast for 14k cards); the import validates 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,10 +165,16 @@ def _group(pairs: _Pairs, art: _Artworks, keys: Keys) -> tuple[
         return m
 
     groups: dict[int, _Pairs] = {}
-    for src, rec in pairs:
-        g = group_of(rec["passcode"])
+    alt_of = art.alt_of
+    for pair in pairs:
+        pc = pair[1]["passcode"]
+        # `group_of`, its call saved for the id of no artwork and no prerelease id (most)
+        g = pc if pc not in alt_of and pc not in extra_of else group_of(pc)
         if g in real:
-            groups.setdefault(g, []).append((src, rec))
+            if (recs := groups.get(g)) is None:
+                groups[g] = [pair]
+            else:
+                recs.append(pair)
     return groups, extra_of, group_of
 
 
@@ -201,7 +207,8 @@ def _build(groups: dict[int, _Pairs], art: _Artworks, extra_of: dict[int, int],
         if pre not in out.ids and official in out.cards:
             out.ids[pre] = (official, "prerelease")
     for card in out.cards.values():
-        card["alt_passcodes"] = sorted(set(card["alt_passcodes"]))
+        if alts := card["alt_passcodes"]:  # most cards have none: their list stays
+            card["alt_passcodes"] = sorted(set(alts))
     return out
 
 
@@ -212,11 +219,15 @@ def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
     keys, index = out.keys, out.names
     lookup, get = keys.__getitem__, index.get  # `Keys.__missing__` normalises a new name
     for pc, card in out.cards.items():
-        written = [card["name"], *card["names"].values()]
+        name = card["name"]
+        written = [name, *card["names"].values()]
         for _, rec in groups[pc]:
             if names := rec.get("names"):
                 written += names.values()
-        for key in dict.fromkeys(map(lookup, filter(None, dict.fromkeys(written)))):
+        # every name the English one (most cards): its key alone, without the de-duplication
+        found: Iterable[str] = (lookup(name),) if written.count(name) == len(written) else \
+            dict.fromkeys(map(lookup, filter(None, dict.fromkeys(written))))
+        for key in found:
             if key:
                 pcs = get(key)
                 if pcs is None:

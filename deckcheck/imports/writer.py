@@ -154,14 +154,15 @@ _stdlib_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).enco
 _PLAIN = frozenset({str, int, bool, type(None)})
 
 
-def _dumps(obj: Any) -> str:
+def _dumps(obj: Any, plain: bool = False) -> str:
     """`obj` as the store's JSON: compact, UTF-8 text (``json.dumps(obj, ensure_ascii=False,
     separators=(",", ":"))``, byte for byte). orjson writes it 5-10x faster when `obj` holds
     only dicts, lists, text, whole numbers, booleans and None (`_plain`: there both write the
     same bytes; a float could be written otherwise, e.g. 1e16); anything else, and anything
     orjson refuses (a key that is not text, an integer beyond 64 bits, a lone surrogate, a
-    deep nesting), goes to the standard library, as before."""
-    if _plain(obj):
+    deep nesting), goes to the standard library, as before. `plain`: the caller knows `obj`
+    is (`_encode_records`), so it is not looked through again."""
+    if plain or _plain(obj):
         try:
             return orjson.dumps(obj).decode()
         except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
@@ -206,6 +207,24 @@ def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
             for s in sources.values()]
 
 
+def _encode_records(s: SourceRows) -> tuple[list[tuple[str, int, str]], bool]:
+    """The ``source_records`` rows of a source (`_dumps` of each record), and whether every
+    record is plain (`_plain`)."""
+    name, plain, dumps, every = s.name, _plain, orjson.dumps, True
+    rows = []
+    for r in s.records:
+        if plain(r):
+            try:
+                text = dumps(r).decode()
+            except (TypeError, ValueError):  # what orjson refuses: `_dumps`
+                text = _stdlib_dumps(r)
+        else:
+            every = False
+            text = _stdlib_dumps(r)
+        rows.append((name, r["passcode"], text))
+    return rows, every
+
+
 def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
               data: str | None = None) -> tuple[Any, ...]:
     """A ``cards`` row: passcode, name, konami_id, rule_name, the card's JSON (`data`, when
@@ -230,12 +249,17 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
     with con:
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
         con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
+        plain = True
         for s in sources.values():
-            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                (s.name, r["passcode"], _dumps(r)) for r in s.records))
-        # rows in key order: B-tree appends instead of page splits
-        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", (
-            _card_row(pc, c, merged.keys) for pc, c in sorted(merged.cards.items())))
+            rows, every = _encode_records(s)
+            plain = plain and every
+            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", rows)
+        # rows in key order: B-tree appends instead of page splits. A card holds only
+        # values of its records (and text, whole numbers, booleans, lists and dicts the merge
+        # makes): when every record is plain, so is every card (`_dumps`' `plain`).
+        keys = merged.keys
+        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", [
+            _card_row(pc, c, keys, _dumps(c, plain)) for pc, c in sorted(merged.cards.items())])
         con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
             (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
         con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from deckcheck.errors import ImportFailed
 
 #: Limits on what an archive may unpack to, checked before and while reading (a small zip
@@ -117,7 +119,7 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
                 raise ImportFailed(f"{path} is empty; nothing was changed — download it again.")
         if b"\x00" in raw[:4096]:  # json.loads would guess UTF-16/32 and then say "bad JSON"
             raise UnicodeDecodeError("utf-8", raw[:1], 0, 1, "NUL byte")
-        return json.loads(raw)
+        return loads(raw)
     except RecursionError:  # before RuntimeError, its base class (an encrypted member)
         raise ImportFailed(f"{path} nests its JSON deeper than any card data does (a damaged "
                            "or hostile file); nothing was changed — check the file.") from None
@@ -131,6 +133,26 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
     except ValueError as exc:
         raise ImportFailed(f"{path} is not valid JSON ({str(exc).splitlines()[0][:80]}); "
                            "nothing was changed — download it again.") from None
+
+
+#: every byte that is no digit -> " ", every digit -> "0" (`loads`' test for long numbers)
+_DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+_LONG_NUMBER = b"0" * 20
+
+
+def loads(raw: bytes) -> Any:
+    """`json.loads(raw)`: the same values, or the same error. orjson parses it 2x faster
+    and gives the same values for any text it accepts, except that it reads an integer
+    beyond 64 bits as a float: text holding a run of 20 digits anywhere (no card data does;
+    a number that long would be read wrong) goes to the standard library, and so does
+    anything orjson refuses (NaN, a number too big for a float, a lone surrogate, a byte
+    order mark, a deep nesting, bad JSON), which then parses it or raises its own error."""
+    if raw.translate(_DIGITS).find(_LONG_NUMBER) < 0:
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw)
 
 
 def json_member(zf: zipfile.ZipFile, prefer: str | None) -> str | None:
