@@ -238,8 +238,9 @@ def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
 
 def _combine(g: int, recs: _Pairs) -> dict[str, Any] | None:
     """One card from its records (sorted: best source first, the main passcode first)."""
-    only = [r for _, r in recs]
-    return _combine_one(g, only) if len(only) == 1 else _combine_many(g, only)
+    if len(recs) == 1:
+        return _combine_one(g, recs[0][1])
+    return _combine_many(g, [r for _, r in recs])
 
 
 def _combine_many(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
@@ -268,25 +269,26 @@ def _combine_many(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
     return card
 
 
-def _combine_one(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
+def _combine_one(g: int, rec: SourceRecord) -> dict[str, Any] | None:
     """`_combine_many` of a card with one record (every card of a one-source import, most
     cards of any): the same card (same keys in the same order), without the choices."""
-    rec = only[0]
     get = rec.get
-    if not (get("kind") and get("frame")):
+    kind, frame = get("kind"), get("frame")
+    if not (kind and frame):
         return None
-    names = {k: v for k, v in (rec.get("names") or {}).items() if v}
+    names = {k: v for k, v in given.items() if v} if (given := rec.get("names")) else {}
     name = names.get("en") or (rec["name"] if get("name") and not get("enrich_only") else None)
     if not name:
         return None
     card: dict[str, Any] = {"passcode": g, "alt_passcodes": [], "name": name, "names": names,
-                            "kind": rec["kind"], "frame": rec["frame"]}
+                            "kind": kind, "frame": frame}
     for f in FIELDS:  # none of them is in `card` yet
         if (v := get(f)) is not None:
             card[f] = v
     card["archetypes"] = get("archetypes") or []
-    card["scopes"] = _scopes(g, only)
-    card["released"] = {r: day for r, day in (rec.get("released") or {}).items()}
+    # `_scopes_one` gives an official id without scopes none
+    card["scopes"] = _scopes_one(g, rec) if get("scopes") or g >= UNOFFICIAL_IDS else []
+    card["released"] = {r: day for r, day in days.items()} if (days := rec.get("released")) else {}
     md = get("master_duel")
     card["master_duel"] = None if md is None else bool(md)
     card["cannot_normal_summon"] = bool(get("cannot_normal_summon"))

@@ -67,6 +67,11 @@ RECORDS: list[dict[str, Any]] = [
     {"passcode": 100_000_005, "name": "I", "kind": "spell", "frame": "spell", "printed": True},
     {"passcode": 100_000_006, "name": "J", "kind": "spell", "frame": "spell", "scopes": None},
     {"passcode": 6, "name": "K", "kind": "spell", "frame": "spell", "scopes": ["prerelease"]},
+    {"passcode": 7, "name": "L", "kind": "spell", "frame": "spell", "tcg_printed": True},
+    {"passcode": 8, "name": "M", "kind": "spell", "frame": "spell", "scopes": [],
+     "released": {}, "names": {}},
+    {"passcode": 9, "name": "N", "kind": "spell", "frame": "spell", "scopes": ["skill"],
+     "names": {"en": "N2"}},
     {"passcode": 4, "name": "E", "kind": "spell"},  # no frame: no card
     {"passcode": 5, "name": "", "kind": "spell", "frame": "spell"},  # no name: no card
 ]
@@ -76,7 +81,7 @@ RECORDS: list[dict[str, Any]] = [
 def test_a_card_from_one_record_is_the_general_merges(rec: dict[str, Any]) -> None:
     # the general code, made to run on the record beside one that says nothing
     g = rec["passcode"]
-    one, many = _combine_one(g, [rec]), _combine_many(g, [rec, {"passcode": g}])
+    one, many = _combine_one(g, rec), _combine_many(g, [rec, {"passcode": g}])
     assert one == many
     if one is not None and many is not None:
         assert list(one) == list(many)  # the same keys in the same order: the same JSON
