@@ -75,13 +75,11 @@ def _from_file(path: Path, from_file: str | Path, allow_smaller: bool) -> dict[s
 
 def _file_source(from_file: str | Path) -> SourceData:
     """The records of a cardinfo answer in a file."""
-    data = ygoprodeck.load_file(from_file)
-    if not ygoprodeck.looks_like(data):
-        raise ImportFailed(f"{from_file} is not a YGOPRODeck cardinfo.php answer (no "
-                           "\"data\" list of cards); nothing was changed — import other "
-                           "card data with `deckcheck cards import FILE`.")
-    sd = SourceData(NAME, ygoprodeck.records(data, from_file),
-                    f"file {file_digest(Path(from_file))}", str(from_file))
+    recs = ygoprodeck.read_records(
+        lambda exact: ygoprodeck.load_file(from_file, exact), from_file,
+        f"{from_file} is not a YGOPRODeck cardinfo.php answer (no \"data\" list of cards); "
+        "nothing was changed — import other card data with `deckcheck cards import FILE`.")
+    sd = SourceData(NAME, recs, f"file {file_digest(Path(from_file))}", str(from_file))
     sd.covers = source_covers(NAME, sd.records, file_day(from_file))
     return sd
 
@@ -108,15 +106,17 @@ def _online(path: Path, http: Http, url: str | None, version: str | None,
 
 def _answer_source(tmp: Path, base: str, version: str | None) -> SourceData:
     """The records of the answer downloaded into `tmp`."""
-    try:
-        data = loads(tmp.read_bytes())
-    except RecursionError:
-        raise unreadable(f"The YGOPRODeck answer from {base}", RecursionError()) from None
-    except ValueError:
-        raise ImportFailed(f"The YGOPRODeck answer from {base} is not valid JSON (cut off?); "
-                           "nothing was changed — try again later.") from None
+    def read(exact: bool) -> Any:
+        try:
+            return loads(tmp.read_bytes(), exact)
+        except RecursionError:
+            raise unreadable(f"The YGOPRODeck answer from {base}", RecursionError()) from None
+        except ValueError:
+            raise ImportFailed(f"The YGOPRODeck answer from {base} is not valid JSON (cut "
+                               "off?); nothing was changed — try again later.") from None
+
     origin = f"{base}/cardinfo.php"
-    sd = SourceData(NAME, ygoprodeck.records(data, f"The answer from {origin}"), version,
+    sd = SourceData(NAME, ygoprodeck.read_records(read, f"The answer from {origin}"), version,
                     origin)
     sd.covers = source_covers(NAME, sd.records, clock.today().isoformat())
     return sd

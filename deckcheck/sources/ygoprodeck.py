@@ -14,7 +14,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -333,9 +333,29 @@ def download(http: Http, dest_dir: Path, url: str | None = None,
         raise
 
 
-def load_file(path: str | Path) -> Any:
-    """A cardinfo answer from a JSON file or a .zip holding cardinfo.json."""
-    return read_json_file(Path(path), prefer="cardinfo.json")
+def load_file(path: str | Path, exact: bool = True) -> Any:
+    """A cardinfo answer from a JSON file or a .zip holding cardinfo.json (`exact`:
+    `deckcheck.sources.reading.loads`)."""
+    return read_json_file(Path(path), prefer="cardinfo.json", exact=exact)
+
+
+def read_records(read: Callable[[bool], Any], where: str | Path,
+                 not_an_answer: str | None = None) -> list[SourceRecord]:
+    """`records` of the answer `read(exact)` reads (`deckcheck.sources.reading.loads`' `exact`),
+    read fast first (`exact=False`: an integer beyond 64 bits may come as a float): the parser
+    treats such a float as the integer (beyond every bound, `_int` gives None for both; any
+    other field refuses both). Only when a card is refused is the answer read again as the
+    standard library reads it, so that the sentence quotes the number as the file writes it.
+    `not_an_answer`: the sentence for data that is no cardinfo answer (`looks_like`), if the
+    caller has its own."""
+    data = read(False)
+    if not_an_answer is not None and not looks_like(data):
+        raise ImportFailed(not_an_answer)
+    try:
+        return records(data, where)
+    except ImportFailed:
+        del data  # the answer as read fast: freed before it is read again
+    return records(read(True), where)
 
 
 def records(data: Any, where: str | Path) -> list[SourceRecord]:

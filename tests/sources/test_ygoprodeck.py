@@ -158,3 +158,50 @@ def test_html_escapes_in_names_are_decoded() -> None:
     rec = ygoprodeck.card_record({**GOOD, "name": "The Fallen &amp; The Virtuous"})
     assert rec is not None and rec["name"] == "The Fallen & The Virtuous"
     assert rec["names"] == {"en": "The Fallen & The Virtuous"}
+
+
+_LONG = 123456789012345678901234567890  # beyond 64 bits: orjson alone reads it as a float
+
+
+def _answer_with_long_numbers(where: str) -> bytes:
+    """A cardinfo answer with an integer beyond 64 bits in every number the parser reads
+    (and one where it reads text, when `where` names that field)."""
+    card = {"id": 46986414, "name": "Dark Magician", "type": "Normal Monster",
+            "frameType": "normal", "desc": "x", "race": "Spellcaster", "atk": _LONG,
+            "def": -_LONG, "level": _LONG, "scale": _LONG, "linkval": _LONG,
+            "card_images": [{"id": _LONG}, {"id": 46986415}], "card_sets": [{"n": _LONG}],
+            "misc_info": [{"konami_id": _LONG, "formats": [_LONG, "TCG"],
+                           "md_rarity": _LONG}], "typeline": [_LONG, "Normal"]}
+    if where:
+        card[where] = _LONG
+    return json.dumps({"data": [card, {"id": 2, "name": "B", "type": "Spell Card",
+                                       "frameType": "spell", "desc": "y"}]}).encode()
+
+
+def test_long_integers_read_fast_give_the_exact_records(tmp_path: Path) -> None:
+    """`read_records` reads the answer fast (long integers may come as floats): the records
+    are those of the standard library's values."""
+    f = tmp_path / "cardinfo.json"
+    f.write_bytes(_answer_with_long_numbers(""))
+    fast = ygoprodeck.load_file(f, exact=False)
+    assert type(fast["data"][0]["atk"]) is float  # what the fast read gives
+    exact = ygoprodeck.records(json.loads(f.read_bytes()), f)
+    assert ygoprodeck.records(fast, f) == exact
+    assert ygoprodeck.read_records(lambda e: ygoprodeck.load_file(f, e), f) == exact
+    assert exact[0]["alt_passcodes"] == [46986415] and exact[0]["atk"] is None
+
+
+@pytest.mark.parametrize("where", ["id", "name", "desc", "race"])
+def test_a_card_refused_for_a_long_integer_is_named_as_the_file_writes_it(
+        tmp_path: Path, where: str) -> None:
+    from deckcheck.imports.update import update_ygoprodeck
+
+    f = tmp_path / "cardinfo.json"
+    f.write_bytes(_answer_with_long_numbers(where))
+    with pytest.raises(ImportFailed) as exact:
+        ygoprodeck.records(json.loads(f.read_bytes()), f)
+    assert "123456789012345678901" in str(exact.value)
+    with pytest.raises(ImportFailed) as imported:
+        update_ygoprodeck(tmp_path / "cards.sqlite", from_file=f)
+    assert str(imported.value) == str(exact.value)
+    assert not (tmp_path / "cards.sqlite").exists()
