@@ -79,7 +79,8 @@ def _file_source(from_file: str | Path) -> SourceData:
         lambda exact: ygoprodeck.load_file(from_file, exact), from_file,
         f"{from_file} is not a YGOPRODeck cardinfo.php answer (no \"data\" list of cards); "
         "nothing was changed — import other card data with `deckcheck cards import FILE`.")
-    sd = SourceData(NAME, recs, f"file {file_digest(Path(from_file))}", str(from_file))
+    sd = SourceData(NAME, recs, f"file {file_digest(Path(from_file))}", str(from_file),
+                    plain=True)
     sd.covers = source_covers(NAME, sd.records, file_day(from_file))
     return sd
 
@@ -117,7 +118,7 @@ def _answer_source(tmp: Path, base: str, version: str | None) -> SourceData:
 
     origin = f"{base}/cardinfo.php"
     sd = SourceData(NAME, ygoprodeck.read_records(read, f"The answer from {origin}"), version,
-                    origin)
+                    origin, plain=True)
     sd.covers = source_covers(NAME, sd.records, clock.today().isoformat())
     return sd
 

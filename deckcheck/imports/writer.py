@@ -46,12 +46,14 @@ class SourceRows:
 
     def __init__(self, name: str, records: list[SourceRecord], version: str | None,
                  origin: str | None, imported_at: str, stored_in: Path | None = None,
-                 covers: dict[str, str] | None = None) -> None:
+                 covers: dict[str, str] | None = None, plain: bool = False) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
         self.stored_in = stored_in
         #: family -> the day this source's data ends (`deckcheck.cards.coverage`)
         self.covers = covers or {}
+        #: every record plain by its parser's construction (`SourceData.plain`)
+        self.plain = plain
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
@@ -209,11 +211,11 @@ def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
 
 def _encode_records(s: SourceRows) -> tuple[list[tuple[str, int, str]], bool]:
     """The ``source_records`` rows of a source (`_dumps` of each record), and whether every
-    record is plain (`_plain`)."""
-    name, plain, dumps, every = s.name, _plain, orjson.dumps, True
+    record is plain (`_plain`; not looked through when its parser says so, `s.plain`)."""
+    name, dumps, every, trusted, plain = s.name, orjson.dumps, True, s.plain, _plain
     rows = []
     for r in s.records:
-        if plain(r):
+        if trusted or plain(r):
             try:
                 text = dumps(r).decode()
             except (TypeError, ValueError):  # what orjson refuses: `_dumps`
@@ -280,8 +282,8 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
         for s in sources.values():
             if s.stored_in != old:
                 con.execute("DELETE FROM source_records WHERE source = ?", (s.name,))
-                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                    (s.name, r["passcode"], _dumps(r)) for r in s.records))
+                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)",
+                                _encode_records(s)[0])
         stored: dict[int, str] = dict(con.execute("SELECT passcode, data FROM cards"))
         rows = []
         for pc, c in sorted(merged.cards.items()):

@@ -205,3 +205,37 @@ def test_a_card_refused_for_a_long_integer_is_named_as_the_file_writes_it(
         update_ygoprodeck(tmp_path / "cards.sqlite", from_file=f)
     assert str(imported.value) == str(exact.value)
     assert not (tmp_path / "cards.sqlite").exists()
+
+
+_ODD = [1.5, 1e16, 2.0, -0.0, float("nan"), float("inf"), True, None, "", "7", [1.5, "a"],
+        {"a": 1.5}, [{"id": 3.0}], [{"konami_id": 4.0, "tcg_date": 1.5, "formats": [1.5, "TCG"],
+                                     "md_rarity": 1.5, "treated_as": [2.5, "X"]}]]
+_FIELDS = ["id", "name", "type", "frameType", "desc", "race", "attribute", "archetype", "atk",
+           "def", "level", "scale", "linkval", "linkmarkers", "typeline", "card_images",
+           "card_sets", "misc_info"]
+
+
+@pytest.mark.parametrize("field", _FIELDS)
+def test_records_hold_no_float_whatever_the_answer_holds(field: str) -> None:
+    """`SourceData.plain`: a record holds only dicts, lists, text, whole numbers, booleans
+    and None, however odd the answer's values (the store writes them without looking)."""
+    from deckcheck.imports.writer import _plain
+
+    base = {"id": 46986414, "name": "Dark Magician", "type": "XYZ Pendulum Effect Monster",
+            "frameType": "xyz_pendulum", "desc": "x", "race": "Spellcaster",
+            "attribute": "DARK", "atk": 2500, "def": 2100, "level": 7, "scale": 8,
+            "typeline": ["Spellcaster", "Xyz"], "card_sets": [{}],
+            "misc_info": [{"konami_id": 4041, "formats": ["TCG", "Master Duel"],
+                           "tcg_date": "2002-03-08", "treated_as": "Dark Magician Girl"}]}
+    kept = 0
+    for v in _ODD:
+        for kind in ({}, {"type": "Link Monster", "frameType": "link"},
+                     {"type": "Skill Card", "frameType": "skill"}):
+            try:
+                recs = ygoprodeck.records({"data": [{**base, **kind, field: v}]}, "f")
+            except ImportFailed:
+                continue
+            kept += len(recs)
+            assert all(_plain(r) for r in recs), (field, v, recs)
+    assert kept
+    assert read_source(FIXTURE).plain and all(_plain(r) for r in read_source(FIXTURE).records)
