@@ -148,7 +148,9 @@ def _group(pairs: _Pairs, art: _Artworks, keys: Keys) -> tuple[
     """3. the records of each card: its artworks and prerelease ids together. Returns the
     groups, prerelease id -> official passcode, and the group of any id."""
     main = art.main
-    real = {main(rec["passcode"]) for _, rec in pairs
+    alt_of = art.alt_of
+    # `main` called only for an alternate artwork's id (few)
+    real = {pc if (pc := rec["passcode"]) not in alt_of else main(pc) for _, rec in pairs
             if not rec.get("enrich_only") and rec.get("kind")}
     extra_of: dict[int, int] = {}
     for _, rec in pairs:
@@ -165,7 +167,6 @@ def _group(pairs: _Pairs, art: _Artworks, keys: Keys) -> tuple[
         return m
 
     groups: dict[int, _Pairs] = {}
-    alt_of = art.alt_of
     for pair in pairs:
         pc = pair[1]["passcode"]
         # `group_of`, its call saved for the id of no artwork and no prerelease id (most)
@@ -465,7 +466,7 @@ def _claims(out: Merged, g: int, recs: _Pairs, alias_hints: dict[tuple[str, int]
                 claims.append((src, key, None, f"{value} (unknown card)", False))
             else:
                 claims.append((src, key, t, shown, True))
-        alias_t = alias_hints.get((src, rec["passcode"]))
+        alias_t = alias_hints.get((src, rec["passcode"])) if alias_hints else None
         if alias_t is not None and alias_t != g and alias_t in out.cards:
             claims.append((src, f"{_base(src)}-alias", alias_t, out.cards[alias_t]["name"],
                            True))
