@@ -213,6 +213,11 @@ def _encode_records(s: SourceRows) -> tuple[list[tuple[str, int, str]], bool]:
     """The ``source_records`` rows of a source (`_dumps` of each record), and whether every
     record is plain (`_plain`; not looked through when its parser says so, `s.plain`)."""
     name, dumps, every, trusted, plain = s.name, orjson.dumps, True, s.plain, _plain
+    if trusted:
+        try:  # every record at once; on the first orjson refuses, one by one below
+            return [(name, r["passcode"], dumps(r).decode()) for r in s.records], True
+        except (TypeError, ValueError):
+            pass
     rows = []
     for r in s.records:
         if trusted or plain(r):
@@ -237,6 +242,19 @@ def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
             _dumps(c) if data is None else data, stored_facts(c, key))
 
 
+def _card_rows(merged: Merged, plain: bool) -> list[tuple[Any, ...]]:
+    """Every card's row (`_card_row`), in passcode order; `plain`: every card is (`_dumps`)."""
+    keys, cards, facts = merged.keys, sorted(merged.cards.items()), stored_facts
+    if plain:
+        dumps = orjson.dumps
+        try:  # `_card_row` inlined, orjson for every card; one by one if it refuses one
+            return [(pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c).decode(),
+                     facts(c, keys[c["rule_name"]])) for pc, c in cards]
+        except (TypeError, ValueError):
+            pass
+    return [_card_row(pc, c, keys, _dumps(c, plain)) for pc, c in cards]
+
+
 def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
     """(key, passcode) in key order, then passcode order (B-tree appends, no page splits)."""
     for key in sorted(names):
@@ -259,9 +277,7 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
         # rows in key order: B-tree appends instead of page splits. A card holds only
         # values of its records (and text, whole numbers, booleans, lists and dicts the merge
         # makes): when every record is plain, so is every card (`_dumps`' `plain`).
-        keys = merged.keys
-        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", [
-            _card_row(pc, c, keys, _dumps(c, plain)) for pc, c in sorted(merged.cards.items())])
+        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", _card_rows(merged, plain))
         con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
             (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
         con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))

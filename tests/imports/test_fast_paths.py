@@ -201,3 +201,26 @@ def test_cards_of_records_holding_a_float_are_the_standard_librarys_json(
     assert '"atk":1e+16' in cards[1] and '"atk":1e+16' in records[0]
     assert records == [_stdlib(r) for r in recs]
     assert all(json.loads(cards[pc])["passcode"] == pc for pc in (1, 2))
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_what_orjson_refuses_is_the_standard_librarys_json(tmp_path: Path, plain: bool) -> None:
+    """Records and cards orjson refuses (an integer beyond 64 bits) are written by the
+    standard library, whether their parser vouches for them (`SourceData.plain`) or not."""
+    import sqlite3
+
+    from deckcheck.imports.run import import_sources
+    from deckcheck.sources.records import SourceData
+
+    recs: list[Any] = [
+        {"passcode": 2, "name": "B", "kind": "spell", "frame": "spell"},
+        {"passcode": 1, "name": "A", "kind": "monster", "frame": "effect", "atk": 2**70},
+    ]
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, [SourceData("ygoprodeck", recs, plain=plain)])
+    con = sqlite3.connect(db)
+    cards = dict(con.execute("SELECT passcode, data FROM cards").fetchall())
+    records = [d for d, in con.execute("SELECT data FROM source_records ORDER BY rowid")]
+    con.close()
+    assert records == [_stdlib(r) for r in recs]
+    assert f'"atk":{2**70}' in cards[1] and json.loads(cards[2])["name"] == "B"
