@@ -79,9 +79,12 @@ def stored_facts(d: dict[str, Any], key: str | None = None) -> str:
     the name and the rule name: the length of the name and both run together, or, when they
     are the same (most cards), nothing and the name once. `key`: `normalize(rule_name)`, when
     the caller has it already."""
-    alts = ",".join(map(str, d.get("alt_passcodes") or ()))
-    scopes = ",".join(sorted(d.get("scopes") or ()))
-    released = ",".join(f"{k}={v}" for k, v in (d.get("released") or {}).items())
+    get = d.get
+    # each part joined only when the card has some (most have no alternate artwork, scope
+    # or date): `str.join` of an empty sequence is "" anyway
+    alts = ",".join(map(str, a)) if (a := get("alt_passcodes")) else ""
+    scopes = ",".join(sorted(sc)) if (sc := get("scopes")) else ""
+    released = ",".join([f"{k}={v}" for k, v in r.items()]) if (r := get("released")) else ""
     name, rule_name = d["name"], d["rule_name"]
     if key is None:
         key = normalize(rule_name)

@@ -18,7 +18,7 @@ Everything here works on plain dicts (fast for 14k cards); the import validates 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,7 +148,9 @@ def _group(pairs: _Pairs, art: _Artworks, keys: Keys) -> tuple[
     """3. the records of each card: its artworks and prerelease ids together. Returns the
     groups, prerelease id -> official passcode, and the group of any id."""
     main = art.main
-    real = {main(rec["passcode"]) for _, rec in pairs
+    alt_of = art.alt_of
+    # `main` called only for an alternate artwork's id (few)
+    real = {pc if (pc := rec["passcode"]) not in alt_of else main(pc) for _, rec in pairs
             if not rec.get("enrich_only") and rec.get("kind")}
     extra_of: dict[int, int] = {}
     for _, rec in pairs:
@@ -165,10 +167,15 @@ def _group(pairs: _Pairs, art: _Artworks, keys: Keys) -> tuple[
         return m
 
     groups: dict[int, _Pairs] = {}
-    for src, rec in pairs:
-        g = group_of(rec["passcode"])
+    for pair in pairs:
+        pc = pair[1]["passcode"]
+        # `group_of`, its call saved for the id of no artwork and no prerelease id (most)
+        g = pc if pc not in alt_of and pc not in extra_of else group_of(pc)
         if g in real:
-            groups.setdefault(g, []).append((src, rec))
+            if (recs := groups.get(g)) is None:
+                groups[g] = [pair]
+            else:
+                recs.append(pair)
     return groups, extra_of, group_of
 
 
@@ -201,7 +208,8 @@ def _build(groups: dict[int, _Pairs], art: _Artworks, extra_of: dict[int, int],
         if pre not in out.ids and official in out.cards:
             out.ids[pre] = (official, "prerelease")
     for card in out.cards.values():
-        card["alt_passcodes"] = sorted(set(card["alt_passcodes"]))
+        if alts := card["alt_passcodes"]:  # most cards have none: their list stays
+            card["alt_passcodes"] = sorted(set(alts))
     return out
 
 
@@ -212,11 +220,15 @@ def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
     keys, index = out.keys, out.names
     lookup, get = keys.__getitem__, index.get  # `Keys.__missing__` normalises a new name
     for pc, card in out.cards.items():
-        written = [card["name"], *card["names"].values()]
+        name = card["name"]
+        written = [name, *card["names"].values()]
         for _, rec in groups[pc]:
             if names := rec.get("names"):
                 written += names.values()
-        for key in dict.fromkeys(map(lookup, filter(None, dict.fromkeys(written)))):
+        # every name the English one (most cards): its key alone, without the de-duplication
+        found: Iterable[str] = (lookup(name),) if written.count(name) == len(written) else \
+            dict.fromkeys(map(lookup, filter(None, dict.fromkeys(written))))
+        for key in found:
             if key:
                 pcs = get(key)
                 if pcs is None:
@@ -227,8 +239,9 @@ def _index_names(out: Merged, groups: dict[int, _Pairs]) -> None:
 
 def _combine(g: int, recs: _Pairs) -> dict[str, Any] | None:
     """One card from its records (sorted: best source first, the main passcode first)."""
-    only = [r for _, r in recs]
-    return _combine_one(g, only) if len(only) == 1 else _combine_many(g, only)
+    if len(recs) == 1:
+        return _combine_one(g, recs[0][1])
+    return _combine_many(g, [r for _, r in recs])
 
 
 def _combine_many(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
@@ -257,25 +270,26 @@ def _combine_many(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
     return card
 
 
-def _combine_one(g: int, only: list[SourceRecord]) -> dict[str, Any] | None:
+def _combine_one(g: int, rec: SourceRecord) -> dict[str, Any] | None:
     """`_combine_many` of a card with one record (every card of a one-source import, most
     cards of any): the same card (same keys in the same order), without the choices."""
-    rec = only[0]
     get = rec.get
-    if not (get("kind") and get("frame")):
+    kind, frame = get("kind"), get("frame")
+    if not (kind and frame):
         return None
-    names = {k: v for k, v in (rec.get("names") or {}).items() if v}
+    names = {k: v for k, v in given.items() if v} if (given := rec.get("names")) else {}
     name = names.get("en") or (rec["name"] if get("name") and not get("enrich_only") else None)
     if not name:
         return None
     card: dict[str, Any] = {"passcode": g, "alt_passcodes": [], "name": name, "names": names,
-                            "kind": rec["kind"], "frame": rec["frame"]}
+                            "kind": kind, "frame": frame}
     for f in FIELDS:  # none of them is in `card` yet
         if (v := get(f)) is not None:
             card[f] = v
     card["archetypes"] = get("archetypes") or []
-    card["scopes"] = _scopes(g, only)
-    card["released"] = {r: day for r, day in (rec.get("released") or {}).items()}
+    # `_scopes_one` gives an official id without scopes none
+    card["scopes"] = _scopes_one(g, rec) if get("scopes") or g >= UNOFFICIAL_IDS else []
+    card["released"] = {r: day for r, day in days.items()} if (days := rec.get("released")) else {}
     md = get("master_duel")
     card["master_duel"] = None if md is None else bool(md)
     card["cannot_normal_summon"] = bool(get("cannot_normal_summon"))
@@ -452,7 +466,7 @@ def _claims(out: Merged, g: int, recs: _Pairs, alias_hints: dict[tuple[str, int]
                 claims.append((src, key, None, f"{value} (unknown card)", False))
             else:
                 claims.append((src, key, t, shown, True))
-        alias_t = alias_hints.get((src, rec["passcode"]))
+        alias_t = alias_hints.get((src, rec["passcode"])) if alias_hints else None
         if alias_t is not None and alias_t != g and alias_t in out.cards:
             claims.append((src, f"{_base(src)}-alias", alias_t, out.cards[alias_t]["name"],
                            True))

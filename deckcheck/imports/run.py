@@ -70,7 +70,7 @@ def _import_sources(path: Path, new: Iterable[SourceData],
                 raise shrink_error(f"{sd.origin or sd.name} ({sd.name})", len(old.records),
                                     len(sd.records))
             sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now,
-                                          covers=sd.covers)
+                                          covers=sd.covers, plain=sd.plain)
             changed.append(sd.name)
         merged = merge({name: rows.records for name, rows in sources.items()})
         if not merged.cards:

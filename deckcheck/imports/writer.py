@@ -46,12 +46,14 @@ class SourceRows:
 
     def __init__(self, name: str, records: list[SourceRecord], version: str | None,
                  origin: str | None, imported_at: str, stored_in: Path | None = None,
-                 covers: dict[str, str] | None = None) -> None:
+                 covers: dict[str, str] | None = None, plain: bool = False) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
         self.stored_in = stored_in
         #: family -> the day this source's data ends (`deckcheck.cards.coverage`)
         self.covers = covers or {}
+        #: every record plain by its parser's construction (`SourceData.plain`)
+        self.plain = plain
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
@@ -154,14 +156,15 @@ _stdlib_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).enco
 _PLAIN = frozenset({str, int, bool, type(None)})
 
 
-def _dumps(obj: Any) -> str:
+def _dumps(obj: Any, plain: bool = False) -> str:
     """`obj` as the store's JSON: compact, UTF-8 text (``json.dumps(obj, ensure_ascii=False,
     separators=(",", ":"))``, byte for byte). orjson writes it 5-10x faster when `obj` holds
     only dicts, lists, text, whole numbers, booleans and None (`_plain`: there both write the
     same bytes; a float could be written otherwise, e.g. 1e16); anything else, and anything
     orjson refuses (a key that is not text, an integer beyond 64 bits, a lone surrogate, a
-    deep nesting), goes to the standard library, as before."""
-    if _plain(obj):
+    deep nesting), goes to the standard library, as before. `plain`: the caller knows `obj`
+    is (`_encode_records`), so it is not looked through again."""
+    if plain or _plain(obj):
         try:
             return orjson.dumps(obj).decode()
         except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
@@ -206,6 +209,29 @@ def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
             for s in sources.values()]
 
 
+def _encode_records(s: SourceRows) -> tuple[list[tuple[str, int, str]], bool]:
+    """The ``source_records`` rows of a source (`_dumps` of each record), and whether every
+    record is plain (`_plain`; not looked through when its parser says so, `s.plain`)."""
+    name, dumps, every, trusted, plain = s.name, orjson.dumps, True, s.plain, _plain
+    if trusted:
+        try:  # every record at once; on the first orjson refuses, one by one below
+            return [(name, r["passcode"], dumps(r).decode()) for r in s.records], True
+        except (TypeError, ValueError):
+            pass
+    rows = []
+    for r in s.records:
+        if trusted or plain(r):
+            try:
+                text = dumps(r).decode()
+            except (TypeError, ValueError):  # what orjson refuses: `_dumps`
+                text = _stdlib_dumps(r)
+        else:
+            every = False
+            text = _stdlib_dumps(r)
+        rows.append((name, r["passcode"], text))
+    return rows, every
+
+
 def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
               data: str | None = None) -> tuple[Any, ...]:
     """A ``cards`` row: passcode, name, konami_id, rule_name, the card's JSON (`data`, when
@@ -214,6 +240,19 @@ def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
     key = keys[c["rule_name"]] if keys is not None else None
     return (pc, c["name"], c.get("konami_id"), c["rule_name"],
             _dumps(c) if data is None else data, stored_facts(c, key))
+
+
+def _card_rows(merged: Merged, plain: bool) -> list[tuple[Any, ...]]:
+    """Every card's row (`_card_row`), in passcode order; `plain`: every card is (`_dumps`)."""
+    keys, cards, facts = merged.keys, sorted(merged.cards.items()), stored_facts
+    if plain:
+        dumps = orjson.dumps
+        try:  # `_card_row` inlined, orjson for every card; one by one if it refuses one
+            return [(pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c).decode(),
+                     facts(c, keys[c["rule_name"]])) for pc, c in cards]
+        except (TypeError, ValueError):
+            pass
+    return [_card_row(pc, c, keys, _dumps(c, plain)) for pc, c in cards]
 
 
 def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
@@ -230,12 +269,15 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
     with con:
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
         con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
+        plain = True
         for s in sources.values():
-            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                (s.name, r["passcode"], _dumps(r)) for r in s.records))
-        # rows in key order: B-tree appends instead of page splits
-        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", (
-            _card_row(pc, c, merged.keys) for pc, c in sorted(merged.cards.items())))
+            rows, every = _encode_records(s)
+            plain = plain and every
+            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", rows)
+        # rows in key order: B-tree appends instead of page splits. A card holds only
+        # values of its records (and text, whole numbers, booleans, lists and dicts the merge
+        # makes): when every record is plain, so is every card (`_dumps`' `plain`).
+        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", _card_rows(merged, plain))
         con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
             (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
         con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))
@@ -256,8 +298,8 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
         for s in sources.values():
             if s.stored_in != old:
                 con.execute("DELETE FROM source_records WHERE source = ?", (s.name,))
-                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", (
-                    (s.name, r["passcode"], _dumps(r)) for r in s.records))
+                con.executemany("INSERT INTO source_records VALUES (?, ?, ?)",
+                                _encode_records(s)[0])
         stored: dict[int, str] = dict(con.execute("SELECT passcode, data FROM cards"))
         rows = []
         for pc, c in sorted(merged.cards.items()):

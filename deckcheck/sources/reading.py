@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from deckcheck.errors import ImportFailed
 
 #: Limits on what an archive may unpack to, checked before and while reading (a small zip
@@ -97,8 +99,9 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()[:12]
 
 
-def read_json_file(path: Path, prefer: str | None = None) -> Any:
-    """JSON from a file, or from the (preferred) .json member of a zip archive."""
+def read_json_file(path: Path, prefer: str | None = None, exact: bool = True) -> Any:
+    """JSON from a file, or from the (preferred) .json member of a zip archive (`exact`: see
+    `loads`)."""
     try:
         if zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as zf:
@@ -113,11 +116,11 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
             if raw.startswith(b"PK\x03\x04"):
                 raise ImportFailed(f"{path} is a damaged or incomplete zip archive; nothing was "
                                    "changed — download it again.")
-            if not raw.strip():
+            if not raw or raw.isspace():  # `not raw.strip()`, without a copy of the text
                 raise ImportFailed(f"{path} is empty; nothing was changed — download it again.")
         if b"\x00" in raw[:4096]:  # json.loads would guess UTF-16/32 and then say "bad JSON"
             raise UnicodeDecodeError("utf-8", raw[:1], 0, 1, "NUL byte")
-        return json.loads(raw)
+        return loads(raw, exact)
     except RecursionError:  # before RuntimeError, its base class (an encrypted member)
         raise ImportFailed(f"{path} nests its JSON deeper than any card data does (a damaged "
                            "or hostile file); nothing was changed — check the file.") from None
@@ -131,6 +134,30 @@ def read_json_file(path: Path, prefer: str | None = None) -> Any:
     except ValueError as exc:
         raise ImportFailed(f"{path} is not valid JSON ({str(exc).splitlines()[0][:80]}); "
                            "nothing was changed — download it again.") from None
+
+
+#: every byte that is no digit -> " ", every digit -> "0" (`loads`' test for long numbers)
+_DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+_LONG_NUMBER = b"0" * 20
+
+
+def loads(raw: bytes, exact: bool = True) -> Any:
+    """`json.loads(raw)`: the same values, or the same error. orjson parses it 2x faster
+    and gives the same values for any text it accepts, except that it reads an integer
+    beyond 64 bits as a float: text holding a run of 20 digits anywhere (no card data does;
+    a number that long would be read wrong) goes to the standard library, and so does
+    anything orjson refuses (NaN, a number too big for a float, a lone surrogate, a byte
+    order mark, a deep nesting, bad JSON), which then parses it or raises its own error.
+
+    `exact=False`, for a caller that treats an integer beyond 64 bits and its float alike:
+    the text is not searched for long numbers (a tenth of the time), so such an integer
+    may come as a float; errors are the same."""
+    if not exact or raw.translate(_DIGITS).find(_LONG_NUMBER) < 0:
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw)
 
 
 def json_member(zf: zipfile.ZipFile, prefer: str | None) -> str | None:

@@ -78,3 +78,7 @@ class SourceData:
     #: family of facts -> the last day the data covers ("cards", "tcg", "ocg", "md";
     #: `deckcheck.cards.coverage`)
     covers: dict[str, str] = field(default_factory=dict)
+    #: every record holds only dicts, lists, text, whole numbers, booleans and None, by the
+    #: parser's construction (no float can reach one): the store writes their JSON without
+    #: looking through them first (`deckcheck.imports.writer`)
+    plain: bool = False

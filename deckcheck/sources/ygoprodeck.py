@@ -14,7 +14,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +43,12 @@ _NO_NS_LOWER = re.compile(_NO_NS.pattern)
 def _cannot_normal_summon(desc: str) -> bool:
     """Whether the card text says the monster cannot be Normal Summoned (`_NO_NS`). ASCII text
     (nearly every card's) is lower-cased and searched case-sensitively: the same matches (for
-    ASCII, case-insensitive matching is lower-casing), several times faster."""
+    ASCII, case-insensitive matching is lower-casing), several times faster; and searched
+    only when it holds one of the pattern's two fixed words (most texts hold neither)."""
     if desc.isascii():
-        return _NO_NS_LOWER.search(desc.lower()) is not None
+        low = desc.lower()
+        return ("normal summoned" in low or "be special summoned" in low) and \
+            _NO_NS_LOWER.search(low) is not None
     return _NO_NS.search(desc) is not None
 
 
@@ -101,6 +104,8 @@ MAX_STAT = 10**6
 def _int(v: Any, limit: int = MAX_STAT) -> int | None:
     """An integer in -limit..limit from a number or digit string; None for null, "", a
     boolean, Infinity/NaN, a fraction or anything out of range."""
+    if type(v) is int:  # nearly every value: no conversion to try
+        return v if -limit <= v <= limit else None
     if v is None or v == "" or isinstance(v, bool):
         return None
     if isinstance(v, float):
@@ -163,7 +168,8 @@ def card_record(raw: Any) -> SourceRecord | None:
         rec["race"] = race
     if raw.get("archetype"):
         rec["archetypes"] = [raw["archetype"]]
-    _scopes(rec, raw, name)
+    if kind == "skill" or "misc_info" in raw:
+        _scopes(rec, raw, name)
     if raw.get("card_sets"):
         # YGOPRODeck's card_sets are TCG printings: proof the card exists in the TCG, which
         # overrules another source's "OCG only" / "not yet released" (see imports.merge).
@@ -192,6 +198,10 @@ _TEXT_KEYS = ("type", "frameType", "desc", "race", "attribute", "archetype")
 
 def _artworks(raw: dict[str, Any], passcode: int) -> list[int]:
     """The ids of the card's other artworks (`card_images`)."""
+    images = raw.get("card_images")
+    if type(images) is list and len(images) == 1 and type(images[0]) is dict \
+            and images[0].get("id") == passcode:  # one artwork, the card's own: none other
+        return []
     return sorted({i for img in raw.get("card_images") or () if isinstance(img, dict)
                    for i in [_int(img.get("id"), MAX_PASSCODE)] if i is not None and i > 0
                    and i != passcode})
@@ -323,9 +333,29 @@ def download(http: Http, dest_dir: Path, url: str | None = None,
         raise
 
 
-def load_file(path: str | Path) -> Any:
-    """A cardinfo answer from a JSON file or a .zip holding cardinfo.json."""
-    return read_json_file(Path(path), prefer="cardinfo.json")
+def load_file(path: str | Path, exact: bool = True) -> Any:
+    """A cardinfo answer from a JSON file or a .zip holding cardinfo.json (`exact`:
+    `deckcheck.sources.reading.loads`)."""
+    return read_json_file(Path(path), prefer="cardinfo.json", exact=exact)
+
+
+def read_records(read: Callable[[bool], Any], where: str | Path,
+                 not_an_answer: str | None = None) -> list[SourceRecord]:
+    """`records` of the answer `read(exact)` reads (`deckcheck.sources.reading.loads`' `exact`),
+    read fast first (`exact=False`: an integer beyond 64 bits may come as a float): the parser
+    treats such a float as the integer (beyond every bound, `_int` gives None for both; any
+    other field refuses both). Only when a card is refused is the answer read again as the
+    standard library reads it, so that the sentence quotes the number as the file writes it.
+    `not_an_answer`: the sentence for data that is no cardinfo answer (`looks_like`), if the
+    caller has its own."""
+    data = read(False)
+    if not_an_answer is not None and not looks_like(data):
+        raise ImportFailed(not_an_answer)
+    try:
+        return records(data, where)
+    except ImportFailed:
+        del data  # the answer as read fast: freed before it is read again
+    return records(read(True), where)
 
 
 def records(data: Any, where: str | Path) -> list[SourceRecord]:

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import inspect
 import pickle
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
 
 from deckcheck.cards.builtin import builtin_cards
 from deckcheck.cards.model import Card, card_from_stored
-from deckcheck.cards.schema import CardSchema
+from deckcheck.cards.schema import CardSchema, validate_cards
 
 
 def test_schema_matches_the_plain_card() -> None:
@@ -71,3 +75,32 @@ def test_card_has_no_hidden_attributes() -> None:
     assert row == full and full == row and hash(row) == hash(full)
     back = pickle.loads(pickle.dumps(card_from_row(1, stored_facts(data), Store())))
     assert back == full and back.atk == 100
+
+
+_OK = {"passcode": 1, "name": "A", "kind": "monster", "frame": "effect", "rule_name": "A"}
+
+
+@pytest.mark.parametrize("card", [
+    _OK, {**_OK, "x": 1}, {k: v for k, v in _OK.items() if k != "name"},
+    {**_OK, "kind": "bogus"}, {**_OK, "released": {"tcg": "2020-13-01"}},
+    {**_OK, "released": {"tcg": "2020-01-02"}}, {**_OK, "atk": 1.5}, {**_OK, "atk": "12"},
+    {**_OK, "atk": True}, {**_OK, "atk": 1e16}, {**_OK, "alt_passcodes": [1, "x"]},
+    {**_OK, "names": {"en": None}}, {**_OK, "master_duel": "yes"},
+    {**_OK, "passcode": None, "x": 2}, {**_OK, "rule_name_evidence": {"a": 1}},
+    {**_OK, "scopes": "ocg_only"}, {**_OK, "scopes": ["ocg_only", "ocg_only"]},
+    {**_OK, "konami_id": 2**70}, {**_OK, "text": b"x"}, {**_OK, "frame": None},
+])
+def test_the_import_checks_cards_as_the_schema_does(card: dict[str, Any]) -> None:
+    """`validate_cards` (a TypedDict of the schema's fields, no model per card) accepts and
+    refuses exactly what a list of `CardSchema` does, with the same errors."""
+    from pydantic import TypeAdapter
+
+    def errors(check: Any) -> list[tuple[Any, ...]] | None:
+        try:
+            check([card])
+        except ValidationError as exc:
+            return [(e["loc"], e["msg"]) for e in exc.errors()]
+        return None
+
+    models = TypeAdapter(list[CardSchema])  # type: ignore[valid-type]
+    assert errors(validate_cards) == errors(models.validate_python)

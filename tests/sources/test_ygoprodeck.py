@@ -158,3 +158,84 @@ def test_html_escapes_in_names_are_decoded() -> None:
     rec = ygoprodeck.card_record({**GOOD, "name": "The Fallen &amp; The Virtuous"})
     assert rec is not None and rec["name"] == "The Fallen & The Virtuous"
     assert rec["names"] == {"en": "The Fallen & The Virtuous"}
+
+
+_LONG = 123456789012345678901234567890  # beyond 64 bits: orjson alone reads it as a float
+
+
+def _answer_with_long_numbers(where: str) -> bytes:
+    """A cardinfo answer with an integer beyond 64 bits in every number the parser reads
+    (and one where it reads text, when `where` names that field)."""
+    card = {"id": 46986414, "name": "Dark Magician", "type": "Normal Monster",
+            "frameType": "normal", "desc": "x", "race": "Spellcaster", "atk": _LONG,
+            "def": -_LONG, "level": _LONG, "scale": _LONG, "linkval": _LONG,
+            "card_images": [{"id": _LONG}, {"id": 46986415}], "card_sets": [{"n": _LONG}],
+            "misc_info": [{"konami_id": _LONG, "formats": [_LONG, "TCG"],
+                           "md_rarity": _LONG}], "typeline": [_LONG, "Normal"]}
+    if where:
+        card[where] = _LONG
+    return json.dumps({"data": [card, {"id": 2, "name": "B", "type": "Spell Card",
+                                       "frameType": "spell", "desc": "y"}]}).encode()
+
+
+def test_long_integers_read_fast_give_the_exact_records(tmp_path: Path) -> None:
+    """`read_records` reads the answer fast (long integers may come as floats): the records
+    are those of the standard library's values."""
+    f = tmp_path / "cardinfo.json"
+    f.write_bytes(_answer_with_long_numbers(""))
+    fast = ygoprodeck.load_file(f, exact=False)
+    assert type(fast["data"][0]["atk"]) is float  # what the fast read gives
+    exact = ygoprodeck.records(json.loads(f.read_bytes()), f)
+    assert ygoprodeck.records(fast, f) == exact
+    assert ygoprodeck.read_records(lambda e: ygoprodeck.load_file(f, e), f) == exact
+    assert exact[0]["alt_passcodes"] == [46986415] and exact[0]["atk"] is None
+
+
+@pytest.mark.parametrize("where", ["id", "name", "desc", "race"])
+def test_a_card_refused_for_a_long_integer_is_named_as_the_file_writes_it(
+        tmp_path: Path, where: str) -> None:
+    from deckcheck.imports.update import update_ygoprodeck
+
+    f = tmp_path / "cardinfo.json"
+    f.write_bytes(_answer_with_long_numbers(where))
+    with pytest.raises(ImportFailed) as exact:
+        ygoprodeck.records(json.loads(f.read_bytes()), f)
+    assert "123456789012345678901" in str(exact.value)
+    with pytest.raises(ImportFailed) as imported:
+        update_ygoprodeck(tmp_path / "cards.sqlite", from_file=f)
+    assert str(imported.value) == str(exact.value)
+    assert not (tmp_path / "cards.sqlite").exists()
+
+
+_ODD = [1.5, 1e16, 2.0, -0.0, float("nan"), float("inf"), True, None, "", "7", [1.5, "a"],
+        {"a": 1.5}, [{"id": 3.0}], [{"konami_id": 4.0, "tcg_date": 1.5, "formats": [1.5, "TCG"],
+                                     "md_rarity": 1.5, "treated_as": [2.5, "X"]}]]
+_FIELDS = ["id", "name", "type", "frameType", "desc", "race", "attribute", "archetype", "atk",
+           "def", "level", "scale", "linkval", "linkmarkers", "typeline", "card_images",
+           "card_sets", "misc_info"]
+
+
+@pytest.mark.parametrize("field", _FIELDS)
+def test_records_hold_no_float_whatever_the_answer_holds(field: str) -> None:
+    """`SourceData.plain`: a record holds only dicts, lists, text, whole numbers, booleans
+    and None, however odd the answer's values (the store writes them without looking)."""
+    from deckcheck.imports.writer import _plain
+
+    base = {"id": 46986414, "name": "Dark Magician", "type": "XYZ Pendulum Effect Monster",
+            "frameType": "xyz_pendulum", "desc": "x", "race": "Spellcaster",
+            "attribute": "DARK", "atk": 2500, "def": 2100, "level": 7, "scale": 8,
+            "typeline": ["Spellcaster", "Xyz"], "card_sets": [{}],
+            "misc_info": [{"konami_id": 4041, "formats": ["TCG", "Master Duel"],
+                           "tcg_date": "2002-03-08", "treated_as": "Dark Magician Girl"}]}
+    kept = 0
+    for v in _ODD:
+        for kind in ({}, {"type": "Link Monster", "frameType": "link"},
+                     {"type": "Skill Card", "frameType": "skill"}):
+            try:
+                recs = ygoprodeck.records({"data": [{**base, **kind, field: v}]}, "f")
+            except ImportFailed:
+                continue
+            kept += len(recs)
+            assert all(_plain(r) for r in recs), (field, v, recs)
+    assert kept
+    assert read_source(FIXTURE).plain and all(_plain(r) for r in read_source(FIXTURE).records)
