@@ -212,7 +212,8 @@ def _one_blas_thread() -> None:
 def execute_odds(ctx: Ctx, opts: OddsOptions) -> int:
     from deckcheck.gc_pause import gc_paused
 
-    with gc_paused():  # the odds build few objects and no cycles: nothing to collect
+    # the odds build few objects and no cycles: nothing to collect, now or at exit
+    with gc_paused(until_exit=True):
         return _execute_odds(ctx, opts)
 
 
