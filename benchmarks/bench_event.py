@@ -52,6 +52,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -180,14 +181,19 @@ def one(pool: str, folder: Path, mode: str) -> dict[str, float]:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE)
-        while proc.poll() is None:
+        # the end is taken when the process ends, not at the next look at the memory (up to
+        # POLL later); the sampler stops then
+        ended: list[float] = []
+        waiter = threading.Thread(target=lambda: (proc.wait(), ended.append(time.perf_counter())))
+        waiter.start()
+        while waiter.is_alive():
             pss = rss = 0
             for pid in tree(proc.pid):
                 a, b = memory_kb(pid)
                 pss, rss = pss + a, rss + b
             peak_pss, peak_rss = max(peak_pss, pss), max(peak_rss, rss)
-            time.sleep(POLL)
-        wall = time.perf_counter() - t0
+            waiter.join(POLL)
+        wall = ended[0] - t0
         err = proc.stderr.read().decode() if proc.stderr else ""
         # 2 is expected: the corpus holds a file that is no deck (an unreadable registration)
         if proc.returncode not in (0, 1, 2) or not report.is_file():
