@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from deckcheck.cli.common import EXIT_OK, Ctx, UserError, check_output_folder, handle_errors
+from deckcheck.cli.common import (
+    EXIT_OK,
+    Ctx,
+    UserError,
+    check_output_folder,
+    handle_errors,
+    refuse_overwriting_inputs,
+)
 from deckcheck.cli.params import DATE
 
 if TYPE_CHECKING:
@@ -171,6 +178,7 @@ def _execute(opts: CheckOptions, obj: Ctx) -> int:
     path = opts.output if opts.output != "-" else None
     if path is not None:
         check_output_folder(path, "report")
+        refuse_overwriting_inputs([path], opts.decks, "decks")
     kind = opts.output_format
     if opts.hands and kind == "parsable":
         click.echo("note: --hands is shown only with --output-format text or json; no hands "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -160,6 +160,23 @@ def echo_read_problems(deck: Deck, consequence: str) -> None:
     for p in deck.problems:
         click.echo(printable(f"note: {problem_place(p, deck)}: {consequence}: {p.message}"),
                    err=True)
+
+
+def refuse_overwriting_inputs(targets: list[str], inputs: Iterable[str], what: str) -> None:
+    """An output must never replace a file the command reads (`-o deck.ydk` on deck.ydk,
+    `-o regs.csv` on regs.csv): raised before any work, naming the file and `what` it is."""
+    found = [t for t in targets if os.path.exists(t)]
+    if not found:
+        return
+    for src in inputs:
+        for target in found:
+            try:
+                same = os.path.samefile(src, target)
+            except (OSError, ValueError):  # not a file (ydke://, "-"), or an odd name
+                same = False
+            if same:
+                raise UserError(f"{target} is one of the {what} being checked; write the "
+                                "report to another file so that it stays as it is.")
 
 
 def check_output_folder(path: str, what: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from deckcheck.cli.common import (
     check_output_folder,
     echo_json,
     handle_errors,
+    refuse_overwriting_inputs,
 )
 from deckcheck.cli.params import DATE
 
@@ -173,28 +175,16 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
 
 
 def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
-    """The report must never replace a registration it reads (`-o regs.csv` on regs.csv)."""
-    import os
-
+    """The report (and a CSV report's problems file) must never replace a registration it
+    reads."""
     from deckcheck.event.inputs import expand
 
-    targets = [Path(output)]
-    if Path(output).suffix.lower() == ".csv":
+    targets = [output]
+    if os.path.splitext(output)[1].lower() == ".csv":  # as `Path.suffix`
         from deckcheck.event.report_csv import problems_path
 
-        targets.append(problems_path(output))
-    targets = [t for t in targets if t.exists()]
-    if not targets:
-        return
-    for src in expand(sources):
-        for target in targets:
-            try:
-                same = os.path.samefile(src, target)
-            except OSError:
-                same = False
-            if same:
-                raise UserError(f"{target} is one of the registrations being checked; write "
-                                "the report to another file so that it stays as it is.")
+        targets.append(str(problems_path(output)))
+    refuse_overwriting_inputs(targets, map(str, expand(sources)), "registrations")
 
 
 @event.command("sheet", short_help="Write printable registration sheets (.xlsx) or decklists "

@@ -438,6 +438,19 @@ def test_event_report_never_replaces_a_registration(here: Path) -> None:
     assert table.read_bytes() == original
 
 
+def test_check_report_never_replaces_a_deck_it_checks(here: Path) -> None:
+    """`check deck.ydk -o deck.ydk` wrote the report over the deck (exit 0, the deck gone)."""
+    original = (here / "deck.ydk").read_bytes()
+    result = run("check", "other.ydk", "deck.ydk", "-o", "deck.ydk")
+    no_traceback(result)
+    assert result.exit_code == 2
+    assert last_err(result) == ("deckcheck: deck.ydk is one of the decks being checked; "
+                                "write the report to another file so that it stays as it is.")
+    assert (here / "deck.ydk").read_bytes() == original
+    result = run("check", "deck.ydk", "-o", "report.txt")  # another file: written
+    assert result.exit_code in (0, 1) and (here / "report.txt").is_file()
+
+
 def test_reports_saved_into_the_event_folder_are_not_read_as_decks(here: Path) -> None:
     """A second `event check` read the first run's report.csv, report.problems.csv and
     report.xlsx as registrations (a 'Players' deck of 3 cards: illegal, exit 1)."""
