@@ -49,22 +49,13 @@ class Skipped:
 MAX_SKIPPED_LISTED = 200
 
 
-def _walk(folder: Path) -> list[Path]:
-    """Deck files under `folder`, sorted by their path inside it; hidden entries skipped."""
-    return [p for p in _walk_items(folder) if isinstance(p, Path)]
-
-
-def _walk_items(folder: Path) -> Entries:
-    """Everything under `folder`, sorted by its path inside it: the deck files to read, and
-    every other file (and hidden folder) as Skipped with the reason."""
-    return Entries(p for _, p in _walk_keyed(folder))
-
-
 def _walk_keyed(folder: Path, keyed: bool = True) -> list[tuple[str, str | Skipped]]:
-    """`_walk_items`, each with the key that tells two spellings of one file apart
-    (`_same_file_key`), worked out once per folder rather than once per file ("" for every
-    file when not `keyed`: one folder holds no file twice); a file to read is given as its
-    path's text (as `str(Path(dirpath, name))`), made into a `Path` only when read."""
+    """Everything under `folder`, sorted by its path inside it (the deck files to read, and
+    every other file and hidden folder as Skipped with the reason), each with the key that
+    tells two spellings of one file apart (`_same_file_key`), worked out once per folder
+    rather than once per file ("" for every file when not `keyed`: one folder holds no file
+    twice); a file to read is given as its path's text (as `str(Path(dirpath, name))`),
+    made into a `Path` only when read."""
     found: list[tuple[str, str, str | Skipped]] = []
     normcase, join = (os.path.normcase, os.path.join) if keyed else (str, _no_key)
     for dirpath, dirnames, filenames in os.walk(folder):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, overload
 
@@ -28,7 +28,7 @@ from deckcheck.event.columns import (
     problem_values,
 )
 from deckcheck.event.models import VERDICT_LABELS, EventReport
-from deckcheck.event.spool import RowSpool
+from deckcheck.event.spool import RowSpool, values_getter
 from deckcheck.event.xlsx_tables import Sheet, write_workbook
 
 MIN_WIDTH, MAX_WIDTH = 6, 60
@@ -83,7 +83,7 @@ class _Values(Sequence[list[Any]]):
             get: Callable[[Any], tuple[Any, ...]] = (
                 itemgetter(*at) if len(at) > 1 else lambda r: (r[at[0]],))
         else:
-            get = attrgetter(*names) if len(names) > 1 else lambda r: (attrgetter(names[0])(r),)
+            get = values_getter(tuple(names))
         rows = iter(self._rows)
         while block := list(islice(rows, _BLOCK)):
             for name, column in zip(names, zip(*map(get, block), strict=True), strict=True):

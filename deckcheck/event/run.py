@@ -397,11 +397,10 @@ def add_row(event: EventReport, data: RowData) -> None:
 
 
 def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
-                     pool: CardPool) -> PlayerRow:
+                     pool: CardPool) -> None:
     """Check one registration and add its row (and its problems) to `event`; a list that
     could not be read or checked is a row with its sentence."""
     add_row(event, check_one(reg, checker, pool, event))
-    return event.players[-1]
 
 
 def finish(event: EventReport) -> EventReport:

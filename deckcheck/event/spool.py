@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import tempfile
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
@@ -33,7 +32,7 @@ KEEP = 8192
 BLOCK = 1024
 
 
-def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+def values_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     """The values of the named attributes, as one tuple (`attrgetter`, one name too)."""
     if len(names) == 1:
         one = attrgetter(names[0])
@@ -57,7 +56,7 @@ class RowSpool(Sequence[T]):
         #: once on disk: the values of the rows after the last block written
         self._tail: list[tuple[Any, ...]] = []
         #: a row's values, in field order
-        self._values: Callable[[T], tuple[Any, ...]] = _getter(self.names)
+        self._values: Callable[[T], tuple[Any, ...]] = values_getter(self.names)
         self._file: IO[bytes] | None = None
         self._blocks: list[tuple[int, int]] = []  # (offset, length) of each block on disk
         self._end = 0
@@ -101,6 +100,8 @@ class RowSpool(Sequence[T]):
 
     def _to_disk(self) -> None:
         """Move the held rows to the file, a block at a time; the rest start the tail."""
+        import tempfile  # only past KEEP rows (~5 ms of every event command's start)
+
         self._file = tempfile.TemporaryFile(prefix="deckcheck-rows-")
         weakref.finalize(self, self._file.close)  # closed with the spool
         values = list(map(self._values, self._rows))
