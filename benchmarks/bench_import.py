@@ -170,8 +170,9 @@ def bench_three(dump: Path, yaml_yugi: Path, ygojson: Path, repeat: int) -> None
 def _three_floor(files: list[Path], built: Path, tmp: Path
                  ) -> list[tuple[str, Callable[[], object]]]:
     """The floor of importing `files` into an empty store: (1) reading each file as its
-    fastest parser does (the standard library's `json.loads` of the zip member; of YGOJSON
-    only the members the importer needs: cards/, sets/, meta.json) — any import must read
+    fastest parser does (`sources.reading.loads`, orjson, which every importer reads JSON
+    with, of the zip member; of YGOJSON only the members the importer needs: cards/, sets/,
+    meta.json) — any import must read
     every card from its file; (2) writing the store's final rows (every row of every table
     of the store the import built, `built`, taken out beforehand as the values SQLite binds)
     into an empty file with one executemany per table, the "did you mean" FTS5 tables and
@@ -182,13 +183,14 @@ def _three_floor(files: list[Path], built: Path, tmp: Path
 
     from deckcheck.cards.store import DDL, INDEXES, SUGGEST_TABLES
     from deckcheck.imports.writer import create_suggest_table
+    from deckcheck.sources.reading import loads
 
     dump, yaml_yugi, ygojson = files
 
     def one_member(path: Path, name: str) -> Callable[[], object]:
         def read() -> None:
             with zipfile.ZipFile(path) as zf:
-                json.loads(zf.read(name))
+                loads(zf.read(name))
         return read
 
     def read_ygojson() -> None:
@@ -197,7 +199,7 @@ def _three_floor(files: list[Path], built: Path, tmp: Path
                 n = info.filename
                 if n.endswith(".json") and ("/cards/" in f"/{n}" or "/sets/" in f"/{n}"
                                             or n.rsplit("/", 1)[-1] == "meta.json"):
-                    json.loads(zf.read(info))
+                    loads(zf.read(info))
 
     con = sqlite3.connect(built)
     plain = ("meta", "sources", "source_records", "cards", "ids", "names")
@@ -228,9 +230,9 @@ def _three_floor(files: list[Path], built: Path, tmp: Path
         target.unlink()
 
     return [
-        (f"json.loads of {dump.name}'s cardinfo.json", one_member(dump, "cardinfo.json")),
-        (f"json.loads of {yaml_yugi.name}'s cards.json", one_member(yaml_yugi, "cards.json")),
-        (f"json.loads of {ygojson.name}'s cards/, sets/, meta.json", read_ygojson),
+        (f"reading.loads of {dump.name}'s cardinfo.json", one_member(dump, "cardinfo.json")),
+        (f"reading.loads of {yaml_yugi.name}'s cards.json", one_member(yaml_yugi, "cards.json")),
+        (f"reading.loads of {ygojson.name}'s cards/, sets/, meta.json", read_ygojson),
         (f"writing the store's {sum(map(len, rows.values())) + sum(map(len, suggest.values())):,}"
          " rows (executemany, FTS5, indexes)", write_rows),
     ]

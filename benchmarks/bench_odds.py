@@ -274,7 +274,11 @@ def main() -> None:
     env = USER_ENV
     commands = {"odds": ([*exe, "odds", str(EXAMPLE.relative_to(ROOT))], env),
                 "pass": ([sys.executable, "-c", "pass"], env),
-                "numpy": ([sys.executable, "-c", "import numpy"], env),
+                # NumPy as `odds` loads it: one BLAS thread unless the user set it
+                # (`cli/sim.py` `_one_blas_thread`); with a thread per core the yardstick
+                # costs ~0.1 s more CPU than what `odds` pays for the same import
+                "numpy": ([sys.executable, "-c", "import numpy"],
+                          {**env, "OPENBLAS_NUM_THREADS": env.get("OPENBLAS_NUM_THREADS", "1")}),
                 "help": ([*exe, "--help"], env)}
     # an installed package has its bytecode; PYTHONDONTWRITEBYTECODE (set in some shells)
     # would otherwise compile deckcheck's modules again in every fresh process
