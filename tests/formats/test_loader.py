@@ -222,3 +222,20 @@ def test_format_and_list_files_are_found_as_path_glob_finds_them(tmp_path: Path)
                         if p.name != loader.FORMAT_FILE]
             assert loader._list_files(str(d / fid)) == expected
     assert loader._format_ids((str(tmp_path),)) == [".b", "a"]
+
+
+def test_list_infos_names_the_lists_load_format_reads(banlists_home: Path) -> None:
+    """`list_infos` (what `banlist list` shows, what `verify` compares with) walks the folders
+    as `load_format` does: the list files of every format, shipped and imported, and nothing
+    in a folder that holds no format (no `format.toml` in any directory)."""
+    write(banlists_home, "tcg", "Mine", dt.date(2021, 3, 2), {1: 0})  # the format is shipped
+    write(banlists_home, "notes", "Stray", dt.date(2021, 3, 2), {1: 0})  # no such format
+    stray = write(banlists_home, "old-tcg", "Old", dt.date(2021, 3, 3), {1: 0})
+    stray.write_text(stray.read_text().replace('format = "old-tcg"', 'format = "tcg"'))
+    infos = list_infos()
+    assert not {"Stray", "Old"} & {i.name for i in infos}
+    assert [(i.origin, i.path) for i in infos if i.name == "Mine"] == [
+        ("imported", banlists_home / "tcg" / "2021-03-02.toml")]
+    for fid in list_formats():
+        listed = sorted(i.effective for i in infos if i.format == fid)
+        assert listed == load_format(fid).list_dates(), fid
