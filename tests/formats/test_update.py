@@ -185,6 +185,27 @@ def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
         download.fetch({"Gone.lflist.conf": server + "Gone.lflist.conf"}, http=client)
 
 
+def test_a_download_is_checked_for_being_cut_off_only_in_what_would_be_written(
+        www: tuple[Path, str], banlists_home: Path) -> None:
+    """EDOPro's list of a day whose Konami list is shipped is not written (Konami's wins), so
+    it being much smaller than that list (1 card of ~200) does not refuse the update, as
+    `import_lists` has it; a small list that would be written still does."""
+    root, url = www
+    (root / "0TCG.lflist.conf").write_text("!2026.05 TCG\n#Forbidden\n55144522 0\n")
+    report = download.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
+    assert report.written == {}
+    assert report.skipped == ["EDOPro LFLists, 0TCG.lflist.conf: '2026.05 TCG': Konami's own "
+                              "list of 2026-05-18 (shipped) wins"]
+    (root / "0TCG.lflist.conf").write_text("!2026.05 TCG\n#Forbidden\n55144522 0\n"
+                                           "!2026.09 TCG\n#Forbidden\n55144522 0\n")
+    with pytest.raises(FormatError) as info:
+        download.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
+    assert str(info.value).startswith(f"{url}0TCG.lflist.conf: 2026.09 TCG has 1 Forbidden "
+                                      "cards where 2026.05 TCG (2026-05-18) has ")
+    assert "so the download looks cut off; no list was changed" in str(info.value)
+    assert not (banlists_home / "tcg").exists()
+
+
 def test_default_urls_are_edopro() -> None:
     assert download.URLS and all(u.startswith("https://raw.githubusercontent.com/ProjectIgnis/LFLists/")
                             for u in download.URLS.values())
