@@ -274,8 +274,8 @@ class Checker:
             self.notices += list_notices(self.format, self.banlist, self.date)
         self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
         #: the selected rules that can find anything under this format, list and cap
-        self._active = registry.applicable(self.rules, self.format, self.banlist,
-                                           self.points_cap)
+        self._active = registry.Active(self.rules, self.format, self.banlist,
+                                       self.points_cap)
 
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts,
