@@ -25,7 +25,7 @@ from deckcheck import clock
 from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
 from deckcheck.formats import native
 from deckcheck.formats.model import Banlist, Format
-from deckcheck.plain import Plain
+from deckcheck.plain import Value
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -241,27 +241,14 @@ def all_formats() -> tuple[Format, ...]:
 
 # -- lists -------------------------------------------------------------------------------
 
-class ListInfo(Plain):
+class ListInfo(Value, kw_only=False):
     """A list file's header: enough to list and find lists without parsing their entries."""
-
-    __slots__ = ("name", "format", "effective", "path", "origin")
 
     name: str
     format: str
     effective: dt.date
     path: Path
     origin: str  # "shipped" or "imported"
-
-    def __init__(self, name: str, format: str, effective: dt.date,  # noqa: A002
-                 path: Path, origin: str) -> None:
-        self.name = name
-        self.format = format
-        self.effective = effective
-        self.path = path
-        self.origin = origin
-
-    def __hash__(self) -> int:
-        return hash(self._values())
 
 
 @functools.lru_cache(maxsize=4)

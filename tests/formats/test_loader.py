@@ -239,3 +239,16 @@ def test_list_infos_names_the_lists_load_format_reads(banlists_home: Path) -> No
     for fid in list_formats():
         listed = sorted(i.effective for i in infos if i.format == fid)
         assert listed == load_format(fid).list_dates(), fid
+
+
+def test_a_list_info_is_a_value() -> None:
+    """A list's header is declared once (`plain.Value`): equal and hashing alike by its
+    fields, and never changed once read (the cached `list_infos` hands out the same ones)."""
+    from deckcheck.formats.loader import ListInfo
+
+    info = list_infos()[0]
+    again = ListInfo(info.name, info.format, info.effective, info.path, info.origin)
+    assert again == info and hash(again) == hash(info) and len({again, info}) == 1
+    assert list(ListInfo.model_fields) == ["name", "format", "effective", "path", "origin"]
+    with pytest.raises(AttributeError):
+        info.name = "changed"  # type: ignore[misc]
