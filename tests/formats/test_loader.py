@@ -184,19 +184,6 @@ def test_package_copy_is_preferred(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert loader.shipped_dir() == tmp_path / "banlists"
 
 
-def test_user_dir_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from deckcheck.formats.loader import user_dir
-
-    monkeypatch.delenv("DECKCHECK_BANLISTS", raising=False)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert user_dir() == tmp_path / "deckcheck" / "banlists"
-    monkeypatch.delenv("XDG_DATA_HOME")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    assert user_dir() == tmp_path / ".local" / "share" / "deckcheck" / "banlists"
-    monkeypatch.setenv("DECKCHECK_BANLISTS", str(tmp_path / "x"))
-    assert user_dir() == tmp_path / "x"
-
-
 def test_format_and_list_files_are_found_as_path_glob_finds_them(tmp_path: Path) -> None:
     """The loader lists folders with `os.scandir` on strings (no pathlib on the check path):
     the same formats and list files, in the same order, as `Path.glob` finds, hidden names,

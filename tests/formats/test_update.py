@@ -151,20 +151,27 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+def www(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A folder served on 127.0.0.1, and its URL."""
     root = tmp_path / "www"
     root.mkdir()
+    handler = functools.partial(_Quiet, directory=str(root))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield root, f"http://127.0.0.1:{srv.server_address[1]}/"
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture
+def server(www: tuple[Path, str]) -> str:
+    """`www` serving an EDOPro list and a YGOPRODeck answer."""
+    root, url = www
     (root / "0TCG.lflist.conf").write_text("!2026.09 TCG\n#Forbidden\n55144522 0 --Pot\n")
     (root / "cardinfo.php").write_text(json.dumps({"data": [
         {"id": 55144522, "name": "Pot of Greed",
          "banlist_info": {"ban_ocg": "Limited", "ban_tcg": "Forbidden"}}]}))
-    handler = functools.partial(_Quiet, directory=str(root))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/"
-    srv.shutdown()
-    srv.server_close()
+    return url
 
 
 def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
@@ -234,23 +241,6 @@ def test_a_format_that_is_no_format_id_refuses_the_import(tmp_path: Path, banlis
     with pytest.raises(FormatError, match="is not a format id"):
         upd.import_lists(src)
     assert not (tmp_path / "escaped").exists() and not banlists_home.exists()
-
-
-def _serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    handler = functools.partial(_Quiet, directory=str(root))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv, f"http://127.0.0.1:{srv.server_address[1]}/"
-
-
-@pytest.fixture
-def www(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    root = tmp_path / "www"
-    root.mkdir()
-    srv, url = _serve(root)
-    yield root, url
-    srv.shutdown()
-    srv.server_close()
 
 
 def _client() -> object:
