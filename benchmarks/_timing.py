@@ -1,5 +1,6 @@
 """Shared by the benchmark scripts: the best (least disturbed) of several timed runs, and
-the median times of commands run in turns."""
+the median times of commands run in turns (optionally refusing to time a command that
+fails: `CommandFailed`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import resource
 import statistics
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 
@@ -24,13 +25,23 @@ def best_of(fn: Callable[[], object], repeat: int,
     return best
 
 
-def command_medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: int, cwd: Path
+class CommandFailed(RuntimeError):
+    """A timed command ended with an exit code it should not have, or with a traceback: its
+    time would be the time of a failure, so the benchmark stops and says why."""
+
+
+def command_medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: int, cwd: Path,
+                    *, exit_codes: Collection[int] | None = None
                     ) -> tuple[dict[str, float], dict[str, float]]:
     """Median wall time and median CPU time (user + system of the child process) of each
     command, the commands taking turns (so a burst of load on the machine hits them alike),
-    after one untimed warm-up run each."""
+    after one untimed warm-up run each. `exit_codes`: the codes every command may end with
+    (a verdict of `deckcheck check` is 0 or 1); a run ending otherwise, or printing a Python
+    traceback, raises `CommandFailed` with the end of its standard error. None: whatever
+    the commands do is timed."""
     wall: dict[str, list[float]] = {k: [] for k in cmds}
     cpu: dict[str, list[float]] = {k: [] for k in cmds}
+    errors = subprocess.DEVNULL if exit_codes is None else subprocess.PIPE
 
     def used() -> float:
         r = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -39,10 +50,25 @@ def command_medians(cmds: dict[str, tuple[list[str], dict[str, str]]], repeat: i
     for i in range(repeat + 1):
         for key, (cmd, env) in cmds.items():
             c, t = used(), time.perf_counter()
-            subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=False, cwd=cwd)
+            ran = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=errors,
+                                 check=False, cwd=cwd)
+            took, cpu_took = time.perf_counter() - t, used() - c
+            if exit_codes is not None:
+                _refuse_failure(key, cmd, ran, exit_codes)
             if i:
-                wall[key].append(time.perf_counter() - t)
-                cpu[key].append(used() - c)
+                wall[key].append(took)
+                cpu[key].append(cpu_took)
     return ({k: statistics.median(v) for k, v in wall.items()},
             {k: statistics.median(v) for k, v in cpu.items()})
+
+
+def _refuse_failure(key: str, cmd: list[str], ran: subprocess.CompletedProcess[bytes],
+                    exit_codes: Collection[int]) -> None:
+    err = ran.stderr.decode("utf-8", "replace") if ran.stderr else ""
+    if ran.returncode in exit_codes and "Traceback (most recent call last)" not in err:
+        return
+    expected = " or ".join(map(str, sorted(exit_codes)))
+    how = f"exited {ran.returncode}" + ("" if ran.returncode in exit_codes
+                                        else f" (expected {expected})")
+    tail = "\n".join(err.strip().splitlines()[-5:]) or "(nothing on standard error)"
+    raise CommandFailed(f"{key}: `{' '.join(cmd)}` {how}, so it is not timed:\n{tail}")

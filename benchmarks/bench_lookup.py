@@ -13,8 +13,10 @@ first suggestion in a fresh process, by this tree and by `--old` (default 48c33d
 indexed every name first: `git archive` unpacked into a temporary folder, first on
 PYTHONPATH), the two taking turns; medians of the time `suggest()` takes in the process
 (opening the pool not included, shown apart), and the wall time of `deckcheck check` of the
-2-line list with one unknown Japanese name in ../shared/hostile (when present). Yardstick in
-the same run: `python -c pass`. Goal: every name's first suggestion < 100 ms.
+2-line list with one unknown Japanese name in ../shared/hostile (when present; the two trees
+taking turns, `_timing.command_medians`: a run that does not end with the list's verdict,
+illegal, stops the benchmark). Yardstick in the same run: `python -c pass`. Goal: every
+name's first suggestion < 100 ms.
 
     python benchmarks/bench_lookup.py
     python benchmarks/bench_lookup.py --builtin [--repeat 5] [--old REV]
@@ -126,6 +128,7 @@ def main() -> None:
 def builtin(repeat: int, old_rev: str) -> None:
     """The `--builtin` rows (see the module's text)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _timing import command_medians
     from bench_builtin import _old_tree
 
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
@@ -146,7 +149,9 @@ def builtin(repeat: int, old_rev: str) -> None:
                     times.setdefault((label, name), []).append(secs)
                     answers[label, name] = got
                     opened.append(open_s)
-        yard = _wall([sys.executable, "-c", "pass"], {**os.environ}, repeat, tmp)
+        yard = command_medians({"python -c pass": ([sys.executable, "-c", "pass"],
+                                                   {**os.environ})},
+                               repeat, Path(tmp), exit_codes=(0,))[0]["python -c pass"]
         print(f"yardstick, python -c pass: {yard * 1000:.1f} ms; opening the built-in pool: "
               f"{statistics.median(opened) * 1000:.1f} ms (medians of {repeat})")
         print(f"first suggest() in a fresh process, median ms (goal < {GOAL_MS} ms):")
@@ -157,19 +162,14 @@ def builtin(repeat: int, old_rev: str) -> None:
                   f"{'met' if new * 1000 < GOAL_MS else 'NOT met'}) | {old_rev}: "
                   f"{before * 1000:7.1f} ms | answers {same}: {answers['this tree', name]}")
         if HOSTILE.exists():
-            print(f"deckcheck check {HOSTILE.name}, wall, median of {repeat}:")
-            for label, env in trees.items():
-                cmd = [sys.executable, "-m", "deckcheck", "check", str(HOSTILE)]
-                print(f"  {label}: {_wall(cmd, env, repeat, tmp) * 1000:.0f} ms")
-
-
-def _wall(cmd: list[str], env: dict[str, str], repeat: int, cwd: str) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, check=False)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+            # the list is illegal (exit 1); anything else (2: could not check) is a failure
+            cmd = [sys.executable, "-m", "deckcheck", "check", str(HOSTILE)]
+            walls = command_medians({label: (cmd, env) for label, env in trees.items()},
+                                    repeat, Path(tmp), exit_codes=(1,))[0]
+            print(f"deckcheck check {HOSTILE.name}, wall, median of {repeat} (the trees "
+                  "taking turns):")
+            for label, secs in walls.items():
+                print(f"  {label}: {secs * 1000:.0f} ms")
 
 
 def _cold_suggest(db: Path, name: str) -> tuple[float, list[str]]:

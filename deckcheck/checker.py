@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, cast
 
 from deckcheck import clock
 from deckcheck.cards.model import EXTRA_FRAMES, Kind
-from deckcheck.decks.files import DECK_SUFFIXES
+from deckcheck.decks.files import DECK_SUFFIXES, stem_suffix
 from deckcheck.decks.model import Deck
 from deckcheck.errors import BadDate, DeckcheckError, DeckReadError, sentence
 from deckcheck.reports.model import Checked, CheckResult, Outcome, Report
@@ -274,8 +274,8 @@ class Checker:
             self.notices += list_notices(self.format, self.banlist, self.date)
         self._uses_points = self.format.list_mode == "points" or bool(self.view.points)
         #: the selected rules that can find anything under this format, list and cap
-        self._active = registry.applicable(self.rules, self.format, self.banlist,
-                                           self.points_cap)
+        self._active = registry.Active(self.rules, self.format, self.banlist,
+                                       self.points_cap)
 
     def context(self, deck: Deck) -> CheckContext:
         """The rules' view of `deck`: each entry with its card, copy-limit key and list facts,
@@ -478,9 +478,7 @@ def pool_used(pool: CardPool) -> str:
 
 def _not_a_deck_file(source: str) -> str | None:
     """Why a path among many inputs is not read as a deck (None: read it)."""
-    name = os.path.basename(source)
-    dot = name.rfind(".")
-    suffix = name[dot:].lower() if 0 < dot < len(name) - 1 else ""  # as `Path.suffix`
+    suffix = stem_suffix(source)[1]
     if source == "-" or suffix in DECK_SUFFIXES or not suffix:
         return None
     if not os.path.isfile(source):

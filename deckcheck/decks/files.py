@@ -71,17 +71,22 @@ def _exists(s: str) -> bool:
         return False
 
 
-def _stem_suffix(s: str) -> tuple[str, str]:
-    """`(Path(s).stem, Path(s).suffix)` without building a `Path` (the common case: a file
-    name with an extension, on a system whose separator is "/")."""
+def stem_suffix(s: str) -> tuple[str, str]:
+    """A file name's stem and its suffix in lower case: `(Path(s).stem, Path(s).suffix.lower())`
+    ("deck.YDK.txt" -> ("deck.YDK", ".txt"); no suffix, a trailing dot or a leading one as in
+    ".hidden" -> ""). The one place the suffix of a deck file is worked out (the readers pick a
+    format by it; `check` and `event check` skip files among many inputs by it). Plain string
+    work for a name on a system whose separator is "/", so a check imports no pathlib."""
     name = s.rpartition("/")[2] if os.sep == "/" else ""
-    dot = name.rfind(".")
-    if 0 < dot < len(name) - 1 and name != "..":
-        return name[:dot], name[dot:]
-    from pathlib import Path
+    if name not in ("", ".", ".."):
+        dot = name.rfind(".")
+        if 0 < dot < len(name) - 1:
+            return name[:dot], name[dot:].lower()
+        return name, ""
+    from pathlib import Path  # a path ending in "/", "." or "..", or another separator
 
     path = Path(s)
-    return path.stem, path.suffix
+    return path.stem, path.suffix.lower()
 
 
 def _short(s: str) -> str:
@@ -148,7 +153,7 @@ def detect_format(path_or_text: str | Path, data: bytes | None = None) -> str:
     direct = _direct_format(s) if isinstance(path_or_text, str) else None
     if direct is not None:
         return direct
-    ext = _stem_suffix(s)[1].lower() if s != STDIN else ""
+    ext = stem_suffix(s)[1] if s != STDIN else ""
     if data is None:
         data = read_bytes(path_or_text)
     return sniff(data, ext)
@@ -169,8 +174,8 @@ def read_decks(source: str | Path, pool: CardPool | None, *, fmt: str | None = N
         if decks is not None:
             return decks
     data = _checked_bytes(source, data)
-    stem, ext = _stem_suffix(s) if s != STDIN else (None, "")
-    fmt = fmt or sniff(data, ext.lower())
+    stem, ext = stem_suffix(s) if s != STDIN else (None, "")
+    fmt = fmt or sniff(data, ext)
     label = source_label(source)
     if fmt in NEEDS_POOL_TO_READ and pool is None:
         raise DeckReadError(f"Reading {label} as {fmt} needs the card database; run "

@@ -21,7 +21,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import overload
 
-from deckcheck.decks.files import DECK_SUFFIXES, EXTENSIONS
+from deckcheck.decks.files import DECK_SUFFIXES, EXTENSIONS, stem_suffix
 from deckcheck.errors import DeckReadError
 
 #: File suffixes looked at inside folders (single files named on the command line are
@@ -86,8 +86,7 @@ def _why_not_read(path: str, name: str) -> str | None:
         return f"{path} is a spreadsheet's lock file, not a deck."
     if name.startswith("."):
         return f"{path} is a hidden file; it was not read."
-    dot = name.rfind(".")  # as os.path.splitext for a name not starting with "."
-    suffix = name[dot:].lower() if dot > 0 else ""
+    suffix = stem_suffix(name)[1]
     if suffix not in DECK_SUFFIXES:
         return f"{path} is not a deck file (deck files end in {_SUFFIXES_TEXT})."
     if suffix in _REPORT_SUFFIXES and is_report(Path(path)):

@@ -1,9 +1,10 @@
 """`deckcheck banlist update` online: download lists, verify them, then import them.
 
 The URLs below are downloaded through the shared HTTP helper into a temporary folder, each
-verified (`verify`: a whole list, not an error page or a cut-off body, not much smaller than
-the list it replaces) and then imported as `update.import_lists` imports a folder. Offline
-(no host answers within seconds) one sentence says so at once.
+verified (`verify`: a whole list, not an error page or a cut-off body) and then imported as
+`update.import_lists` imports a folder: the lists to be written, once `update.store` has
+left out the others, each not much smaller than the list it replaces. Offline (no host
+answers within seconds) one sentence says so at once.
 """
 
 from __future__ import annotations
@@ -145,10 +146,11 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None
 
     Offline (no host answers within seconds) `FailedDownload` says so at once. A URL that
     fails is reported as skipped; when every one fails, `FailedDownload`. A download that is
-    not a whole list (empty, an HTML page, bad JSON, a line cut off) or is much smaller than
-    the list it replaces (`verify.check_whole`; `allow_smaller` accepts it) refuses the
-    whole update: nothing is changed. A list that would make the list in force worse is
-    kept out as by `import_lists` unless `force` (which also allows a smaller list)."""
+    not a whole list (empty, an HTML page, bad JSON, a line cut off), or a list to be written
+    that is much smaller than the list it replaces (`verify.check_whole`; `allow_smaller`
+    accepts it), refuses the whole update: nothing is changed. A list that would not be
+    written (another wins its day, or it would make the list in force worse, as by
+    `import_lists`, unless `force`, which also allows a smaller list) is not held to that."""
     from deckcheck.sources.http import Http
 
     urls, failed = _reachable_only(dict(urls or URLS)) if probe else (dict(urls or URLS), [])
@@ -156,14 +158,23 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None
     with tempfile.TemporaryDirectory(prefix="deckcheck-banlists-") as tmp:
         lists: list[Banlist] = []
         skipped: dict[str, list[str]] = {}
+        url_of: dict[int, str] = {}  # id of each list read -> the URL it came from
         for url, path in _download_all(client, urls, Path(tmp), failed):
             mine, skips = _read_one(url, path, pool, date)
-            check_whole(mine, url, allow_smaller or force, "the download")
+            url_of.update((id(bl), url) for bl in mine)
             lists += mine
             for k, v in skips.items():
                 skipped.setdefault(k, []).extend(v)
+
+        def whole(chosen: Iterable[Banlist]) -> None:
+            """The lists to be written (not those `store` leaves out), each held to the
+            list it replaces, naming the URL it came from."""
+            for bl in chosen:
+                check_whole([bl], url_of[id(bl)], allow_smaller or force, "the download")
+
         target = Path(dest) if dest is not None else user_dir()
-        report = store(lists, skipped, target, force=force, sources=list(urls.values()))
+        report = store(lists, skipped, target, force=force, sources=list(urls.values()),
+                       verify=whole)
     report.skipped += failed
     return report
 

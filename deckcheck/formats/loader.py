@@ -25,7 +25,7 @@ from deckcheck import clock
 from deckcheck.errors import FormatError, UnknownBanlist, UnknownFormat
 from deckcheck.formats import native
 from deckcheck.formats.model import Banlist, Format
-from deckcheck.plain import Plain
+from deckcheck.plain import Value
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -241,10 +241,8 @@ def all_formats() -> tuple[Format, ...]:
 
 # -- lists -------------------------------------------------------------------------------
 
-class ListInfo(Plain):
+class ListInfo(Value, kw_only=False):
     """A list file's header: enough to list and find lists without parsing their entries."""
-
-    __slots__ = ("name", "format", "effective", "path", "origin")
 
     name: str
     format: str
@@ -252,30 +250,22 @@ class ListInfo(Plain):
     path: Path
     origin: str  # "shipped" or "imported"
 
-    def __init__(self, name: str, format: str, effective: dt.date,  # noqa: A002
-                 path: Path, origin: str) -> None:
-        self.name = name
-        self.format = format
-        self.effective = effective
-        self.path = path
-        self.origin = origin
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
 
 @functools.lru_cache(maxsize=4)
-def _headers(dirs: tuple[Path, ...], user: Path) -> tuple[ListInfo, ...]:
+def _headers(dirs: tuple[str, ...], user: str) -> tuple[ListInfo, ...]:
+    """The list files of every format (the folders `_format_ids` finds, as `load_format`
+    reads them); a later directory's list hides an earlier one of the same format and day."""
+    from pathlib import Path
+
     found: dict[tuple[str, dt.date], ListInfo] = {}
+    ids = _format_ids(dirs)
     for d in dirs:
         origin = "imported" if d == user else "shipped"
-        for path in sorted(d.glob("*/*.toml")):
-            if path.name == FORMAT_FILE:
-                continue
+        for path in (p for fid in ids for p in _list_files(os.path.join(d, fid))):
             head = native.read_header(path)
             try:
                 info = ListInfo(str(head["name"]), str(head["format"]), head["effective"],
-                                path, origin)
+                                Path(path), origin)
             except KeyError as exc:
                 raise FormatError(f"{path}: `{exc.args[0]}` is missing; add it at the top of "
                                   "the file.") from None
@@ -284,9 +274,9 @@ def _headers(dirs: tuple[Path, ...], user: Path) -> tuple[ListInfo, ...]:
 
 
 def list_infos() -> tuple[ListInfo, ...]:
-    """Every list file, shipped and imported (an imported one hides a shipped one of the same
-    format and date), by format and date."""
-    return _headers(search_dirs(), user_dir())
+    """Every list file of a format, shipped and imported (an imported one hides a shipped one
+    of the same format and date), by format and date."""
+    return _headers(_dirs(), _user())
 
 
 def load_banlist_file(path: str | Path, pool: CardPool | None = None) -> list[Banlist]:

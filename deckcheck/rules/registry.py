@@ -241,17 +241,6 @@ class Active:
             mod = self._modules[code] = load(code)
             return mod
 
-    def __contains__(self, mod: object) -> bool:
-        code = getattr(mod, "CODE", None)
-        return any(c == code for c, _ in self.rules)
-
-
-def applicable(codes: Iterable[str], fmt: Format, banlist: Banlist | None,
-               points_cap: int | None) -> Active:
-    """The rules of `codes` that can find something under this format, list and points cap
-    (`Active`)."""
-    return Active(codes, fmt, banlist, points_cap)
-
 
 def run(rules: Active, deck: Deck, ctx: CheckContext) -> Iterator[Violation]:
     """Every rule's findings as `Violation`s carrying the rule's code, name and severity;

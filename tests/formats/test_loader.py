@@ -184,19 +184,6 @@ def test_package_copy_is_preferred(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert loader.shipped_dir() == tmp_path / "banlists"
 
 
-def test_user_dir_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from deckcheck.formats.loader import user_dir
-
-    monkeypatch.delenv("DECKCHECK_BANLISTS", raising=False)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert user_dir() == tmp_path / "deckcheck" / "banlists"
-    monkeypatch.delenv("XDG_DATA_HOME")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    assert user_dir() == tmp_path / ".local" / "share" / "deckcheck" / "banlists"
-    monkeypatch.setenv("DECKCHECK_BANLISTS", str(tmp_path / "x"))
-    assert user_dir() == tmp_path / "x"
-
-
 def test_format_and_list_files_are_found_as_path_glob_finds_them(tmp_path: Path) -> None:
     """The loader lists folders with `os.scandir` on strings (no pathlib on the check path):
     the same formats and list files, in the same order, as `Path.glob` finds, hidden names,
@@ -222,3 +209,33 @@ def test_format_and_list_files_are_found_as_path_glob_finds_them(tmp_path: Path)
                         if p.name != loader.FORMAT_FILE]
             assert loader._list_files(str(d / fid)) == expected
     assert loader._format_ids((str(tmp_path),)) == [".b", "a"]
+
+
+def test_list_infos_names_the_lists_load_format_reads(banlists_home: Path) -> None:
+    """`list_infos` (what `banlist list` shows, what `verify` compares with) walks the folders
+    as `load_format` does: the list files of every format, shipped and imported, and nothing
+    in a folder that holds no format (no `format.toml` in any directory)."""
+    write(banlists_home, "tcg", "Mine", dt.date(2021, 3, 2), {1: 0})  # the format is shipped
+    write(banlists_home, "notes", "Stray", dt.date(2021, 3, 2), {1: 0})  # no such format
+    stray = write(banlists_home, "old-tcg", "Old", dt.date(2021, 3, 3), {1: 0})
+    stray.write_text(stray.read_text().replace('format = "old-tcg"', 'format = "tcg"'))
+    infos = list_infos()
+    assert not {"Stray", "Old"} & {i.name for i in infos}
+    assert [(i.origin, i.path) for i in infos if i.name == "Mine"] == [
+        ("imported", banlists_home / "tcg" / "2021-03-02.toml")]
+    for fid in list_formats():
+        listed = sorted(i.effective for i in infos if i.format == fid)
+        assert listed == load_format(fid).list_dates(), fid
+
+
+def test_a_list_info_is_a_value() -> None:
+    """A list's header is declared once (`plain.Value`): equal and hashing alike by its
+    fields, and never changed once read (the cached `list_infos` hands out the same ones)."""
+    from deckcheck.formats.loader import ListInfo
+
+    info = list_infos()[0]
+    again = ListInfo(info.name, info.format, info.effective, info.path, info.origin)
+    assert again == info and hash(again) == hash(info) and len({again, info}) == 1
+    assert list(ListInfo.model_fields) == ["name", "format", "effective", "path", "origin"]
+    with pytest.raises(AttributeError):
+        info.name = "changed"  # type: ignore[misc]

@@ -151,20 +151,27 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+def www(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A folder served on 127.0.0.1, and its URL."""
     root = tmp_path / "www"
     root.mkdir()
+    handler = functools.partial(_Quiet, directory=str(root))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield root, f"http://127.0.0.1:{srv.server_address[1]}/"
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture
+def server(www: tuple[Path, str]) -> str:
+    """`www` serving an EDOPro list and a YGOPRODeck answer."""
+    root, url = www
     (root / "0TCG.lflist.conf").write_text("!2026.09 TCG\n#Forbidden\n55144522 0 --Pot\n")
     (root / "cardinfo.php").write_text(json.dumps({"data": [
         {"id": 55144522, "name": "Pot of Greed",
          "banlist_info": {"ban_ocg": "Limited", "ban_tcg": "Forbidden"}}]}))
-    handler = functools.partial(_Quiet, directory=str(root))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/"
-    srv.shutdown()
-    srv.server_close()
+    return url
 
 
 def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
@@ -183,6 +190,27 @@ def test_fetch_downloads_then_imports(server: str, banlists_home: Path) -> None:
     assert find_banlist("ocg", dt.date(2026, 9, 1)).name == "YGOPRODeck OCG 2026-09-01"
     with pytest.raises(FailedDownload, match="No list could be downloaded"):
         download.fetch({"Gone.lflist.conf": server + "Gone.lflist.conf"}, http=client)
+
+
+def test_a_download_is_checked_for_being_cut_off_only_in_what_would_be_written(
+        www: tuple[Path, str], banlists_home: Path) -> None:
+    """EDOPro's list of a day whose Konami list is shipped is not written (Konami's wins), so
+    it being much smaller than that list (1 card of ~200) does not refuse the update, as
+    `import_lists` has it; a small list that would be written still does."""
+    root, url = www
+    (root / "0TCG.lflist.conf").write_text("!2026.05 TCG\n#Forbidden\n55144522 0\n")
+    report = download.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
+    assert report.written == {}
+    assert report.skipped == ["EDOPro LFLists, 0TCG.lflist.conf: '2026.05 TCG': Konami's own "
+                              "list of 2026-05-18 (shipped) wins"]
+    (root / "0TCG.lflist.conf").write_text("!2026.05 TCG\n#Forbidden\n55144522 0\n"
+                                           "!2026.09 TCG\n#Forbidden\n55144522 0\n")
+    with pytest.raises(FormatError) as info:
+        download.fetch({"0TCG.lflist.conf": url + "0TCG.lflist.conf"}, http=_client())
+    assert str(info.value).startswith(f"{url}0TCG.lflist.conf: 2026.09 TCG has 1 Forbidden "
+                                      "cards where 2026.05 TCG (2026-05-18) has ")
+    assert "so the download looks cut off; no list was changed" in str(info.value)
+    assert not (banlists_home / "tcg").exists()
 
 
 def test_default_urls_are_edopro() -> None:
@@ -213,23 +241,6 @@ def test_a_format_that_is_no_format_id_refuses_the_import(tmp_path: Path, banlis
     with pytest.raises(FormatError, match="is not a format id"):
         upd.import_lists(src)
     assert not (tmp_path / "escaped").exists() and not banlists_home.exists()
-
-
-def _serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    handler = functools.partial(_Quiet, directory=str(root))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv, f"http://127.0.0.1:{srv.server_address[1]}/"
-
-
-@pytest.fixture
-def www(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    root = tmp_path / "www"
-    root.mkdir()
-    srv, url = _serve(root)
-    yield root, url
-    srv.shutdown()
-    srv.server_close()
 
 
 def _client() -> object:

@@ -67,3 +67,39 @@ def test_unknown_pattern_is_one_sentence_error() -> None:
         selected(["XX9"])
     with pytest.raises(UnknownRule):
         registry.selected(None, ["no-such-rule"])
+
+
+#: The rules each shipped format leaves out (`APPLIES`), with its list in force in November
+#: 2026. Only Speed Duel uses Skill Cards (DC122 requires one; DC121 forbids them elsewhere);
+#: Edison, GOAT, Rush and Speed lists are whitelists (DC205); Genesys, Rush and Speed lists
+#: have limit groups (DC206); only Genesys has a points cap and banned frames (DC301, DC302).
+LEFT_OUT = {
+    "edison": ["DC122", "DC206", "DC301", "DC302"],
+    "genesys": ["DC122", "DC205", "DC206"],
+    "goat": ["DC122", "DC206", "DC301", "DC302"],
+    "master-duel": ["DC122", "DC205", "DC206", "DC301", "DC302"],
+    "ocg": ["DC122", "DC205", "DC206", "DC301", "DC302"],
+    "rush": ["DC122", "DC301", "DC302"],
+    "speed": ["DC121", "DC301", "DC302"],
+    "tcg": ["DC122", "DC205", "DC206", "DC301", "DC302"],
+    "traditional": ["DC122", "DC205", "DC206", "DC301", "DC302"],
+    "worlds": ["DC122", "DC205", "DC206", "DC301", "DC302"],
+}
+
+
+@pytest.mark.parametrize("fid", sorted(LEFT_OUT))
+def test_the_rules_a_checker_runs_under_each_shipped_format(fid: str) -> None:
+    """`registry.Active` (what a `Checker` runs) keeps every selected rule but those that
+    `APPLIES` says cannot find anything under the format, its list and points cap, in
+    registry order; `--select`/`--ignore` choose among those."""
+    import datetime as dt
+
+    from deckcheck.checker import Checker
+
+    checker = Checker(fid, dt.date(2026, 11, 1))
+    assert [code for code, _ in checker._active.rules] == [
+        code for code in registry.MODULES if code not in LEFT_OUT[fid]]
+    chosen = Checker(fid, dt.date(2026, 11, 1), select=["DC2"], ignore=["DC201"])
+    assert [code for code, _ in chosen._active.rules] == [
+        code for code in registry.MODULES
+        if code.startswith("DC2") and code != "DC201" and code not in LEFT_OUT[fid]]

@@ -5,12 +5,9 @@ bomb, a trickling server and a Retry-After of a day are cut off."""
 from __future__ import annotations
 
 import gzip
-import http.server
 import json
 import re
 import sqlite3
-import threading
-import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,112 +24,17 @@ from deckcheck.imports.update import update_ygoprodeck
 from deckcheck.sources import read_source, ygoprodeck
 from deckcheck.sources.http import Http, _retry_after
 from tests.conftest import HOSTILE_FIXTURES
+from tests.sources.local_server import Server
 
 FIX = Path(__file__).parent / "fixtures"
 SMALL = (FIX / "ygoprodeck_small.json").read_bytes()
 
 
-class Server:
-    """Serves /checkDBVer.php and /cardinfo.php; `modes` scripts the next answers."""
-
-    def __init__(self) -> None:
-        self.modes: list[str] = []
-        self.body = SMALL
-        self.bomb = b""
-        self.version = "1.0"
-        self.requests: list[str] = []
-        self.trickled = 0  # bytes of trickled bodies written before the client hung up
-        self.release = threading.Event()  # ends the "hang" and "burst" answers (at teardown)
-        server = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                server.requests.append(self.path)
-                if self.path.startswith("/checkDBVer.php"):
-                    self._send(200, json.dumps([{"database_version": server.version,
-                                                 "last_update": "2026-06-14 22:16:00"}]).encode())
-                    return
-                mode = server.modes.pop(0) if server.modes else "ok"
-                if mode == "drop":
-                    self.close_connection = True
-                    self.connection.close()
-                elif mode == "500":
-                    self._send(500, b"oops")
-                elif mode == "429":
-                    self._send(429, b"slow down", {"Retry-After": "3"})
-                elif mode == "truncated":
-                    self.send_response(200)
-                    self.send_header("Content-Length", str(len(server.body)))
-                    self.end_headers()
-                    self.wfile.write(server.body[: len(server.body) // 2])
-                    self.wfile.flush()
-                    self.close_connection = True
-                elif mode == "notjson":
-                    self._send(200, b"<html>maintenance</html>")
-                elif mode == "tomorrow":
-                    self._send(429, b"come back tomorrow", {"Retry-After": "86400"})
-                elif mode == "gzipbomb":  # ~200 KB on the wire, 200 MB once inflated
-                    self._send(200, server.bomb, {"Content-Encoding": "gzip"})
-                elif mode == "stall":  # headers, then silence
-                    self.send_response(200)
-                    self.send_header("Content-Length", "1000")
-                    self.end_headers()
-                    self.wfile.flush()
-                    time.sleep(3)
-                elif mode == "mute":  # the request read, no answer at all
-                    server.release.wait(60)
-                elif mode in ("hang", "burst"):  # headers (and 64 KB), then silence
-                    self.send_response(200)
-                    self.send_header("Content-Length", str(2**20))
-                    self.end_headers()
-                    self.wfile.write(b" " * (2**16 if mode == "burst" else 0))
-                    self.wfile.flush()
-                    server.release.wait(60)
-                elif mode == "trickle":  # one byte every 0.2 s, never finishing in time
-                    self.send_response(200)
-                    self.send_header("Content-Length", "1000")
-                    self.end_headers()
-                    try:
-                        for _ in range(1000):
-                            self.wfile.write(b" ")
-                            self.wfile.flush()
-                            server.trickled += 1
-                            time.sleep(0.2)
-                    except OSError:
-                        pass
-                else:
-                    self._send(200, server.body)
-
-            def _send(self, code: int, body: bytes, headers: dict[str, str] | None = None) -> None:
-                self.send_response(code)
-                for k, v in (headers or {}).items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever,
-                                       kwargs={"poll_interval": 0.05},
-                                       daemon=True)
-
-    def count(self, what: str) -> int:
-        return sum(1 for r in self.requests if r.startswith(what))
-
-
 @pytest.fixture
 def server() -> Iterator[Server]:
-    s = Server()
-    s.thread.start()
+    s = Server(SMALL)
     yield s
-    s.release.set()
-    s.httpd.shutdown()
-    s.httpd.server_close()
+    s.close()
 
 
 @pytest.fixture
@@ -235,7 +137,7 @@ def test_a_retry_after_beyond_max_wait_fails_at_once_saying_so(
 def test_a_gzip_bomb_is_cut_off_at_the_decompressed_cap(server: Server, tmp_path: Path) -> None:
     server.bomb = gzip.compress(b"\0" * (200 * 2**20), compresslevel=9)
     assert len(server.bomb) < 2**20
-    server.modes = ["gzipbomb"]
+    server.modes = ["bomb"]
     capped = Http(retries=0, rate=0, timeout=5, max_bytes=8 * 2**20)
     dest = tmp_path / "out.json"
     with pytest.raises(FailedDownload) as exc:
@@ -244,7 +146,7 @@ def test_a_gzip_bomb_is_cut_off_at_the_decompressed_cap(server: Server, tmp_path
         f"Downloading {server.url}/cardinfo.php stopped: the body inflates to more than 8 MB, "
         "over the 8 MB limit; nothing was changed — check the address.")
     assert list(tmp_path.iterdir()) == []  # no partial file left
-    server.modes = ["gzipbomb"]
+    server.modes = ["bomb"]
     with pytest.raises(FailedDownload, match="inflates to more than 8 MB"):
         capped.get_json(f"{server.url}/cardinfo.php")
 
@@ -381,7 +283,7 @@ def test_a_bomb_on_the_version_check_stays_under_128_mb(server: Server) -> None:
 
     server.bomb = _bomb(256 * 2**20)
     assert len(server.bomb) < 2**20
-    server.modes = ["gzipbomb"]
+    server.modes = ["bomb"]
     tracemalloc.start()
     try:
         with pytest.raises(FailedDownload, match="inflates to more than 32 MB, over the 32 MB"):
@@ -396,7 +298,7 @@ def test_a_stalled_server_fails_after_one_attempt_with_the_default_bounds(
         server: Server, old_store: Path) -> None:
     """Headers, then silence: with the bounds every user gets, one attempt and one sentence
     (the old bounds waited 20 s, tried again and waited 20 s more)."""
-    server.modes = ["hang"] * 5
+    server.modes = ["stall"] * 5
     with pytest.raises(FailedDownload) as exc:
         update_ygoprodeck(old_store, http=Http(), url=server.url, force=True)
     assert str(exc.value) == (
@@ -412,10 +314,9 @@ def _quick(**kw: Any) -> Http:
     return Http(**{"backoff": 0.01, "rate": 0, "timeout": (2, 0.5), "rate_window": 0.5, **kw})
 
 
-@pytest.mark.parametrize("mode", ["stall", "hang"])
-def test_a_server_stalled_from_the_start_is_not_tried_again(server: Server, mode: str) -> None:
+def test_a_server_stalled_from_the_start_is_not_tried_again(server: Server) -> None:
     """A server that never sent a window's worth of the body would only stall again."""
-    server.modes = [mode] * 5
+    server.modes = ["stall"] * 5
     with pytest.raises(FailedDownload) as exc:
         _quick(retries=4).get_json(f"{server.url}/cardinfo.php")
     assert "failed: the server stopped answering (nothing for 0.5 s)" in str(exc.value)
