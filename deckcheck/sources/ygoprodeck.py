@@ -333,10 +333,10 @@ def download(http: Http, dest_dir: Path, url: str | None = None,
         raise
 
 
-def load_file(path: str | Path, exact: bool = True) -> Any:
+def load_file(path: str | Path, exact: bool = True, raw: bytes | None = None) -> Any:
     """A cardinfo answer from a JSON file or a .zip holding cardinfo.json (`exact`:
-    `deckcheck.sources.reading.loads`)."""
-    return read_json_file(Path(path), prefer="cardinfo.json", exact=exact)
+    `deckcheck.sources.reading.loads`; `raw`: the file's bytes, when already read)."""
+    return read_json_file(Path(path), prefer="cardinfo.json", exact=exact, raw=raw)
 
 
 def read_records(read: Callable[[bool], Any], where: str | Path,
