@@ -12,7 +12,7 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck import clock
 from deckcheck.cards.coverage import file_day, source_covers
@@ -22,9 +22,11 @@ from deckcheck.errors import CardPoolError, FailedDownload, ImportFailed
 from deckcheck.gc_pause import gc_paused
 from deckcheck.imports.run import import_sources
 from deckcheck.sources import ygoprodeck
-from deckcheck.sources.http import Http, Progress, unreachable
 from deckcheck.sources.reading import digest, loads, unreadable
 from deckcheck.sources.records import SourceData
+
+if TYPE_CHECKING:  # the HTTP client only online (`update --from FILE` starts without it)
+    from deckcheck.sources.http import Http, Progress
 
 NAME = ygoprodeck.NAME
 
@@ -46,6 +48,8 @@ def update_ygoprodeck(db: str | os.PathLike[str] | None = None, *,
     if from_file is not None:
         return _from_file(path, from_file, allow_smaller)
     if http is None:
+        from deckcheck.sources.http import Http, unreachable
+
         why = unreachable(ygoprodeck.base_url(url))
         if why is not None:
             raise FailedDownload(f"YGOPRODeck cannot be reached ({why}: offline?); nothing was "

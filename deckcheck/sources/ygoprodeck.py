@@ -16,13 +16,15 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
-from deckcheck.sources.http import Http, Progress
 from deckcheck.sources.reading import UNEXPECTED, read_json_file, unreadable
 from deckcheck.sources.records import SourceRecord
+
+if TYPE_CHECKING:  # the HTTP client only online (`update --from FILE` starts without it)
+    from deckcheck.sources.http import Http, Progress
 
 NAME = "ygoprodeck"
 DEFAULT_URL = "https://db.ygoprodeck.com/api/v7"
