@@ -26,7 +26,7 @@ from deckcheck.imports.guard import (
     validate,
 )
 from deckcheck.imports.merge import merge
-from deckcheck.imports.writer import SourceRows, read_sources, stored_cards, write_store
+from deckcheck.imports.writer import SourceRows, read_store, write_store
 from deckcheck.sources.records import SourceData
 
 
@@ -60,7 +60,7 @@ def _import_sources(path: Path, new: Iterable[SourceData],
     # would each write a store without the other's source.
     with store_lock(path):
         remove_stale_temp_files(path)
-        sources = read_sources(path) if path.exists() else {}
+        sources, before = read_store(path) if path.exists() else ({}, 0)
         now = _now()
         changed = []
         for sd in new:
@@ -77,7 +77,6 @@ def _import_sources(path: Path, new: Iterable[SourceData],
             raise ImportFailed("The data holds no complete cards (only names or ids for cards "
                                "no other source knows); import a full card source first.")
         if not allow_smaller and path.exists():
-            before = stored_cards(path)
             if shrinks(before, len(merged.cards)):
                 raise shrink_error(f"Importing {', '.join(changed)} into {path}", before,
                                     len(merged.cards))

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck import clock
 from deckcheck.cards.coverage import file_day, source_covers
@@ -21,9 +22,11 @@ from deckcheck.errors import CardPoolError, FailedDownload, ImportFailed
 from deckcheck.gc_pause import gc_paused
 from deckcheck.imports.run import import_sources
 from deckcheck.sources import ygoprodeck
-from deckcheck.sources.http import Http, Progress, unreachable
-from deckcheck.sources.reading import file_digest, loads, unreadable
+from deckcheck.sources.reading import digest, loads, unreadable
 from deckcheck.sources.records import SourceData
+
+if TYPE_CHECKING:  # the HTTP client only online (`update --from FILE` starts without it)
+    from deckcheck.sources.http import Http, Progress
 
 NAME = ygoprodeck.NAME
 
@@ -45,6 +48,8 @@ def update_ygoprodeck(db: str | os.PathLike[str] | None = None, *,
     if from_file is not None:
         return _from_file(path, from_file, allow_smaller)
     if http is None:
+        from deckcheck.sources.http import Http, unreachable
+
         why = unreachable(ygoprodeck.base_url(url))
         if why is not None:
             raise FailedDownload(f"YGOPRODeck cannot be reached ({why}: offline?); nothing was "
@@ -61,26 +66,34 @@ def update_ygoprodeck(db: str | os.PathLike[str] | None = None, *,
 
 
 def _from_file(path: Path, from_file: str | Path, allow_smaller: bool) -> dict[str, Any]:
-    with open(from_file, "rb") as f:
-        if f.read(16).startswith(b"SQLite format 3"):  # a cdb: card data, not this kind
-            raise ImportFailed(f"{from_file} is an SQLite card database (EDOPro's cards.cdb?)"
-                               ", not a YGOPRODeck cardinfo.php answer; nothing was changed"
-                               f" — import it with `deckcheck cards import {from_file}`.")
+    raw = Path(from_file).read_bytes()  # once: for its digest and its answer
+    if raw.startswith(b"SQLite format 3"):  # a cdb: card data, not this kind
+        raise ImportFailed(f"{from_file} is an SQLite card database (EDOPro's cards.cdb?)"
+                           ", not a YGOPRODeck cardinfo.php answer; nothing was changed"
+                           f" — import it with `deckcheck cards import {from_file}`.")
+    version = f"file {digest(raw)}"
+    unread = [raw]  # parsed once, then let go; read again only to quote a refused card's
+    del raw         # number as the file writes it (`ygoprodeck.read_records`)
+
+    def read(exact: bool) -> Any:
+        return ygoprodeck.load_file(from_file, exact, unread.pop() if unread else None)
+
     with gc_paused():
         # the answer and its records live only inside the calls: when the collector runs
         # again, it has no million objects left to walk (a twentieth of the import)
-        return {**import_sources(path, [_file_source(from_file)], allow_smaller=allow_smaller),
+        return {**import_sources(path, [_file_source(from_file, read, version)],
+                                 allow_smaller=allow_smaller),
                 "unchanged": False}
 
 
-def _file_source(from_file: str | Path) -> SourceData:
-    """The records of a cardinfo answer in a file."""
+def _file_source(from_file: str | Path, read: Callable[[bool], Any],
+                 version: str) -> SourceData:
+    """The records of a cardinfo answer in a file (`read(exact)` reads it)."""
     recs = ygoprodeck.read_records(
-        lambda exact: ygoprodeck.load_file(from_file, exact), from_file,
+        read, from_file,
         f"{from_file} is not a YGOPRODeck cardinfo.php answer (no \"data\" list of cards); "
         "nothing was changed — import other card data with `deckcheck cards import FILE`.")
-    sd = SourceData(NAME, recs, f"file {file_digest(Path(from_file))}", str(from_file),
-                    plain=True)
+    sd = SourceData(NAME, recs, version, str(from_file), plain=True)
     sd.covers = source_covers(NAME, sd.records, file_day(from_file))
     return sd
 

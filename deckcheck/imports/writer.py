@@ -58,6 +58,12 @@ class SourceRows:
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
     """Every source's records from an existing store."""
+    return read_store(path)[0]
+
+
+def read_store(path: Path) -> tuple[dict[str, SourceRows], int]:
+    """Every source's records from an existing store, and how many cards it holds (0 when it
+    cannot say), in one opening of it."""
     con = connect(path)
     try:
         out: dict[str, SourceRows] = {}
@@ -75,24 +81,16 @@ def read_sources(path: Path) -> dict[str, SourceRows]:
                 out[source].records.append(json.loads(data))
             except (ValueError, KeyError) as exc:
                 raise CardPoolError(damaged_row(path, pc, exc, source)) from None
+        try:
+            cards = int(con.execute("SELECT count(*) FROM cards").fetchone()[0])
+        except sqlite3.Error:
+            cards = 0
     except sqlite3.Error as exc:
         raise CardPoolError(f"The card database {path} cannot be read ({exc}); nothing was "
                             "changed — move it away and import the card data again.") from None
     finally:
         con.close()
-    return out
-
-
-def stored_cards(path: Path) -> int:
-    """How many cards the store at `path` holds (0 when it cannot say)."""
-    con = connect(path)
-    try:
-        n, = con.execute("SELECT count(*) FROM cards").fetchone()
-    except sqlite3.Error:
-        return 0
-    finally:
-        con.close()
-    return int(n)
+    return out, cards
 
 
 def write_store(path: Path, sources: dict[str, SourceRows], merged: Merged,

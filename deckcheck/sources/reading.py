@@ -6,6 +6,7 @@ no parser expects. Shared by every source's parser and by `deckcheck.sources.rea
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import zipfile
 import zlib
@@ -91,7 +92,13 @@ def zip_error(path: Path | str, exc: Exception) -> ImportFailed:
                         "changed — download it again.")
 
 
+def digest(raw: bytes) -> str:
+    """`file_digest` of a file whose bytes are `raw` (read once for the digest and the data)."""
+    return hashlib.sha256(raw).hexdigest()[:12]
+
+
 def file_digest(path: Path) -> str:
+    """A file's short digest (its version when the data names none), read in chunks."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -99,12 +106,15 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()[:12]
 
 
-def read_json_file(path: Path, prefer: str | None = None, exact: bool = True) -> Any:
+def read_json_file(path: Path, prefer: str | None = None, exact: bool = True,
+                   raw: bytes | None = None) -> Any:
     """JSON from a file, or from the (preferred) .json member of a zip archive (`exact`: see
-    `loads`)."""
+    `loads`). `raw`: the file's bytes, when the caller has read them already (they are not
+    read again)."""
     try:
-        if zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as zf:
+        src: Path | io.BytesIO = path if raw is None else io.BytesIO(raw)
+        if zipfile.is_zipfile(src):
+            with zipfile.ZipFile(src) as zf:
                 check_archive(zf, path)
                 member = json_member(zf, prefer)
                 if member is None:
@@ -112,7 +122,8 @@ def read_json_file(path: Path, prefer: str | None = None, exact: bool = True) ->
                                        "check the archive.")
                 raw = read_member(zf, member, path)
         else:
-            raw = path.read_bytes()
+            if raw is None:
+                raw = path.read_bytes()
             if raw.startswith(b"PK\x03\x04"):
                 raise ImportFailed(f"{path} is a damaged or incomplete zip archive; nothing was "
                                    "changed — download it again.")

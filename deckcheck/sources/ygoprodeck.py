@@ -16,13 +16,15 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
-from deckcheck.sources.http import Http, Progress
 from deckcheck.sources.reading import UNEXPECTED, read_json_file, unreadable
 from deckcheck.sources.records import SourceRecord
+
+if TYPE_CHECKING:  # the HTTP client only online (`update --from FILE` starts without it)
+    from deckcheck.sources.http import Http, Progress
 
 NAME = "ygoprodeck"
 DEFAULT_URL = "https://db.ygoprodeck.com/api/v7"
@@ -333,10 +335,10 @@ def download(http: Http, dest_dir: Path, url: str | None = None,
         raise
 
 
-def load_file(path: str | Path, exact: bool = True) -> Any:
+def load_file(path: str | Path, exact: bool = True, raw: bytes | None = None) -> Any:
     """A cardinfo answer from a JSON file or a .zip holding cardinfo.json (`exact`:
-    `deckcheck.sources.reading.loads`)."""
-    return read_json_file(Path(path), prefer="cardinfo.json", exact=exact)
+    `deckcheck.sources.reading.loads`; `raw`: the file's bytes, when already read)."""
+    return read_json_file(Path(path), prefer="cardinfo.json", exact=exact, raw=raw)
 
 
 def read_records(read: Callable[[bool], Any], where: str | Path,
