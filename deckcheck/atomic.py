@@ -66,7 +66,8 @@ def replacing(path: Path, *, suffix: str = ".tmp") -> Iterator[Path]:
 
     An OSError while creating the temporary file names `path`, not the temporary file. A
     `path` that is no regular file is refused (`OutputError`); a symbolic link is written
-    through (the file it points to is replaced, the link kept).
+    through (the file it points to is replaced, the link kept). The new file's bytes reach
+    the disk before the rename, so a power cut leaves the old file or the whole new one.
     """
     import tempfile  # only when writing: it and pathlib cost start-up to every command
     from pathlib import Path
@@ -84,7 +85,18 @@ def replacing(path: Path, *, suffix: str = ".tmp") -> Iterator[Path]:
     try:
         os.chmod(tmp, file_mode(path))
         yield Path(tmp)
+        _flush(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _flush(tmp: str) -> None:
+    """The written file's bytes onto the disk (the writers, SQLite's included, may not have
+    synced them), so the rename never publishes a file whose blocks are still in memory."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

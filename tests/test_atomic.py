@@ -130,3 +130,28 @@ def test_a_card_database_that_is_a_pipe_is_refused_not_waited_on(tmp_path: Path,
     assert res.returncode == 2
     assert res.stderr == (f"deckcheck: {fifo} is a named pipe (FIFO), not a card database "
                           "file; point --db or DECKCHECK_DB at a regular file.\n")
+
+
+def test_the_new_bytes_are_synced_before_the_rename(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A power cut after the rename must find the whole new file: its bytes are fsync'd
+    first (the store is written with SQLite's syncs off)."""
+    target = tmp_path / "cards.sqlite"
+    target.write_text("old")
+    steps: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        steps.append(f"fsync {os.fstat(fd).st_size}")
+        real_fsync(fd)
+
+    def replace(src: str, dst: object) -> None:
+        steps.append("replace")
+        real_replace(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    with replacing(target) as tmp:
+        tmp.write_text("new bytes")
+    assert steps == ["fsync 9", "replace"]
+    assert target.read_text() == "new bytes"
