@@ -301,9 +301,10 @@ class Checker:
                                  ("side", deck.side)):
             size = 0
             for entry in entries:
-                f = facts.get(entry.passcode)  # type: ignore[arg-type]  # None: no passcode
+                pc = entry.passcode
+                f = facts.get(pc)  # type: ignore[arg-type]  # None: no passcode
                 if f is None:
-                    if entry.passcode is not None:  # not looked up yet: all of them, then again
+                    if pc is not None:  # not looked up yet: all of them, then again
                         return self._looked_up(deck)
                     f = (None, f"?{entry.written or ''}", None, None, 0, False, True)
                 add((section, entry, f))
@@ -325,7 +326,7 @@ class Checker:
                     odd_count += 1
                     if not skills_count and card is not None and card.kind is Kind.SKILL:
                         continue  # not part of the size (`CheckContext.counts_in_size`)
-                elif dated and entry.passcode in dated:
+                elif pc in dated:
                     dated_count += 1
                 size += count
             sizes[section] = size
@@ -401,8 +402,8 @@ class Checker:
             violations=violations,
             notices=ctx.notices,
             open_points=unsure,
-            pool=pool_used(self.pool) if ctx.unknown or unsure or any(
-                p.kind in _OUTSIDE for p in deck.problems) else None,
+            pool=pool_used(self.pool) if ctx.unknown or unsure or (deck.problems and any(
+                p.kind in _OUTSIDE for p in deck.problems)) else None,
         )
 
     def check_inputs(self, inputs: Iterable[Input], *, hands: int = 0, seed: int | None = None,

@@ -122,7 +122,8 @@ def read_ydk(data: bytes | str, source: str = "", *, name: str | None = None) ->
         current.append(_entry(run, written, count, src, first))
     if not seen_header:
         _refuse_without_cards(deck, where)
-    deck.problems = _bad_lines(bad, lines, source)
+    if bad:
+        deck.problems = _bad_lines(bad, lines, source)
     return deck
 
 

@@ -51,10 +51,13 @@ def _fresh() -> BuiltinPool:
                        (PACKAGE / "builtin_names.tsv").read_bytes())
 
 
-def test_bisection_finds_every_id_the_full_parse_does() -> None:
+def test_bisection_finds_every_id_the_full_parse_does(monkeypatch: pytest.MonkeyPatch) -> None:
     """`get` by bisection of the sorted file (no parse of the rest) gives the same card as
     the pool of every card parsed, for every passcode, artwork id and prerelease id, and
     None for ids between them."""
+    from deckcheck.cards import builtin
+
+    monkeypatch.setattr(builtin, "_BISECTIONS", 10**9)  # never the index (see below)
     full = _fresh()
     memory = full._all()
     ids = {pc for c in memory for pc in c.all_passcodes}
@@ -67,6 +70,7 @@ def test_bisection_finds_every_id_the_full_parse_does() -> None:
         assert lazy.get(pc + 1) == memory.get(pc + 1), pc + 1
     assert lazy.get(0) is None and lazy.get(10**12) is None and lazy.get(-5) is None
     assert lazy._memory is None  # no look-up by passcode parsed the whole file
+    assert lazy._line_index is None
     # the bisections' first steps are remembered, within a bound, and found the same lines
     from deckcheck.cards.builtin import _REMEMBERED, _find
 
@@ -74,6 +78,81 @@ def test_bisection_finds_every_id_the_full_parse_does() -> None:
     for pc in sorted(ids)[::97]:
         assert _find(lazy._data, lazy._start, pc, lazy._probes) == \
             _find(lazy._data, lazy._start, pc), pc
+
+
+def test_after_many_bisections_the_pool_finds_lines_through_its_index(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool bisects the file for its first `_BISECTIONS` lines (one deck never pays for an
+    index), then indexes it once and finds every later line through the index: the same
+    cards, and None for what no card's own passcode is."""
+    from deckcheck.cards import builtin
+
+    monkeypatch.setattr(builtin, "_BISECTIONS", 3)
+    pool = _fresh()
+    bisected: list[int] = []
+    find = builtin._find
+
+    def spy(data: builtin.Buffer, lo: int, key: int | bytes,
+            probes: dict[int, builtin.Probe] | None = None) -> bytes | None:
+        if data is pool._data:
+            bisected.append(key)  # type: ignore[arg-type]
+        return find(data, lo, key, probes)
+
+    monkeypatch.setattr(builtin, "_find", spy)
+    codes = [89631139, 14558127, 46986414, 55144522, 27204311, 5, 14558128, 10**12]
+    cards = [pool.get(pc) for pc in codes]
+    assert bisected == codes[:3] and pool._line_index is not None
+    memory = _fresh()._all()
+    assert cards == [memory.get(pc) for pc in codes]
+    assert cards[4] is not None and cards[5] is None and cards[6] is cards[1]
+    every = [c.passcode for c in memory][::11]
+    assert [pool.get(pc) for pc in every] == [memory.get(pc) for pc in every]
+    assert len(bisected) == 3
+
+
+def test_a_looked_up_card_holds_what_a_check_reads_and_fills_in_the_rest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`get` builds a card from the fields a check reads (`compact.ROW_FIELDS`): checking a
+    deck parses no line in full; a field it does not read fills the card from its line, once;
+    the card equals, pickles and copies as the full parse."""
+    import copy
+    import pickle
+
+    from deckcheck.cards import builtin
+    from deckcheck.cards.compact import ROW_FIELDS
+    from deckcheck.checker import Checker
+    from deckcheck.decks.ydk import read_ydk
+
+    pool = _fresh()
+    parsed: list[str] = []
+    parse = builtin.parse_line
+
+    def spy(line: str, where: str = CARDS_FILE) -> Card:
+        parsed.append(line)
+        return parse(line, where)
+
+    monkeypatch.setattr(builtin, "parse_line", spy)
+    deck = read_ydk((EXAMPLES / "tcg-illegal.ydk").read_bytes(), "tcg-illegal.ydk")
+    report = Checker("tcg", "2026-06-01", pool=pool).check(deck)
+    assert report.violations and parsed == []
+    card = pool.get(89631139)
+    assert card is not None
+    line = pool._line(89631139)
+    assert line is not None
+    full = parse(line.decode("utf-8"))
+    assert [getattr(card, f) for f in ROW_FIELDS] == [getattr(full, f) for f in ROW_FIELDS]
+    assert card.rule_key == full.rule_key and parsed == []
+    assert card.level == 8 and card.atk == 3000 and len(parsed) == 1  # filled from its line
+    assert card.names == full.names and card.text == full.text and len(parsed) == 1
+    fresh = pool.get(46986414)
+    assert fresh is not None and fresh == parse(pool._line(46986414).decode("utf-8"))  # type: ignore[union-attr]
+    other = _fresh().get(14558127)
+    for copied in (pickle.loads(pickle.dumps(other)), copy.deepcopy(_fresh().get(14558127))):
+        assert copied == other and copied.names == other.names  # type: ignore[union-attr]
+    every = [line for line in (PACKAGE / CARDS_FILE).read_text("utf-8").splitlines()
+             if line and line[0] != "#"]
+    for text in every[::23]:
+        assert builtin.check_card(text, pool) == parse(text)
 
 
 def test_the_pool_maps_its_files_and_opens_ids_and_names_only_when_needed(

@@ -227,3 +227,23 @@ def test_the_engine_sets_every_field_of_a_violation() -> None:
     for v in run(messy()).violations:
         built = Violation(**{f: getattr(v, f) for f in Violation.model_fields})
         assert v == built and type(v.suggestions) is list
+
+
+def test_what_a_rule_found_is_built_by_position_as_by_keyword() -> None:
+    """`context.make` builds a `Found` from its fields by position (one C call): the same
+    value as the keyword constructor, for a finding at an entry and for a deck-wide one."""
+    from deckcheck.decks.model import Entry, Location
+    from deckcheck.rules.context import Item, make
+    from deckcheck.rules.violation import Found
+
+    loc = Location(source="d.ydk", line=3)
+    at = Item("side", Entry(passcode=55144522, written="55144522", count=2, location=loc),
+              None, "#55144522")
+    assert make("Too many.", at, count=2, limit=1, points=3, cap=9,
+                suggestions=["Pot of Greed"]) == Found(
+        message="Too many.", card="55144522", passcode=55144522, section="side",
+        location=loc, count=2, limit=1, points=3, cap=9, suggestions=("Pot of Greed",))
+    assert make("Small.", section="main", location=loc, with_card=False) == Found(
+        message="Small.", section="main", location=loc)
+    assert make("Other.", at, card="Harpie Lady", passcode=None).card == "Harpie Lady"
+    assert type(make("x").suggestions) is tuple and make("x") == Found(message="x")
