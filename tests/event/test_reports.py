@@ -451,3 +451,14 @@ def test_a_file_name_that_is_not_utf8_is_written_to_every_report(tmp_path: Path)
     players, problems = write_csv(event, tmp_path / "r.csv")
     assert "regs/bad\ufffdname.ydk" in players.read_text(encoding="utf-8-sig")
     assert "regs/bad\ufffdname.ydk:3" in problems.read_text(encoding="utf-8-sig")
+
+
+def test_summary_counts_are_the_reports_own_totals() -> None:
+    """"… and N more" is worked out from the totals `finish` stored, not by counting the rows
+    again on the way (a large event's rows are read back from disk)."""
+    rows = [PlayerRow(number=i, player=f"P{i}", source=f"p{i}.ydk", verdict="illegal",
+                      problem_count=1, problems="DC201: x.") for i in range(1, 5)]
+    rows += [PlayerRow(number=9, source="b.ydk", verdict="unreadable", error="b: no deck.")]
+    event = EventReport(format="tcg", total=30, illegal=10, unreadable=20, players=rows)
+    lines = format_summary(event, worst=3).splitlines()
+    assert "  … and 7 more illegal" in lines and "  … and 17 more" in lines
