@@ -462,3 +462,36 @@ def test_summary_counts_are_the_reports_own_totals() -> None:
     event = EventReport(format="tcg", total=30, illegal=10, unreadable=20, players=rows)
     lines = format_summary(event, worst=3).splitlines()
     assert "  … and 7 more illegal" in lines and "  … and 17 more" in lines
+
+
+_CELL_TEXTS = ["plain", "two\nlines", "tab\tinside", "a & b <c>\nd > e", "=1+1\nx", "\tlead",
+               "\nlead", "cr\r\nlf", "é\nnon-ascii", "bell\x07\nx", "x" * 40000, "", "  pad  \n",
+               "@home\nx", "line\n", "-\n-"]
+
+
+def test_xlsx_several_line_text_is_written_as_clean_text_leaves_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's problems (plain text of several lines) are written without going through
+    `clean_text`, which has nothing to change in them; every text gives the cell `_cell`
+    writes, and the number of lines `text_lines` counted before (issue 24)."""
+    from deckcheck.event import xlsx_tables
+    from deckcheck.event.xlsx_tables import _cell, _Cells, text_lines
+
+    want = {v: _cell("B\x00", v, "wrap") for v in _CELL_TEXTS}
+    cleaned: list[str] = []
+    clean = xlsx_tables.clean_text
+    monkeypatch.setattr(xlsx_tables, "clean_text", lambda v: cleaned.append(v) or clean(v))
+    cells = _Cells("B", "wrap", None, (str, int))
+    assert {v: cells[v] for v in _CELL_TEXTS} == want
+    assert "two\nlines" not in cleaned and "a & b <c>\nd > e" not in cleaned
+    assert "cr\r\nlf" in cleaned and "bell\x07\nx" in cleaned  # what it does change
+
+    def counted(value: object, width: float) -> int:  # as text_lines counted them before
+        if not isinstance(value, str) or (len(value) <= width and "\n" not in value):
+            return 1
+        chars = max(1, int(width))
+        return sum(max(1, -(-len(line) // chars)) for line in value.split("\n"))
+
+    for v in [*_CELL_TEXTS, None, 7, "a" * 24, "a" * 25, "a\n" * 3, "\n\n"]:
+        for width in (0.5, 1, 8.43, 24, 36):
+            assert text_lines(v, width) == counted(v, width), (v, width)
