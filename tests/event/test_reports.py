@@ -495,3 +495,27 @@ def test_xlsx_several_line_text_is_written_as_clean_text_leaves_it(
     for v in [*_CELL_TEXTS, None, 7, "a" * 24, "a" * 25, "a\n" * 3, "\n\n"]:
         for width in (0.5, 1, 8.43, 24, 36):
             assert text_lines(v, width) == counted(v, width), (v, width)
+
+
+def test_xlsx_a_column_wide_enough_is_measured_no_further() -> None:
+    """Fitting the widths reads every row once; a column whose longest line already reaches
+    the width it cannot pass (a path past its cap) is not measured in later blocks."""
+    from deckcheck.event.report_xlsx import _BLOCK, CAPPED, _table, _Values
+
+    measured: list[str] = []
+
+    class Text(str):
+        def __str__(self) -> str:
+            measured.append(str.__str__(self))
+            return str.__str__(self)
+
+    fields = ("number", "source", "location")
+    rows = [(n, Text(f"/decks/a long folder name/player {n}.ydk"), f"x{n}")
+            for n in range(1, 3 * _BLOCK + 1)]
+    longest = _Values(rows, list, fields).longest(["number", "source", "location"],
+                                                   {"source": CAPPED["source"] - 1})
+    assert longest["source"] >= CAPPED["source"] - 1 and longest["number"] == 4
+    assert len(measured) == _BLOCK  # the first block only
+    sheet = _table("T", (("number", "#"), ("source", "Source"), ("location", "Location")),
+                   _Values(rows, list, fields))
+    assert sheet.widths[1] == CAPPED["source"] and sheet.column_styles[1] == "wrap"
