@@ -180,7 +180,10 @@ class _Forked:
         if sent is None:
             return
         if self.next < len(self.runs):
-            os.write(sent, _RUN.pack(self.next))
+            try:
+                os.write(sent, _RUN.pack(self.next))
+            except BrokenPipeError:  # the worker is gone
+                raise _stopped() from None
             self.given[w].append(self.next)
             self.next += 1
         else:
@@ -215,9 +218,7 @@ class _Forked:
         fd = self.back[w]
         head = _read(fd, _LENGTH.size)
         if len(head) < _LENGTH.size:
-            raise DeckcheckError("A worker process checking the event stopped before it was "
-                                 "done (killed, or out of memory?); run the check again, or "
-                                 "with --jobs 1 to check in one process.")
+            raise _stopped()
         status, value = pickle.loads(_read(fd, _LENGTH.unpack(head)[0]))
         if status != "ok":
             raise value  # the worker's exception, as one process would have raised it
@@ -238,6 +239,12 @@ class _Forked:
             os.waitpid(pid, 0)
             os.close(self.back[w])
         self.pids, self.sent, self.back = [], [], []
+
+
+def _stopped() -> DeckcheckError:
+    return DeckcheckError("A worker process checking the event stopped before it was done "
+                          "(killed, or out of memory?); run the check again, or with --jobs 1 "
+                          "to check in one process.")
 
 
 def _read(fd: int, n: int) -> bytes:
