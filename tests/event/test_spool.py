@@ -138,7 +138,15 @@ def _plain_flags(rows: list[PlayerRow]) -> dict[int, str | None]:
     return {r.number: "; ".join(notes[r.number]) if r.number in notes else None for r in rows}
 
 
-def test_duplicate_flags_are_those_of_the_plain_algorithm() -> None:
+@pytest.mark.parametrize("held", [7, 1024, 100_000])  # through SQLite, and held
+def test_duplicate_flags_are_those_of_the_plain_algorithm(
+        held: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.event import duplicates
+
+    monkeypatch.setattr(duplicates, "HELD", held)
+    if held > 300:  # every key held: grouped without a database
+        monkeypatch.setattr(duplicates.sqlite3, "connect",
+                            lambda *a: pytest.fail("a database for a few hundred rows"))
     rng = random.Random(24)
     names = ["Amy", "amy", "Ámy!", "Ben", "Cid", None, "Dee", "Zoë", "zoe", "\udcff x"]
     ids = [None, "0301", "301", "0302", "x-1", "X 1", "0303", "", "0"]
