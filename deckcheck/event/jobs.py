@@ -126,10 +126,13 @@ def _spawned(entries: Sequence[Path | Skipped], pool: CachingPool, event: EventR
     import multiprocessing
 
     store = None if pool.info.builtin else getattr(pool, "path", None)
+    # a store is opened again by its path, the built-in pool by each worker (its files are
+    # mapped: not sent); any other pool is sent pickled
+    sent = None if store or pool.info.builtin else pool
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(jobs, initializer=_init_spawned,
-                  initargs=(list(entries), store, None if store else pool, event.format,
-                            event.date, options, work)) as workers:
+                  initargs=(list(entries), store, sent, event.format, event.date, options,
+                            work)) as workers:
         yield from workers.imap(_check_run, runs)
         workers.close()
         workers.join()
@@ -330,6 +333,10 @@ def _init_spawned(entries: list[Path | Skipped], store: str | os.PathLike[str] |
         from deckcheck.cards.store import StorePool
 
         pool = StorePool(store)
+    elif pool is None:
+        from deckcheck.cards.builtin import builtin_pool
+
+        pool = builtin_pool()
     cached, checker = work.prepare(pool, format, date, options)
     _state.update(entries=entries, pool=cached, format=format, checker=checker, work=work)
 

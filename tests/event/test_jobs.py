@@ -168,3 +168,17 @@ def test_an_error_in_a_worker_is_raised_in_the_parent(
     monkeypatch.setattr(run, "check_run", fails)
     with pytest.raises(MemoryError, match="no room"):
         check_event([_folder(kit, tmp_path)], pool, date="2026-12-05", jobs=2)
+
+
+def test_spawned_workers_check_on_the_built_in_pool(
+        kit: SimpleNamespace, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where workers cannot be forked (Windows) they are spawned: the built-in pool, whose
+    files are mapped, is opened by each worker, not pickled (which failed)."""
+    from deckcheck.cards.builtin import builtin_pool
+
+    folder = _folder(kit, tmp_path)
+    pool = builtin_pool()
+    one = check_event([folder], pool, date="2026-12-05")
+    monkeypatch.delattr(os, "fork", raising=False)
+    two = check_event([folder], pool, date="2026-12-05", jobs=2)
+    assert to_dict(two) == to_dict(one) and one.total == MIN_FILES_PER_JOB * 2
