@@ -416,13 +416,31 @@ class BuiltinPool:
         return self._all().with_rule_name(rule_name)
 
     def preload(self, passcodes: Iterable[int]) -> None:
-        """Nothing to do: each look-up is a bisection of the file in memory."""
+        """Nothing to do ahead of one deck's look-ups: `get` finds each card's line in the
+        file in memory and keeps the card it parses (a batch of many decks is found faster
+        through one index: `preload_batch`)."""
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self._all())
 
     def __len__(self) -> int:
         return self.info.card_count
+
+    # --- what an event's workers need (`event.run.CachingPool`, `event.jobs`) -------------
+
+    def preload_batch(self, passcodes: Iterable[int]) -> None:
+        """Parse the cards of a batch of decks at once, through one index of the file
+        (`load_cards`), so that `get` answers them from memory."""
+        load_cards(self, passcodes)
+
+    def before_fork(self) -> None:
+        """Before worker processes are forked: index the cards file now (`load_cards`), so
+        that every worker shares the index instead of making its own."""
+        load_cards(self, ())
+
+    def reopen(self) -> None:
+        """In a forked worker: nothing to reopen (the files are mapped or read into memory,
+        and the cards parsed so far stay)."""
 
 
 def builtin_cards() -> list[Card]:

@@ -467,19 +467,25 @@ class StorePool:
     def __len__(self) -> int:
         return self._len
 
+    # --- what an event's workers need (`event.run.CachingPool`, `event.jobs`) -------------
 
-def load_every_row(pool: StorePool) -> None:
-    """Read every card's compact row now, in one pass (~30 ms for a store of every source),
-    when the store keeps them (schema 5): every later `preload` and `get` is answered without
-    a query, in this process and in any process forked from it (an event's workers)."""
-    if pool._lean and pool._compact is None:
-        pool._load_all()
+    def preload_batch(self, passcodes: Iterable[int]) -> None:
+        """The passcodes of a batch of decks: `preload` (one query for the lot)."""
+        self.preload(passcodes)
 
+    def before_fork(self) -> None:
+        """Before worker processes are forked: read every card's compact row now, in one pass
+        (~30 ms for a store of every source), when the store keeps them (schema 5): every
+        later `preload` and `get` is answered without a query, in this process and in every
+        process forked from it."""
+        if self._lean and self._compact is None:
+            self._load_all()
 
-def reconnect(pool: StorePool) -> None:
-    """In a process forked from the one that opened `pool`: a connection of this process (an
-    SQLite connection must not cross a fork), every card and compact row `pool` holds kept.
-    The inherited connection is kept, never used nor closed here (it is the parent's)."""
-    if pool._pid != os.getpid():
-        pool._inherited = pool._con  # type: ignore[attr-defined]  # set here only
-        pool._con, pool._pid, pool._closed = connect(pool.path), os.getpid(), False
+    def reopen(self) -> None:
+        """In a process forked from the one that opened the pool: a connection of this
+        process (an SQLite connection must not cross a fork), every card and compact row the
+        pool holds kept. The inherited connection is kept, never used nor closed here (it is
+        the parent's)."""
+        if self._pid != os.getpid():
+            self._inherited = self._con
+            self._con, self._pid, self._closed = connect(self.path), os.getpid(), False

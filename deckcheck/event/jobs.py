@@ -8,19 +8,25 @@ order, numbering the rows as one process would, so the report is the same whatev
 is; duplicates are flagged on the whole event afterwards (`run.finish`).
 
 Workers are forked where the platform can: they start with the format, list, checker and the
-cards already looked up in memory, and are sent only the bounds of their runs (a card store
+cards already looked up in memory, and are sent only the number of each run (a card store
 opens its own connection in each worker, since an SQLite connection must not cross a fork).
-Elsewhere they are spawned and prepare their own checker.
+The parent hands out the runs through a pipe to each worker and reads the results from
+another, in its one thread (`_Forked`): no `multiprocessing` pool, whose import, threads and
+queues cost the parent more than the rows it receives. Elsewhere the workers are spawned by
+`multiprocessing` and prepare their own checker.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+import pickle
+import selectors
+import struct
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from deckcheck.errors import DeckcheckError
 from deckcheck.event.inputs import Entries
 from deckcheck.event.models import EventReport, SkippedRow
 
@@ -88,38 +94,198 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
     runs = runs_of(entries, jobs, work.most)
     files_in = [files_between(entries, a, b) for a, b in runs]
     left = sum(files_in)
-    store = None if pool.info.builtin else getattr(pool, "path", None)
-    forked = "fork" in multiprocessing.get_all_start_methods()
-    if forked:
-        pool.before_fork()  # what every worker would read for itself, read once
-        _warm_up(entries, pool, checker, event.format, work)
-        # inherited, not pickled: the inputs, the prepared checker, the cards looked up
-        ctx: multiprocessing.context.BaseContext = multiprocessing.get_context("fork")
-        _state.update(entries=entries, pool=pool, checker=checker, format=event.format,
-                      work=work)
-        initializer: Any = _init_forked
-        initargs: tuple[Any, ...] = ()
-    else:  # pragma: no cover - Windows, macOS: the worker prepares its own checker
-        ctx = multiprocessing.get_context("spawn")
-        initializer = _init_spawned
-        initargs = (list(entries), store, None if store else pool, event.format,
-                    event.date, options or {}, work)
+    results: Generator[RunResult, None, None] | None = None
     try:
-        with ctx.Pool(jobs, initializer=initializer, initargs=initargs) as workers:
-            for k, (rows, skipped, facts) in enumerate(workers.imap(_check_run, runs)):
-                event.skipped += [SkippedRow(source=s, reason=r) for s, r in skipped]
-                for data in rows:
-                    work.add_row(event, data)
-                _add_facts(event, facts)
-                left -= files_in[k]
-                if progress is not None:
-                    progress("check", len(event.players), len(event.players) + left)
-            # every run is in: the idle workers end as they would after their last task
-            # (leaving the `with` would stop them with a signal and wait for it)
-            workers.close()
-            workers.join()
+        if hasattr(os, "fork"):
+            pool.before_fork()  # what every worker would read for itself, read once
+            _warm_up(entries, pool, checker, event.format, work)
+            # inherited, not pickled: the inputs, the prepared checker, the cards looked up
+            _state.update(entries=entries, pool=pool, checker=checker, format=event.format,
+                          work=work, runs=runs)
+            results = _Forked(jobs, runs).results()
+        else:  # pragma: no cover - Windows: the worker prepares its own checker
+            results = _spawned(entries, pool, event, jobs, runs, work, options or {})
+        for k, (rows, skipped, facts) in enumerate(results):
+            event.skipped += [SkippedRow(source=s, reason=r) for s, r in skipped]
+            for data in rows:
+                work.add_row(event, data)
+            _add_facts(event, facts)
+            left -= files_in[k]
+            if progress is not None:
+                progress("check", len(event.players), len(event.players) + left)
     finally:
+        if results is not None:
+            results.close()  # the workers stopped and waited for, if the event failed
         _state.clear()
+
+
+def _spawned(entries: Sequence[Path | Skipped], pool: CachingPool, event: EventReport,
+             jobs: int, runs: list[tuple[int, int]], work: Work, options: dict[str, Any]
+             ) -> Generator[RunResult, None, None]:  # pragma: no cover - without fork
+    """The runs' results, in order, from `jobs` spawned processes (`multiprocessing`)."""
+    import multiprocessing
+
+    store = None if pool.info.builtin else getattr(pool, "path", None)
+    # a store is opened again by its path, the built-in pool by each worker (its files are
+    # mapped: not sent); any other pool is sent pickled
+    sent = None if store or pool.info.builtin else pool
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(jobs, initializer=_init_spawned,
+                  initargs=(list(entries), store, sent, event.format, event.date, options,
+                            work)) as workers:
+        yield from workers.imap(_check_run, runs)
+        workers.close()
+        workers.join()
+
+
+#: A message's length, before its pickled bytes (a worker's result).
+_LENGTH = struct.Struct("<Q")
+#: A run's number, as the parent sends it to a worker.
+_RUN = struct.Struct("<I")
+#: Runs a worker is given ahead (so that it never waits for the parent between two).
+_AHEAD = 2
+
+
+class _Forked:
+    """`jobs` forked workers checking `runs`: each is sent the numbers of its next runs
+    through a pipe of its own, `_AHEAD` at a time (one more as each result comes back, so a
+    worker whose runs are slower does fewer), and sends back each run's `RunResult` pickled
+    through another. A worker that fails sends its error instead; one that dies (killed)
+    stops the event with a sentence, never leaves it waiting."""
+
+    def __init__(self, jobs: int, runs: list[tuple[int, int]]) -> None:
+        self.runs = runs
+        self.next = 0  # the next run to hand out
+        self.pids: list[int] = []
+        self.sent: list[int | None] = []  # per worker: the pipe its runs go to, until closed
+        self.back: list[int] = []  # per worker: the pipe its results come from
+        self.given: list[list[int]] = []  # per worker: its runs not back yet, in order
+        for _ in range(min(jobs, len(runs))):
+            task_r, task_w = os.pipe()
+            result_r, result_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the worker (measured by the parent's tests)
+                for fd in [task_w, result_r, *self.back, *self.sent]:
+                    if fd is not None:
+                        os.close(fd)  # its own ends only
+                _worker(task_r, result_w)
+            os.close(task_r)
+            os.close(result_w)
+            self.pids.append(pid)
+            self.sent.append(task_w)
+            self.back.append(result_r)
+            self.given.append([])
+
+    def _give(self, w: int) -> None:
+        """Send worker `w` its next run, or close its pipe when none is left (it ends once it
+        has sent back what it was given)."""
+        sent = self.sent[w]
+        if sent is None:
+            return
+        if self.next < len(self.runs):
+            try:
+                os.write(sent, _RUN.pack(self.next))
+            except BrokenPipeError:  # the worker is gone
+                raise _stopped() from None
+            self.given[w].append(self.next)
+            self.next += 1
+        else:
+            os.close(sent)
+            self.sent[w] = None
+
+    def results(self) -> Generator[RunResult, None, None]:
+        """Each run's result, in the order of the runs."""
+        done: dict[int, RunResult] = {}
+        ok = False
+        try:
+            with selectors.DefaultSelector() as sel:
+                for w, fd in enumerate(self.back):
+                    for _ in range(_AHEAD):
+                        self._give(w)
+                    sel.register(fd, selectors.EVENT_READ, w)
+                for k in range(len(self.runs)):
+                    while k not in done:
+                        for key, _ in sel.select():
+                            w = key.data
+                            done[self.given[w].pop(0)] = self._receive(w)
+                            self._give(w)
+                            if not self.given[w]:  # it ends now: its pipe's end is no news
+                                sel.unregister(key.fd)
+                    yield done.pop(k)
+            ok = True
+        finally:
+            self.close(ok)
+
+    def _receive(self, w: int) -> RunResult:
+        """The next result worker `w` sends (its error raised here)."""
+        fd = self.back[w]
+        head = _read(fd, _LENGTH.size)
+        if len(head) < _LENGTH.size:
+            raise _stopped()
+        status, value = pickle.loads(_read(fd, _LENGTH.unpack(head)[0]))
+        if status != "ok":
+            raise value  # the worker's exception, as one process would have raised it
+        result: RunResult = value
+        return result
+
+    def close(self, ok: bool) -> None:
+        """Wait for every worker (stopped first when the event failed) and close the pipes."""
+        for w, pid in enumerate(self.pids):
+            sent = self.sent[w]
+            if sent is not None:
+                os.close(sent)
+            if not ok:
+                try:
+                    os.kill(pid, 9)
+                except OSError:  # pragma: no cover - already gone
+                    pass
+            os.waitpid(pid, 0)
+            os.close(self.back[w])
+        self.pids, self.sent, self.back = [], [], []
+
+
+def _stopped() -> DeckcheckError:
+    return DeckcheckError("A worker process checking the event stopped before it was done "
+                          "(killed, or out of memory?); run the check again, or with --jobs 1 "
+                          "to check in one process.")
+
+
+def _read(fd: int, n: int) -> bytes:
+    """`n` bytes from the pipe `fd` (fewer at its end), read as they come: nothing read ahead
+    that the parent's `select` would not see."""
+    parts = []
+    while n > 0:
+        part = os.read(fd, min(n, 1 << 20))
+        if not part:
+            break
+        parts.append(part)
+        n -= len(part)
+    return b"".join(parts)
+
+
+def _worker(runs: int, results: int) -> None:  # pragma: no cover - in the worker
+    """A forked worker: check each run whose number comes through `runs`, and send back its
+    result (or the error it raised) through `results`, until `runs` is closed."""
+    code = 1
+    try:
+        _init_forked()
+        out = os.fdopen(results, "wb", buffering=1 << 16)
+        while len(got := os.read(runs, _RUN.size)) == _RUN.size:
+            k = _RUN.unpack(got)[0]
+            try:
+                message = pickle.dumps(("ok", _check_run(_state["runs"][k])),
+                                       pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:  # noqa: BLE001 - sent to the parent, raised there
+                try:
+                    message = pickle.dumps(("error", exc), pickle.HIGHEST_PROTOCOL)
+                except Exception:  # noqa: BLE001 - an exception that does not pickle
+                    message = pickle.dumps(("error", RuntimeError(repr(exc))))
+            out.write(_LENGTH.pack(len(message)))
+            out.write(message)
+            out.flush()
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def files_between(entries: Sequence[Path | Skipped], start: int, stop: int) -> int:
@@ -167,6 +333,10 @@ def _init_spawned(entries: list[Path | Skipped], store: str | os.PathLike[str] |
         from deckcheck.cards.store import StorePool
 
         pool = StorePool(store)
+    elif pool is None:
+        from deckcheck.cards.builtin import builtin_pool
+
+        pool = builtin_pool()
     cached, checker = work.prepare(pool, format, date, options)
     _state.update(entries=entries, pool=cached, format=format, checker=checker, work=work)
 

@@ -29,7 +29,7 @@ from deckcheck.event.columns import (
 )
 from deckcheck.event.models import VERDICT_LABELS, EventReport
 from deckcheck.event.spool import RowSpool, values_getter
-from deckcheck.event.xlsx_tables import Sheet, write_workbook
+from deckcheck.event.xlsx_tables import MAX_CELL_TEXT, Sheet, write_workbook
 
 MIN_WIDTH, MAX_WIDTH = 6, 60
 #: Columns holding long or several-line text get these widths, wrapped: narrow enough that
@@ -71,27 +71,34 @@ class _Values(Sequence[list[Any]]):
     def __iter__(self) -> Iterator[list[Any]]:
         return map(self._values, self._rows)
 
-    def longest(self, names: list[str]) -> dict[str, int]:
+    def longest(self, names: list[str], enough: dict[str, int] | None = None
+                ) -> dict[str, int]:
         """The length of the longest line of each named column's text (0 for none), in one
         pass over the rows, a block at a time (a large event's are read back from disk);
-        the verdict as people read it. Each distinct value of a block is measured once."""
+        the verdict as people read it. Each distinct value of a block is measured once.
+        A column is measured no further once its longest reaches `enough[name]` (a length
+        past which its width no longer changes): the length then given is at least that."""
         longest = dict.fromkeys(names, 0)
-        if not names:
-            return longest
-        if self._fields is not None:
-            at = [list(self._fields).index(n) for n in names]
-            get: Callable[[Any], tuple[Any, ...]] = (
-                itemgetter(*at) if len(at) > 1 else lambda r: (r[at[0]],))
-        else:
-            get = values_getter(tuple(names))
+        enough = enough or {}
+        todo = list(names)  # the columns still measured
         rows = iter(self._rows)
-        while block := list(islice(rows, _BLOCK)):
-            for name, column in zip(names, zip(*map(get, block), strict=True), strict=True):
+        while todo and (block := list(islice(rows, _BLOCK))):
+            for name, column in zip(todo, zip(*map(self._getter(todo), block), strict=True),
+                                    strict=True):
                 distinct = set(column)
                 if name == "verdict":
                     distinct = {VERDICT_LABELS[v] for v in distinct}
                 longest[name] = max(longest[name], _longest(distinct))
+            # a column wide enough is measured no further (paths, locations)
+            todo = [n for n in todo if longest[n] < enough.get(n, MAX_CELL_TEXT + 1)]
         return longest
+
+    def _getter(self, names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+        """The named columns' values of a row, as one tuple."""
+        if self._fields is None:
+            return values_getter(tuple(names))
+        at = [list(self._fields).index(n) for n in names]
+        return itemgetter(*at) if len(at) > 1 else lambda r: (r[at[0]],)
 
 
 #: Rows measured at once.
@@ -113,7 +120,9 @@ def _fit(longest: int, header: str) -> float:
 def _table(title: str, columns: tuple[tuple[str, str], ...], rows: _Values) -> Sheet:
     fields = [f for f, _ in columns]
     wrapped = {i for i, f in enumerate(fields) if f in WRAPPED}
-    longest = rows.longest([f for f in fields if f not in WRAPPED])
+    # a column's width no longer changes past MAX_WIDTH, or past its cap (then it wraps)
+    longest = rows.longest([f for f in fields if f not in WRAPPED],
+                           {f: CAPPED.get(f, MAX_WIDTH) - 1 for f in fields})
     widths = [WRAPPED[fields[i]] if i in wrapped else _fit(longest[fields[i]], h)
               for i, (_, h) in enumerate(columns)]
     for i, f in enumerate(fields):

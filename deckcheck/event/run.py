@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.cards.builtin import BuiltinPool, load_cards
 from deckcheck.cards.model import Card
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.deckhash import deck_hash
@@ -94,40 +93,29 @@ class CachingPool:
         new = [pc for pc in set(passcodes) if pc not in known]
         if new:
             pool = self._pool
-            if isinstance(pool, BuiltinPool):
-                load_cards(pool, new)  # the lines found through one index, not bisected
-            elif hasattr(pool, "preload"):  # a pool of the protocol has it; a stand-in may not
-                pool.preload(new)  # one query for the lot
+            # the pool's own way with a batch of decks (the built-in file: one index; a
+            # store: one query); a pool in memory (or a test's stand-in) may have neither
+            load = getattr(pool, "preload_batch", None) or getattr(pool, "preload", None)
+            if load is not None:
+                load(new)
             for pc in new:
                 known[pc] = pool.get(pc)
 
     def before_fork(self) -> None:
-        """Read now what every worker would otherwise read for itself: a store's compact
-        rows (one pass), the built-in cards file's index; a forked worker inherits them."""
-        pool = self._pool
-        if isinstance(pool, BuiltinPool):
-            load_cards(pool, ())
-        elif not self.info.builtin:
-            from deckcheck.cards.store import StorePool, load_every_row
-
-            if isinstance(pool, StorePool):
-                load_every_row(pool)
+        """Read now what every worker would otherwise read for itself (the pool's
+        `before_fork`: a store's compact rows, the built-in cards file's index); a forked
+        worker inherits it. A pool in memory has nothing to read."""
+        prepare = getattr(self._pool, "before_fork", None)
+        if prepare is not None:
+            prepare()
 
     def reopen(self) -> None:
-        """In a forked worker: a store's connection of its own (an SQLite connection must
-        not cross a fork); the cards already looked up, and the store's rows, stay in
-        memory."""
-        pool = self._pool
-        path = getattr(pool, "path", None)
-        if path is None or self.info.builtin:
-            return
-        from deckcheck.cards.store import StorePool, reconnect
-
-        if isinstance(pool, StorePool):
-            reconnect(pool)
-        else:  # another pool over a store file
-            self._inherited = pool  # kept, never closed here: the parent's connection
-            self._pool = StorePool(path)
+        """In a forked worker: the pool's `reopen` (a store's connection of its own: an
+        SQLite connection must not cross a fork); the cards already looked up, and the
+        store's rows, stay in memory."""
+        reopen = getattr(self._pool, "reopen", None)
+        if reopen is not None:
+            reopen()
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self._pool)

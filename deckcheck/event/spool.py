@@ -3,10 +3,11 @@
 An event of 100,000 registrations makes about as many player rows and three times as many
 problem rows (~3 KB a registration); held in memory they were most of what `event check` used
 (issue 24). `RowSpool` is the table of one kind of row (`PlayerRow`, `ProblemRow`): rows are
-appended as each registration is checked; the first `KEEP` are held as they are (an event of
-a few thousand registrations never touches the disk), and past that every row is written to
-an unnamed temporary file, `BLOCK` rows to a pickled block, and only the current block and
-each block's place are kept. Reading gives the rows back in order, as new row objects:
+appended as each registration is checked, each kept as the tuple of its values (no row object
+is made as it comes); the first `KEEP` are held (an event of a few thousand registrations
+never touches the disk), and past that every row is written to an unnamed temporary file,
+`BLOCK` rows to a pickled block, and only the current block and each block's place are
+kept. Reading gives the rows back in order, as new row objects:
 `len`, iteration, an index or a slice (a forked process reads its slice of the file with
 `os.pread`, so processes do not share a file position).
 
@@ -52,40 +53,38 @@ class RowSpool(Sequence[T]):
         self.block = BLOCK if block is None else block
         #: Completes a row as it is read back (the duplicate flags), or None.
         self.fill: Callable[[T], None] | None = None
-        self._rows: list[T] = []  # the rows held, until the table moves to disk
-        #: once on disk: the values of the rows after the last block written
+        #: the values of the rows held (until the table moves to disk), or once on disk, of
+        #: the rows after the last block written
         self._tail: list[tuple[Any, ...]] = []
+        #: the held rows as row objects, made on the first read after an append
+        self._rows: list[T] = []
         #: a row's values, in field order
         self._values: Callable[[T], tuple[Any, ...]] = values_getter(self.names)
         self._file: IO[bytes] | None = None
         self._blocks: list[tuple[int, int]] = []  # (offset, length) of each block on disk
         self._end = 0
         self._len = 0
-        self._filled = False  # `fill` has been applied to the held rows since the last append
+        self._filled = False  # `fill` has been applied to `_rows`
 
     def __len__(self) -> int:
         return self._len
 
     def append(self, row: T) -> None:
-        if self._file is None:
-            self._rows.append(row)
-            self._len += 1
-            self._filled = False
-            if len(self._rows) > self.keep:
-                self._to_disk()
-        else:
-            self.append_values(self._values(row))
+        """Append a row (its values are stored: changing the row later changes nothing)."""
+        self.append_values(self._values(row))
 
     def append_values(self, values: tuple[Any, ...]) -> None:
-        """Append a row given as its values, in field order (`names`): once on disk, they
-        are stored as they are, no row object made."""
-        if self._file is None:
-            self.append(self._make(values))
-            return
+        """Append a row given as its values, in field order (`names`): stored as they are,
+        no row object made."""
         tail = self._tail
         tail.append(values)
         self._len += 1
-        if len(tail) == self.block:
+        if self._file is None:
+            if self._rows:
+                self._rows = []  # made again on the next read
+            if len(tail) > self.keep:
+                self._to_disk()
+        elif len(tail) == self.block:
             self._write(tail)
             self._tail = []
 
@@ -99,13 +98,12 @@ class RowSpool(Sequence[T]):
             self.append_values(values)
 
     def _to_disk(self) -> None:
-        """Move the held rows to the file, a block at a time; the rest start the tail."""
+        """Move the held rows to the file, a block at a time; the rest stay as the tail."""
         import tempfile  # only past KEEP rows (~5 ms of every event command's start)
 
         self._file = tempfile.TemporaryFile(prefix="deckcheck-rows-")
         weakref.finalize(self, self._file.close)  # closed with the spool
-        values = list(map(self._values, self._rows))
-        self._rows = []
+        values = self._tail
         full = len(values) // self.block * self.block
         for start in range(0, full, self.block):
             self._write(values[start:start + self.block])
@@ -123,8 +121,6 @@ class RowSpool(Sequence[T]):
     def _stored(self, i: int) -> list[tuple[Any, ...]]:
         """Block `i` as stored: each row's values (the tail not on disk yet as the last)."""
         if i == len(self._blocks):
-            if self._file is None:
-                return list(map(self._values, self._rows))
             return self._tail
         assert self._file is not None
         offset, length = self._blocks[i]
@@ -134,8 +130,11 @@ class RowSpool(Sequence[T]):
 
     def _block(self, i: int) -> list[T]:
         """Block `i` as rows (the held rows, or the tail not on disk yet, as the last)."""
-        if self._file is None and i == 0:
+        if self._file is None and i == 0:  # the held rows: made once, filled once
             rows = self._rows
+            if len(rows) != self._len:
+                rows = self._rows = list(map(self._make, self._tail))
+                self._filled = False
             if self.fill is not None and not self._filled:
                 for r in rows:
                     self.fill(r)
@@ -163,7 +162,7 @@ class RowSpool(Sequence[T]):
     @property
     def _size(self) -> int:
         """Rows per block as read back (all of them while held)."""
-        return self.block if self._file is not None else max(1, len(self._rows))
+        return self.block if self._file is not None else max(1, self._len)
 
     def __iter__(self) -> Iterator[T]:
         for i in range(len(self._blocks) + 1 if self._file is not None else 1):
@@ -213,15 +212,9 @@ class _Stored(Sequence[tuple[Any, ...]]):
 
     def __init__(self, table: RowSpool[Any]) -> None:
         self._table = table
-        self._held: list[tuple[Any, ...]] | None = None
 
     def _block(self, i: int) -> list[tuple[Any, ...]]:
-        table = self._table
-        if table._file is not None:
-            return table._stored(i)
-        if self._held is None or len(self._held) != len(table):  # the held rows, once
-            self._held = table._stored(i)
-        return self._held
+        return self._table._stored(i)
 
     def __len__(self) -> int:
         return len(self._table)

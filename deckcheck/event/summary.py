@@ -33,26 +33,21 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _worst(rows: Iterable[PlayerRow], worst: int
-           ) -> tuple[list[PlayerRow], int, list[PlayerRow], int]:
+def _worst(rows: Iterable[PlayerRow], worst: int) -> tuple[list[PlayerRow], list[PlayerRow]]:
     """In one pass over the rows (a large event's are read back from disk): the `worst`
-    illegal rows with the most problems (then by number) and how many are illegal, the
-    first `worst` unreadable rows and how many are unreadable."""
+    illegal rows with the most problems (then by number), and the first `worst` unreadable
+    rows (how many there are of each, `finish` has counted)."""
     unreadable: list[PlayerRow] = []
-    counts = [0, 0]  # illegal, unreadable
 
     def illegal() -> Iterator[PlayerRow]:
         for r in rows:
             if r.verdict == "illegal":
-                counts[0] += 1
                 yield r
-            elif r.verdict == "unreadable":
-                counts[1] += 1
-                if len(unreadable) < worst:
-                    unreadable.append(r)
+            elif r.verdict == "unreadable" and len(unreadable) < worst:
+                unreadable.append(r)
 
     offenders = heapq.nsmallest(worst, illegal(), key=lambda r: (-r.problem_count, r.number))
-    return offenders, counts[0], unreadable, counts[1]
+    return offenders, unreadable
 
 
 def format_summary(event: EventReport, *, worst: int = WORST) -> str:
@@ -64,21 +59,21 @@ def format_summary(event: EventReport, *, worst: int = WORST) -> str:
     if event.duplicates:
         lines.append(f"  {_plural(event.duplicates, 'registration')} flagged as duplicate"
                      " (see the Duplicate column)")
-    illegal, n_illegal, unreadable, n_unreadable = _worst(event.players, worst)
+    illegal, unreadable = _worst(event.players, worst)
     if illegal:
         lines.append("Worst offenders:")
         for row in illegal:
             first = row.problems.split("\n", 1)[0]
             lines.append(f"  {_who(row)}: {_plural(row.problem_count, 'problem')}"
                          + (f" \u2014 {printable(first)}" if first else ""))
-        if n_illegal > worst:
-            lines.append(f"  … and {n_illegal - worst} more illegal")
+        if event.illegal > worst:
+            lines.append(f"  … and {event.illegal - worst} more illegal")
     if unreadable:
         lines.append("Could not be read:")
         for row in unreadable:
             lines.append(f"  {_who(row)}: {printable(row.error or '')}")
-        if n_unreadable > worst:
-            lines.append(f"  … and {n_unreadable - worst} more")
+        if event.unreadable > worst:
+            lines.append(f"  … and {event.unreadable - worst} more")
     if event.skipped:
         lines.append(f"Skipped ({_plural(len(event.skipped), 'input')} not a registration):")
         for s in event.skipped[:worst]:

@@ -122,10 +122,15 @@ def clean_text(value: str) -> str:
 def text_lines(value: Any, width: float) -> int:
     """How many lines `value` takes wrapped in a column `width` characters wide (an estimate
     that errs on the high side: a character is taken as wide as a digit)."""
-    if not isinstance(value, str) or (len(value) <= width and "\n" not in value):
+    if not isinstance(value, str):
+        return 1
+    several = "\n" in value
+    if not several and len(value) <= width:
         return 1
     chars = max(1, int(width))
-    return sum(max(1, -(-len(line) // chars)) for line in str(value).split("\n"))
+    if not several:  # one line, longer than the column (a path, a location)
+        return -(-len(value) // chars)
+    return sum([-(-len(line) // chars) or 1 for line in value.split("\n")])
 
 
 @dataclass
@@ -264,8 +269,11 @@ class _Cells(dict[Any, str]):
         kind = type(v)
         if self.by_value and v in self.by_value:
             text = _cell(self.ref, v, self.by_value[v])
-        elif kind is str and v.isascii() and v.isprintable() and len(v) <= MAX_CELL_TEXT \
-                and not v.startswith(FORMULA_START):  # most cells: plain one-line text
+        elif kind is str and v.isascii() and len(v) <= MAX_CELL_TEXT \
+                and not v.startswith(FORMULA_START) and (v.isprintable() or (
+                    "\r" not in v and v.replace("\n", " ").replace("\t", " ").isprintable())):
+            # most cells: plain text (of one line or several, as a player's problems) that
+            # `clean_text` leaves as it is
             if "&" in v or "<" in v or ">" in v:
                 text = f"{self.text}{escape(v)}</t></is></c>"
             else:

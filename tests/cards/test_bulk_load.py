@@ -1,6 +1,7 @@
 """The bulk loads an event runs before forking its workers: the built-in cards of many
-passcodes through one index (`builtin.load_cards`), every compact row of a store
-(`store.load_every_row`), and a forked worker's own connection (`store.reconnect`)."""
+passcodes through one index (`BuiltinPool.preload_batch`, `before_fork`), every compact row
+of a store (`StorePool.before_fork`), and a forked worker's own connection
+(`StorePool.reopen`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from deckcheck.cards.builtin import (
     BuiltinPool,
     load_cards,
 )
-from deckcheck.cards.store import StorePool, load_every_row, reconnect
+from deckcheck.cards.store import StorePool
 from deckcheck.imports.run import import_sources
 from deckcheck.sources import read_source
 
@@ -31,7 +32,7 @@ def _fresh() -> BuiltinPool:
 def test_load_cards_parses_each_card_without_bisecting(monkeypatch: pytest.MonkeyPatch) -> None:
     codes = [89631139, 14558127, 46986414, 5]  # 5 is no card
     loaded = _fresh()
-    load_cards(loaded, codes)
+    loaded.preload_batch(codes)
     looked_for: list[object] = []
     find = builtin._find
     monkeypatch.setattr(builtin, "_find", lambda *a: looked_for.append(a[2]) or find(*a))
@@ -40,6 +41,17 @@ def test_load_cards_parses_each_card_without_bisecting(monkeypatch: pytest.Monke
     single = _fresh()
     assert cards == [single.get(pc) for pc in codes[:3]] and None not in cards
     assert loaded.get(5) is None and loaded.get(14558128) is loaded.get(14558127)
+
+
+def test_before_fork_indexes_the_cards_file_for_every_worker() -> None:
+    pool = _fresh()
+    assert getattr(pool, "_line_index", None) is None
+    pool.before_fork()
+    index = pool._line_index  # type: ignore[attr-defined]  # made by `load_cards`
+    pool.reopen()  # (nothing to reopen: the files are in memory)
+    pool.preload_batch([89631139, 14558127])
+    assert pool._line_index is index  # type: ignore[attr-defined]  # the one made before
+    assert pool.get(89631139) is not None
 
 
 def test_load_cards_of_every_card_is_the_full_parse() -> None:
@@ -58,7 +70,7 @@ def db(tmp_path: Path) -> Path:
 
 def test_every_row_loaded_answers_without_a_query(db: Path) -> None:
     pool, single = StorePool(db), StorePool(db)
-    load_every_row(pool)
+    pool.before_fork()
     pool._con.close()  # any query now fails
     for pc in (14558127, 14558128, 46986414, 99):
         a, b = pool.get(pc), single.get(pc)
@@ -68,12 +80,12 @@ def test_every_row_loaded_answers_without_a_query(db: Path) -> None:
 def test_reconnect_in_a_forked_process_keeps_what_the_pool_holds(
         db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pool = StorePool(db)
-    load_every_row(pool)
+    pool.before_fork()
     card = pool.get(14558127)
     parent = pool._con
-    reconnect(pool)  # the same process: nothing to do
+    pool.reopen()  # the same process: nothing to do
     assert pool._con is parent
     monkeypatch.setattr("os.getpid", lambda: -1)  # as a forked process sees it
-    reconnect(pool)
+    pool.reopen()
     assert pool._con is not parent and pool.get(14558127) is card
     assert [c.passcode for c in pool.find_name("Ash Blossom & Joyous Spring")] == [14558127]

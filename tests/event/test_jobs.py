@@ -101,26 +101,84 @@ def test_the_files_of_each_run_are_counted_without_making_their_paths(
     assert files_between(list(entries), 2, 8) == 4  # a plain list: counted from its items
 
 
+def _folder(kit: SimpleNamespace, tmp_path: Any, n: int = MIN_FILES_PER_JOB * 2) -> Any:
+    folder = tmp_path / "event"
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"Player {i:03d}.ydk").write_text(write_ydk(kit.make_deck(kit.LEGAL_MAIN)),
+                                                    encoding="utf-8")
+    return folder
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
 def test_the_workers_end_on_their_own_once_every_run_is_in(
         kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The idle workers are closed and joined (they exit 0), not stopped with a signal and
-    waited for as leaving the pool's `with` does (~15-20 ms of every event)."""
-    import multiprocessing.pool
+    """The workers exit 0 once their pipe of runs is closed, none stopped with a signal; no
+    `multiprocessing` pool (its import, threads and queues) is started."""
+    import sys
 
-    pools: list[Any] = []
-    real_init = multiprocessing.pool.Pool.__init__
+    ended: list[int] = []
+    wait = os.waitpid
 
-    def remember(self: Any, *args: Any, **kwargs: Any) -> None:
-        real_init(self, *args, **kwargs)
-        pools.append(self)
+    def waited(pid: int, options: int) -> tuple[int, int]:
+        got = wait(pid, options)
+        ended.append(got[1])
+        return got
 
-    monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", remember)
-    folder = tmp_path / "event"
-    folder.mkdir()
-    for i in range(MIN_FILES_PER_JOB * 2):
-        (folder / f"Player {i:03d}.ydk").write_text(write_ydk(kit.make_deck(kit.LEGAL_MAIN)),
-                                                    encoding="utf-8")
-    check_event([folder], pool, date="2026-12-05", jobs=2)
-    workers = [w for p in pools for w in p._pool]
-    assert len(workers) == 2 and [w.exitcode for w in workers] == [0, 0]
+    monkeypatch.setattr(os, "waitpid", waited)
+    monkeypatch.setattr(os, "kill", lambda *a: pytest.fail(f"a worker was killed: {a}"))
+    monkeypatch.delitem(sys.modules, "multiprocessing.pool", raising=False)
+    check_event([_folder(kit, tmp_path)], pool, date="2026-12-05", jobs=2)
+    assert ended == [0, 0]
+    assert "multiprocessing.pool" not in sys.modules
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
+def test_a_worker_that_dies_stops_the_event_with_a_sentence(
+        kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed (or out of memory) is an error the user reads, not an event left
+    waiting for its rows forever (as a `multiprocessing` pool does); the others are stopped."""
+    from deckcheck.errors import DeckcheckError
+    from deckcheck.event import run
+
+    parent, plain = os.getpid(), run.check_run
+
+    def dies(*args: Any) -> Any:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), 9)
+        return plain(*args)
+
+    monkeypatch.setattr(run, "check_run", dies)
+    with pytest.raises(DeckcheckError, match="stopped before it was done"):
+        check_event([_folder(kit, tmp_path)], pool, date="2026-12-05", jobs=2)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
+def test_an_error_in_a_worker_is_raised_in_the_parent(
+        kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.event import run
+
+    parent, plain = os.getpid(), run.check_run
+
+    def fails(*args: Any) -> Any:
+        if os.getpid() != parent:
+            raise MemoryError("no room")
+        return plain(*args)
+
+    monkeypatch.setattr(run, "check_run", fails)
+    with pytest.raises(MemoryError, match="no room"):
+        check_event([_folder(kit, tmp_path)], pool, date="2026-12-05", jobs=2)
+
+
+def test_spawned_workers_check_on_the_built_in_pool(
+        kit: SimpleNamespace, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where workers cannot be forked (Windows) they are spawned: the built-in pool, whose
+    files are mapped, is opened by each worker, not pickled (which failed)."""
+    from deckcheck.cards.builtin import builtin_pool
+
+    folder = _folder(kit, tmp_path)
+    pool = builtin_pool()
+    one = check_event([folder], pool, date="2026-12-05")
+    monkeypatch.delattr(os, "fork", raising=False)
+    two = check_event([folder], pool, date="2026-12-05", jobs=2)
+    assert to_dict(two) == to_dict(one) and one.total == MIN_FILES_PER_JOB * 2

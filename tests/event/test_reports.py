@@ -451,3 +451,71 @@ def test_a_file_name_that_is_not_utf8_is_written_to_every_report(tmp_path: Path)
     players, problems = write_csv(event, tmp_path / "r.csv")
     assert "regs/bad\ufffdname.ydk" in players.read_text(encoding="utf-8-sig")
     assert "regs/bad\ufffdname.ydk:3" in problems.read_text(encoding="utf-8-sig")
+
+
+def test_summary_counts_are_the_reports_own_totals() -> None:
+    """"… and N more" is worked out from the totals `finish` stored, not by counting the rows
+    again on the way (a large event's rows are read back from disk)."""
+    rows = [PlayerRow(number=i, player=f"P{i}", source=f"p{i}.ydk", verdict="illegal",
+                      problem_count=1, problems="DC201: x.") for i in range(1, 5)]
+    rows += [PlayerRow(number=9, source="b.ydk", verdict="unreadable", error="b: no deck.")]
+    event = EventReport(format="tcg", total=30, illegal=10, unreadable=20, players=rows)
+    lines = format_summary(event, worst=3).splitlines()
+    assert "  … and 7 more illegal" in lines and "  … and 17 more" in lines
+
+
+_CELL_TEXTS = ["plain", "two\nlines", "tab\tinside", "a & b <c>\nd > e", "=1+1\nx", "\tlead",
+               "\nlead", "cr\r\nlf", "é\nnon-ascii", "bell\x07\nx", "x" * 40000, "", "  pad  \n",
+               "@home\nx", "line\n", "-\n-"]
+
+
+def test_xlsx_several_line_text_is_written_as_clean_text_leaves_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's problems (plain text of several lines) are written without going through
+    `clean_text`, which has nothing to change in them; every text gives the cell `_cell`
+    writes, and the number of lines `text_lines` counted before (issue 24)."""
+    from deckcheck.event import xlsx_tables
+    from deckcheck.event.xlsx_tables import _cell, _Cells, text_lines
+
+    want = {v: _cell("B\x00", v, "wrap") for v in _CELL_TEXTS}
+    cleaned: list[str] = []
+    clean = xlsx_tables.clean_text
+    monkeypatch.setattr(xlsx_tables, "clean_text", lambda v: cleaned.append(v) or clean(v))
+    cells = _Cells("B", "wrap", None, (str, int))
+    assert {v: cells[v] for v in _CELL_TEXTS} == want
+    assert "two\nlines" not in cleaned and "a & b <c>\nd > e" not in cleaned
+    assert "cr\r\nlf" in cleaned and "bell\x07\nx" in cleaned  # what it does change
+
+    def counted(value: object, width: float) -> int:  # as text_lines counted them before
+        if not isinstance(value, str) or (len(value) <= width and "\n" not in value):
+            return 1
+        chars = max(1, int(width))
+        return sum(max(1, -(-len(line) // chars)) for line in value.split("\n"))
+
+    for v in [*_CELL_TEXTS, None, 7, "a" * 24, "a" * 25, "a\n" * 3, "\n\n"]:
+        for width in (0.5, 1, 8.43, 24, 36):
+            assert text_lines(v, width) == counted(v, width), (v, width)
+
+
+def test_xlsx_a_column_wide_enough_is_measured_no_further() -> None:
+    """Fitting the widths reads every row once; a column whose longest line already reaches
+    the width it cannot pass (a path past its cap) is not measured in later blocks."""
+    from deckcheck.event.report_xlsx import _BLOCK, CAPPED, _table, _Values
+
+    measured: list[str] = []
+
+    class Text(str):
+        def __str__(self) -> str:
+            measured.append(str.__str__(self))
+            return str.__str__(self)
+
+    fields = ("number", "source", "location")
+    rows = [(n, Text(f"/decks/a long folder name/player {n}.ydk"), f"x{n}")
+            for n in range(1, 3 * _BLOCK + 1)]
+    longest = _Values(rows, list, fields).longest(["number", "source", "location"],
+                                                   {"source": CAPPED["source"] - 1})
+    assert longest["source"] >= CAPPED["source"] - 1 and longest["number"] == 4
+    assert len(measured) == _BLOCK  # the first block only
+    sheet = _table("T", (("number", "#"), ("source", "Source"), ("location", "Location")),
+                   _Values(rows, list, fields))
+    assert sheet.widths[1] == CAPPED["source"] and sheet.column_styles[1] == "wrap"

@@ -208,3 +208,36 @@ def test_event_check_never_imports_pydantic(tmp_path: Any, kit: SimpleNamespace)
                          env=env, check=True).stderr
     assert err.strip().splitlines()[-1] == "False False False", err
     assert (tmp_path / "r.xlsx").is_file()
+
+
+def test_caching_pool_leaves_the_fork_to_the_pool(pool: Any, kit: SimpleNamespace) -> None:
+    """`before_fork`, `reopen` and a batch's look-ups are the pool's own methods, whatever its
+    class; a pool without them (in memory) has nothing to do."""
+    calls: list[object] = []
+
+    class Forking:
+        info = pool.info
+
+        def get(self, pc: int) -> Any:
+            return pool.get(pc)
+
+        def preload_batch(self, passcodes: list[int]) -> None:
+            calls.append(sorted(passcodes))
+
+        def before_fork(self) -> None:
+            calls.append("before_fork")
+
+        def reopen(self) -> None:
+            calls.append("reopen")
+
+    cached = CachingPool(Forking())
+    cached.before_fork()
+    cached.preload([kit.ASH, kit.ASH, 1])
+    cached.preload([kit.ASH])  # known already: not asked again
+    cached.reopen()
+    assert calls == ["before_fork", sorted([kit.ASH, 1]), "reopen"]
+    assert cached.get(kit.ASH).passcode == kit.ASH
+    bare = CachingPool(type("Bare", (), {"info": pool.info, "get": lambda s, pc: None})())
+    bare.before_fork()
+    bare.preload([1])
+    bare.reopen()  # nothing to do, no error

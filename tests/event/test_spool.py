@@ -54,11 +54,10 @@ def test_spool_reads_back_what_was_appended_held_and_on_disk() -> None:
             s[23]
 
 
-def test_rows_given_as_values_are_stored_as_they_are_once_on_disk(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """An event appends each row as its values (`run.add_row`): held, they become rows;
-    past `keep`, they go to the file as they are, without a row object made and taken apart
-    again (a third of the parent's work for 4,000 registrations, issue 24)."""
+def test_rows_given_as_values_are_stored_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event appends each row as its values (`run.add_row`): held or past `keep`, they are
+    stored as they are, no row object made as they come (issue 24: the parent's work while
+    the workers check); held rows become row objects once, when first read back."""
     rows = [_row(n, f"P{n}", str(n), f"h{n}") for n in range(1, 24)]
     names = [f.name for f in fields(PlayerRow)]
     values = [tuple(getattr(r, n) for n in names) for r in rows]
@@ -68,9 +67,13 @@ def test_rows_given_as_values_are_stored_as_they_are_once_on_disk(
     monkeypatch.setattr(table, "_make", lambda v: made.append(v) or make(v))
     table.append_values(values[0])
     table.extend_values(values[1:5])
-    assert len(made) == 5 and table._file is None  # held: rows
-    table.extend_values(values[5:])
-    assert len(made) == 6 and table._file is not None  # one more held, then to the file
+    assert made == [] and table._file is None  # held: as values
+    assert list(table) == rows[:5] and table[1:3] == rows[1:3] and len(made) == 5
+    assert list(table) == rows[:5] and len(made) == 5  # made once
+    table.append_values(values[5])  # one more held: made again on the next read
+    assert list(table) == rows[:6] and len(made) == 11
+    table.extend_values(values[6:])
+    assert len(made) == 11 and table._file is not None  # to the file as they are
     monkeypatch.undo()
     assert list(table) == rows and table[17] == rows[17] and table[2:21] == rows[2:21]
 
@@ -135,7 +138,15 @@ def _plain_flags(rows: list[PlayerRow]) -> dict[int, str | None]:
     return {r.number: "; ".join(notes[r.number]) if r.number in notes else None for r in rows}
 
 
-def test_duplicate_flags_are_those_of_the_plain_algorithm() -> None:
+@pytest.mark.parametrize("held", [7, 1024, 100_000])  # through SQLite, and held
+def test_duplicate_flags_are_those_of_the_plain_algorithm(
+        held: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck.event import duplicates
+
+    monkeypatch.setattr(duplicates, "HELD", held)
+    if held > 300:  # every key held: grouped without a database
+        monkeypatch.setattr(duplicates.sqlite3, "connect",
+                            lambda *a: pytest.fail("a database for a few hundred rows"))
     rng = random.Random(24)
     names = ["Amy", "amy", "Ámy!", "Ben", "Cid", None, "Dee", "Zoë", "zoe", "\udcff x"]
     ids = [None, "0301", "301", "0302", "x-1", "X 1", "0303", "", "0"]
