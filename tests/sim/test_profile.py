@@ -16,6 +16,8 @@ from deckcheck.sim.goldfish.profile import (
     inline_roles,
     load_profile_file,
     parse_profile,
+    path_text,
+    profile_next_to,
 )
 
 FIX = Path(__file__).parent / "fixtures"
@@ -242,6 +244,42 @@ def test_find_profile_next_to_the_deck(tmp_path: Path) -> None:
     assert find_profile(deck) == tmp_path / "deck.profile.toml"
 
 
+def _pathlib_rule(deck_path: str) -> str | None:
+    """`find_profile` as pathlib wrote it before `profile_next_to` (the reference)."""
+    p = Path(deck_path)
+    try:
+        candidates = (p.with_suffix(".profile.toml"), p.with_suffix(".toml"))
+    except ValueError:
+        return None
+    return next((str(c) for c in candidates if c.is_file() and c != p), None)
+
+
+SPELLINGS = ["deck.ydk", "./deck.ydk", "sub/deck.ydk", "sub//deck.ydk", "./sub/./deck.ydk",
+             "sub/../deck.ydk", "deck", "deck.", ".deck", "deck.profile", "deck.toml",
+             "deck.profile.toml", "sub/", "sub/.", ".", "..", "/", "", "sub/.deck.ydk",
+             "many.dots.in.deck.ydk", "ünï cödé.ydk"]
+
+
+@pytest.mark.parametrize("deck", SPELLINGS)
+def test_profile_next_to_finds_what_pathlib_finds(deck: str, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The string reader `odds` uses (no pathlib to import) finds the same file, written the
+    same way, for every way of writing the deck's path, and `path_text` writes a path as
+    pathlib does."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    for name in ("deck", "deck.", ".deck", "deck.profile", "many.dots.in.deck", "ünï cödé",
+                 "sub/deck", "sub/.deck", "sub/"):
+        for suffix in (".profile.toml", ".toml"):
+            (tmp_path / (name + suffix)).write_text("")
+    assert path_text(deck) == str(Path(deck))
+    assert profile_next_to(deck) == _pathlib_rule(deck)
+    found = find_profile(deck)
+    assert (None if found is None else str(found)) == _pathlib_rule(deck)
+    (tmp_path / "deck.profile.toml").unlink()  # then deck.toml
+    assert profile_next_to(deck) == _pathlib_rule(deck)
+
+
 def test_toml_syntax_and_missing_file_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[roles\n")
@@ -306,8 +344,6 @@ def test_plain_check_reads_profiles_as_the_pydantic_models_do() -> None:
 def test_profile_fields_are_declared_once_for_both_readers() -> None:
     """The plain reader and the pydantic fallback follow from one field list
     (`profile_fields`): the same keys, and each count's bounds from the same declaration."""
-    from dataclasses import fields
-
     from deckcheck.sim.goldfish import _profile_schema, profile_fields
     from deckcheck.sim.goldfish.profile import _plain_profile
 
@@ -315,8 +351,8 @@ def test_profile_fields_are_declared_once_for_both_readers() -> None:
                 profile_fields.Behaviour, profile_fields.ProfileFile):
         model = _profile_schema._MODELS[cls]
         assert tuple(model.model_fields) == profile_fields.keys(cls)
-    bounded = {f.name: f.metadata["range"] for f in fields(profile_fields.CardEntry)
-               if "range" in f.metadata}
+    bounded = {f.name: f.range for f in profile_fields.declared_fields(profile_fields.CardEntry)
+               if f.range is not None}
     assert set(bounded) == {"draw", "banish_top", "excavate"}
     for key, (_, hi) in bounded.items():
         assert _plain_profile({"cards": {"X": {key: hi}}}) is not None
