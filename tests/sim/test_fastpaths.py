@@ -172,3 +172,37 @@ def test_count_rows_and_most_common_are_a_counter_and_its_sorted_head() -> None:
     assert into == dict(want)
     for n in (0, 1, 5, 200):  # many ties: broken by the row
         assert _most_common(into, n) == sorted(into.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_variant_orders_read_off_the_first_layout_are_dealt_orders(seed: int) -> None:
+    """Each +-1 copy variant's Deck orders, read off the first layout's (`Variants.orders`,
+    a -1 copy by taking its card out of each order), are the orders `_variant_orders` deals
+    of its own layout from the same slot orders, for every hand and for some of them; and
+    the slot orders are those `deal_orders` takes the same random numbers for."""
+    from deckcheck.sim.goldfish.deal import (
+        _variant_orders,
+        deal_orders,
+        deck_slots,
+        slot_orders,
+    )
+    from deckcheck.sim.goldfish.variants import Variants
+
+    class Deck:  # (what `deck_slots` reads of a compiled profile)
+        K = (3, 1, 2, 4, 6)
+
+    base = np.array(Deck.K)
+    Ks = [base] + [base + d * np.eye(len(base), dtype=np.int64)[c]
+                   for c in range(len(base)) for d in (1, -1)]
+    layouts = [deck_slots(Deck(), K) for K in Ks]  # type: ignore[arg-type]
+    S = len(layouts[0])
+    slots = slot_orders(np.random.default_rng(seed), S, 500)
+    assert slots.dtype == np.uint8
+    assert (_variant_orders(slots, layouts[0])
+            == deal_orders(np.random.default_rng(seed), layouts[0], 500)).all()
+    variants = Variants(slots, layouts)
+    assert [k[0] for k in variants.kind[1:] if k] == ["+", "-"] * len(base)
+    rows = np.sort(np.random.default_rng(seed).choice(500, 123, replace=False))
+    for v, lay in enumerate(layouts):
+        assert (variants.orders(v) == _variant_orders(slots, lay)).all()
+        assert (variants.orders(v, rows) == _variant_orders(slots[rows], lay)).all()

@@ -280,6 +280,48 @@ def test_profile_next_to_finds_what_pathlib_finds(deck: str, tmp_path: Path,
     assert profile_next_to(deck) == _pathlib_rule(deck)
 
 
+def _typing_rules(cls: type) -> dict[str, object]:
+    """`plain_rules` from the annotations evaluated by `typing` (the reference)."""
+    import types
+    import typing
+
+    from deckcheck.sim.goldfish.profile_fields import declared_fields
+
+    hints = typing.get_type_hints(cls)
+    out: dict[str, object] = {}
+    for f in declared_fields(cls):
+        if f.internal:
+            continue
+        union = typing.get_origin(hints[f.name]) in (typing.Union, types.UnionType)
+        args = typing.get_args(hints[f.name]) if union else (hints[f.name],)
+        base = next(a for a in args if a is not type(None))
+        rule = (typing.get_args(base) if typing.get_origin(base) is typing.Literal
+                else (base, *(f.range or ())))
+        out[f.name] = (rule, type(None) in args)
+    return out
+
+
+def test_plain_rules_read_the_annotations_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain reader's rules come from the annotations as written, with no evaluation
+    (`typing.get_type_hints` compiles each: ~1 ms of `odds`), and are what evaluating them
+    gives; an annotation of another shape is still evaluated."""
+    import typing
+
+    from deckcheck.sim.goldfish import profile_fields as pf
+
+    expected = {cls: _typing_rules(cls) for cls in (pf.Options, pf.CardEntry, pf.Behaviour)}
+    pf.plain_rules.cache_clear()
+    monkeypatch.setattr(typing, "get_type_hints", lambda *a, **k: 1 / 0)
+    try:
+        assert {cls: pf.plain_rules(cls) for cls in expected} == expected
+    finally:
+        pf.plain_rules.cache_clear()
+    assert pf._written_rule("int | None") == ((int,), True)
+    assert pf._written_rule("Literal['bottom', \"shuffle\"]") == (("bottom", "shuffle"), False)
+    for other in ("dict[str, Any]", "Literal['a, b']", "int | str", "Any", "list[str]"):
+        assert pf._written_rule(other) is None
+
+
 def test_toml_syntax_and_missing_file_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[roles\n")

@@ -264,9 +264,9 @@ def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Ar
         keys[empty] = (top | np.arange(S, dtype=np.uint32))[np.nonzero(empty)[1]]
     keys.sort(axis=1)
     keys &= np.uint32((1 << shift) - 1)
+    if slots:  # (the slot numbers, as the caller's array stores them)
+        return keys
     slot = keys.astype(np.intp)
-    if slots:
-        return slot
     if layout.ndim == 2:
         return np.take_along_axis(layout, slot, axis=1)
     return layout[slot]

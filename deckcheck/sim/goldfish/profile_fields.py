@@ -6,6 +6,7 @@ profile (`plain_rules`) and the pydantic models that coerce odd input and word i
 from __future__ import annotations
 
 import functools
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -272,11 +273,18 @@ def plain_rules(cls: type) -> dict[str, tuple[tuple[Any, ...], bool]]:
     """For each key of a flat class (`CardEntry`, `Behaviour`, `Options`): what a plainly
     well-formed value is (`(bool,)`, `(str,)`, `(int,)`, `(int, lo, hi)` or the allowed
     strings) and whether None is allowed; pydantic would take such a value unchanged."""
-    hints = typing.get_type_hints(cls)
     out: dict[str, tuple[tuple[Any, ...], bool]] = {}
-    for f in declared_fields(cls):
-        if f.internal:
-            continue
+    fields = [f for f in declared_fields(cls) if not f.internal]
+    for f in fields:  # the usual types, read as written (no evaluation of annotations)
+        written = _written_rule(f.type)
+        if written is None:
+            break
+        kind, nullable = written
+        out[f.name] = ((*kind, *(f.range or ())) if kind[0] is int else kind, nullable)
+    else:
+        return out
+    hints = typing.get_type_hints(cls)
+    for f in fields:
         tp = hints[f.name]
         union = typing.get_origin(tp) in (typing.Union, types.UnionType)
         args = typing.get_args(tp) if union else (tp,)
@@ -285,6 +293,30 @@ def plain_rules(cls: type) -> dict[str, tuple[tuple[Any, ...], bool]]:
                                  else (base, *(f.range or ())))
         out[f.name] = (rule, type(None) in args)
     return out
+
+
+#: The plain types a flat field's annotation names, as written.
+_WRITTEN = {"bool": bool, "int": int, "str": str}
+#: One string of a `Literal[...]` as written: quoted, no quote, backslash or comma inside.
+_LITERAL_ITEM = re.compile(r"""^(['"])([^'"\\,]*)\1$""")
+
+
+def _written_rule(written: str) -> tuple[tuple[Any, ...], bool] | None:
+    """`plain_rules`' rule of a field whose annotation is written `bool`, `int`, `str` or
+    `Literal["a", "b"]`, with or without `| None`: (the rule, whether None is allowed); None
+    for any other annotation (then evaluated by `typing`)."""
+    parts = [p.strip() for p in written.split("|")]
+    rest = [p for p in parts if p != "None"]
+    if len(rest) != 1:
+        return None
+    nullable = len(parts) > 1
+    if rest[0] in _WRITTEN:
+        return (_WRITTEN[rest[0]],), nullable
+    if rest[0].startswith("Literal[") and rest[0].endswith("]"):
+        items = [_LITERAL_ITEM.match(x.strip()) for x in rest[0][8:-1].split(",")]
+        if all(items):
+            return tuple(m.group(2) for m in items if m), nullable
+    return None
 
 
 def plain_value(value: object, rule: tuple[Any, ...]) -> bool:
