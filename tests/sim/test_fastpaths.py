@@ -78,14 +78,23 @@ def _reference_opening(rng: np.random.Generator, K: np.ndarray, n: int,
     return out
 
 
-@pytest.mark.parametrize(("n", "seed"), [(5, 1), (6, 2), (4, 3)])
-def test_opening_sampler_deals_what_its_contract_says(n: int, seed: int) -> None:
+@pytest.mark.parametrize(("n", "seed", "classes"), [(5, 1, 11), (6, 2, 11), (4, 3, 11),
+                                                   (5, 4, 16), (6, 5, 23), (1, 6, 3)])
+def test_opening_sampler_deals_what_its_contract_says(n: int, seed: int, classes: int) -> None:
+    """The same hands as the reference, from the same random numbers, for decks of fewer,
+    as many and more classes than its tables' 16-byte rows hold; rows of exactly one
+    count per class (int8, contiguous), the tables shared by both calls untouched."""
     from deckcheck.sim.goldfish.deal import _sample_opening
 
     K = np.array([1, 2, 2, 1, 3, 2, 3, 6, 6, 3, 11])
-    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
-    assert (_sample_opening(a, K, n, 3000) == _reference_opening(b, K, n, 3000)).all()
-    assert a.bit_generator.state == b.bit_generator.state
+    if classes != len(K):
+        K = np.random.default_rng(classes).integers(1, 4, classes)
+    for _ in range(2):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        H = _sample_opening(a, K, n, 3000)
+        assert (H == _reference_opening(b, K, n, 3000)).all()
+        assert a.bit_generator.state == b.bit_generator.state
+        assert H.shape == (3000, len(K)) and H.dtype == np.int8 and H.flags.c_contiguous
 
 
 @pytest.mark.parametrize("empties", [0, 1, 3])
