@@ -215,3 +215,18 @@ def test_variant_orders_read_off_the_first_layout_are_dealt_orders(seed: int) ->
     for v, lay in enumerate(layouts):
         assert (variants.orders(v) == _variant_orders(slots, lay)).all()
         assert (variants.orders(v, rows) == _variant_orders(slots[rows], lay)).all()
+
+
+@pytest.mark.parametrize("C", [3, 11, 16, 20])
+def test_class_counts_of_dealt_orders_count_each_card_once(C: int) -> None:
+    """`_count_classes` (its tables' rows padded to 16 bytes, then cut) counts each card of
+    each row once: rows of int8, one column per class, contiguous, for any number of cards."""
+    from deckcheck.sim.goldfish.deal import _count_classes
+
+    X = np.random.default_rng(C).integers(0, C, (700, 7)).astype(np.int8)
+    for n in range(8):
+        ref = np.zeros((700, C), dtype=np.int8)
+        for i in range(n):
+            np.add.at(ref, (np.arange(700), X[:, i]), 1)
+        H = _count_classes(X[:, :n], C)
+        assert (H == ref).all() and H.dtype == np.int8 and H.flags.c_contiguous

@@ -82,9 +82,9 @@ def _opening_tables(K: tuple[int, ...]) -> tuple[Array, Array, Array]:
 
 def _count_classes(X: Array, C: int) -> Array:
     """Rows of class counts (int8, `C` classes) of the rows of classes X (each 0..C-1), two
-    columns at a time from a table of every pair's counts."""
-    one = np.eye(C, dtype=np.int8)
-    two = (one[:, None, :] + one[None, :, :]).reshape(C * C, C)
+    columns at a time from a table of every pair's counts (rows padded to 16 bytes, as in
+    `_opening_tables`)."""
+    one, two = _class_tables(C)
     n = X.shape[1]
     if n == 0:
         return np.zeros((len(X), C), dtype=np.int8)
@@ -94,7 +94,17 @@ def _count_classes(X: Array, C: int) -> Array:
         H += np.take(two, X[:, i].astype(np.intp) * C + X[:, i + 1], axis=0)
     if n > 1 and n % 2:
         H += np.take(one, X[:, n - 1], axis=0)
-    return H
+    return np.ascontiguousarray(H[:, :C]) if H.shape[1] != C else H
+
+
+@functools.lru_cache(maxsize=16)
+def _class_tables(C: int) -> tuple[Array, Array]:
+    """The class counts of one card of each class and of each pair of classes, rows padded
+    to 16 bytes (`_count_classes`)."""
+    one = np.eye(C, max(16, C), dtype=np.int8)
+    two = (one[:, None, :] + one[None, :, :]).reshape(C * C, one.shape[1])
+    one.flags.writeable = two.flags.writeable = False
+    return one, two
 
 
 def _draw(rng: Array, R: Array, rows: Array) -> Array:
