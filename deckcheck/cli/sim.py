@@ -152,18 +152,17 @@ class OddsOptions:
 
 def _profile_file(opts: OddsOptions, path: str | None, deck_path: str) -> tuple[Any, str]:
     from deckcheck.sim.goldfish.profile import (
-        find_profile,
         inline_profile,
         inline_roles,
         load_profile_file,
+        profile_next_to,
     )
 
     if path is None and not opts.needs:
-        found = find_profile(deck_path)
-        if found is None:
+        path = profile_next_to(deck_path)
+        if path is None:
             raise ProfileError(f"No profile for {deck_path}: write a .profile.toml next to it, "
                                f"or give --profile FILE or --need \"ROLE>=1\".")
-        path = str(found)
     if path is None:
         return inline_profile(opts.roles, opts.needs), "command line"
     pf = load_profile_file(path)

@@ -19,16 +19,14 @@ exact and the Monte Carlo odds engines) takes them from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from deckcheck.cards.model import Card, Frame, Kind
+from deckcheck.plain import Value
 
 HAND_SIZE = 5
 HAND_LIMIT = 6
 
 
-@dataclass(frozen=True)
-class TurnRules:
+class TurnRules(Value):
     """The numbers of a turn for one format."""
 
     hand_size: int = HAND_SIZE

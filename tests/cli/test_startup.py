@@ -224,3 +224,15 @@ def test_odds_leaves_nothing_for_the_collection_at_exit(tmp_path: Path) -> None:
         "                 f'tracked={\"few\" if left < 1000 else left} code={code}\\n')\n")
     assert _last_line_as_program(script, tmp_path) == \
         "collections=0 enabled=False tracked=few code=0"
+
+
+def test_odds_builds_no_dataclass_and_imports_no_pathlib(tmp_path: Path) -> None:
+    """The default `odds` (its profile found next to the deck) imports neither dataclasses
+    nor pathlib: the profile's and the compiled deck's classes are plain, and the profile is
+    found and read on path strings (~10 ms of start-up together)."""
+    mods, run = _imported(["odds", "--seed", "1", "--hands", "2000",
+                           str(EXAMPLE.relative_to(ROOT))], tmp_path)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "deckcheck.sim.goldfish.montecarlo" in mods  # the odds did run in this process
+    heavy = sorted(m for m in mods if m.split(".")[0] in ("dataclasses", "pathlib", "urllib"))
+    assert not heavy, f"odds imported {heavy}"

@@ -78,14 +78,23 @@ def _reference_opening(rng: np.random.Generator, K: np.ndarray, n: int,
     return out
 
 
-@pytest.mark.parametrize(("n", "seed"), [(5, 1), (6, 2), (4, 3)])
-def test_opening_sampler_deals_what_its_contract_says(n: int, seed: int) -> None:
+@pytest.mark.parametrize(("n", "seed", "classes"), [(5, 1, 11), (6, 2, 11), (4, 3, 11),
+                                                   (5, 4, 16), (6, 5, 23), (1, 6, 3)])
+def test_opening_sampler_deals_what_its_contract_says(n: int, seed: int, classes: int) -> None:
+    """The same hands as the reference, from the same random numbers, for decks of fewer,
+    as many and more classes than its tables' 16-byte rows hold; rows of exactly one
+    count per class (int8, contiguous), the tables shared by both calls untouched."""
     from deckcheck.sim.goldfish.deal import _sample_opening
 
     K = np.array([1, 2, 2, 1, 3, 2, 3, 6, 6, 3, 11])
-    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
-    assert (_sample_opening(a, K, n, 3000) == _reference_opening(b, K, n, 3000)).all()
-    assert a.bit_generator.state == b.bit_generator.state
+    if classes != len(K):
+        K = np.random.default_rng(classes).integers(1, 4, classes)
+    for _ in range(2):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        H = _sample_opening(a, K, n, 3000)
+        assert (H == _reference_opening(b, K, n, 3000)).all()
+        assert a.bit_generator.state == b.bit_generator.state
+        assert H.shape == (3000, len(K)) and H.dtype == np.int8 and H.flags.c_contiguous
 
 
 @pytest.mark.parametrize("empties", [0, 1, 3])
@@ -172,3 +181,52 @@ def test_count_rows_and_most_common_are_a_counter_and_its_sorted_head() -> None:
     assert into == dict(want)
     for n in (0, 1, 5, 200):  # many ties: broken by the row
         assert _most_common(into, n) == sorted(into.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_variant_orders_read_off_the_first_layout_are_dealt_orders(seed: int) -> None:
+    """Each +-1 copy variant's Deck orders, read off the first layout's (`Variants.orders`,
+    a -1 copy by taking its card out of each order), are the orders `_variant_orders` deals
+    of its own layout from the same slot orders, for every hand and for some of them; and
+    the slot orders are those `deal_orders` takes the same random numbers for."""
+    from deckcheck.sim.goldfish.deal import (
+        _variant_orders,
+        deal_orders,
+        deck_slots,
+        slot_orders,
+    )
+    from deckcheck.sim.goldfish.variants import Variants
+
+    class Deck:  # (what `deck_slots` reads of a compiled profile)
+        K = (3, 1, 2, 4, 6)
+
+    base = np.array(Deck.K)
+    Ks = [base] + [base + d * np.eye(len(base), dtype=np.int64)[c]
+                   for c in range(len(base)) for d in (1, -1)]
+    layouts = [deck_slots(Deck(), K) for K in Ks]  # type: ignore[arg-type]
+    S = len(layouts[0])
+    slots = slot_orders(np.random.default_rng(seed), S, 500)
+    assert slots.dtype == np.uint8
+    assert (_variant_orders(slots, layouts[0])
+            == deal_orders(np.random.default_rng(seed), layouts[0], 500)).all()
+    variants = Variants(slots, layouts)
+    assert [k[0] for k in variants.kind[1:] if k] == ["+", "-"] * len(base)
+    rows = np.sort(np.random.default_rng(seed).choice(500, 123, replace=False))
+    for v, lay in enumerate(layouts):
+        assert (variants.orders(v) == _variant_orders(slots, lay)).all()
+        assert (variants.orders(v, rows) == _variant_orders(slots[rows], lay)).all()
+
+
+@pytest.mark.parametrize("C", [3, 11, 16, 20])
+def test_class_counts_of_dealt_orders_count_each_card_once(C: int) -> None:
+    """`_count_classes` (its tables' rows padded to 16 bytes, then cut) counts each card of
+    each row once: rows of int8, one column per class, contiguous, for any number of cards."""
+    from deckcheck.sim.goldfish.deal import _count_classes
+
+    X = np.random.default_rng(C).integers(0, C, (700, 7)).astype(np.int8)
+    for n in range(8):
+        ref = np.zeros((700, C), dtype=np.int8)
+        for i in range(n):
+            np.add.at(ref, (np.arange(700), X[:, i]), 1)
+        H = _count_classes(X[:, :n], C)
+        assert (H == ref).all() and H.dtype == np.int8 and H.flags.c_contiguous

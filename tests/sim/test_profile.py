@@ -16,6 +16,8 @@ from deckcheck.sim.goldfish.profile import (
     inline_roles,
     load_profile_file,
     parse_profile,
+    path_text,
+    profile_next_to,
 )
 
 FIX = Path(__file__).parent / "fixtures"
@@ -242,6 +244,84 @@ def test_find_profile_next_to_the_deck(tmp_path: Path) -> None:
     assert find_profile(deck) == tmp_path / "deck.profile.toml"
 
 
+def _pathlib_rule(deck_path: str) -> str | None:
+    """`find_profile` as pathlib wrote it before `profile_next_to` (the reference)."""
+    p = Path(deck_path)
+    try:
+        candidates = (p.with_suffix(".profile.toml"), p.with_suffix(".toml"))
+    except ValueError:
+        return None
+    return next((str(c) for c in candidates if c.is_file() and c != p), None)
+
+
+SPELLINGS = ["deck.ydk", "./deck.ydk", "sub/deck.ydk", "sub//deck.ydk", "./sub/./deck.ydk",
+             "sub/../deck.ydk", "deck", "deck.", ".deck", "deck.profile", "deck.toml",
+             "deck.profile.toml", "sub/", "sub/.", ".", "..", "/", "", "sub/.deck.ydk",
+             "many.dots.in.deck.ydk", "ünï cödé.ydk"]
+
+
+@pytest.mark.parametrize("deck", SPELLINGS)
+def test_profile_next_to_finds_what_pathlib_finds(deck: str, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The string reader `odds` uses (no pathlib to import) finds the same file, written the
+    same way, for every way of writing the deck's path, and `path_text` writes a path as
+    pathlib does."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    for name in ("deck", "deck.", ".deck", "deck.profile", "many.dots.in.deck", "ünï cödé",
+                 "sub/deck", "sub/.deck", "sub/"):
+        for suffix in (".profile.toml", ".toml"):
+            (tmp_path / (name + suffix)).write_text("")
+    assert path_text(deck) == str(Path(deck))
+    assert profile_next_to(deck) == _pathlib_rule(deck)
+    found = find_profile(deck)
+    assert (None if found is None else str(found)) == _pathlib_rule(deck)
+    (tmp_path / "deck.profile.toml").unlink()  # then deck.toml
+    assert profile_next_to(deck) == _pathlib_rule(deck)
+
+
+def _typing_rules(cls: type) -> dict[str, object]:
+    """`plain_rules` from the annotations evaluated by `typing` (the reference)."""
+    import types
+    import typing
+
+    from deckcheck.sim.goldfish.profile_fields import declared_fields
+
+    hints = typing.get_type_hints(cls)
+    out: dict[str, object] = {}
+    for f in declared_fields(cls):
+        if f.internal:
+            continue
+        union = typing.get_origin(hints[f.name]) in (typing.Union, types.UnionType)
+        args = typing.get_args(hints[f.name]) if union else (hints[f.name],)
+        base = next(a for a in args if a is not type(None))
+        rule = (typing.get_args(base) if typing.get_origin(base) is typing.Literal
+                else (base, *(f.range or ())))
+        out[f.name] = (rule, type(None) in args)
+    return out
+
+
+def test_plain_rules_read_the_annotations_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain reader's rules come from the annotations as written, with no evaluation
+    (`typing.get_type_hints` compiles each: ~1 ms of `odds`), and are what evaluating them
+    gives; an annotation of another shape is still evaluated."""
+    import typing
+
+    from deckcheck.sim.goldfish import profile_fields as pf
+
+    expected = {cls: _typing_rules(cls) for cls in (pf.Options, pf.CardEntry, pf.Behaviour)}
+    pf.plain_rules.cache_clear()
+    monkeypatch.setattr(typing, "get_type_hints", lambda *a, **k: 1 / 0)
+    try:
+        assert {cls: pf.plain_rules(cls) for cls in expected} == expected
+    finally:
+        pf.plain_rules.cache_clear()
+    assert pf._written_rule("int | None") == ((int,), True)
+    assert pf._written_rule("Literal['bottom', \"shuffle\"]") == (("bottom", "shuffle"), False)
+    for other in ("dict[str, Any]", "Literal['a, b']", "int | str", "Any", "list[str]"):
+        assert pf._written_rule(other) is None
+
+
 def test_toml_syntax_and_missing_file_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[roles\n")
@@ -306,8 +386,6 @@ def test_plain_check_reads_profiles_as_the_pydantic_models_do() -> None:
 def test_profile_fields_are_declared_once_for_both_readers() -> None:
     """The plain reader and the pydantic fallback follow from one field list
     (`profile_fields`): the same keys, and each count's bounds from the same declaration."""
-    from dataclasses import fields
-
     from deckcheck.sim.goldfish import _profile_schema, profile_fields
     from deckcheck.sim.goldfish.profile import _plain_profile
 
@@ -315,8 +393,8 @@ def test_profile_fields_are_declared_once_for_both_readers() -> None:
                 profile_fields.Behaviour, profile_fields.ProfileFile):
         model = _profile_schema._MODELS[cls]
         assert tuple(model.model_fields) == profile_fields.keys(cls)
-    bounded = {f.name: f.metadata["range"] for f in fields(profile_fields.CardEntry)
-               if "range" in f.metadata}
+    bounded = {f.name: f.range for f in profile_fields.declared_fields(profile_fields.CardEntry)
+               if f.range is not None}
     assert set(bounded) == {"draw", "banish_top", "excavate"}
     for key, (_, hi) in bounded.items():
         assert _plain_profile({"cards": {"X": {key: hi}}}) is not None

@@ -10,7 +10,6 @@ falls back to it, never the other way round."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import operator
 import types
@@ -27,6 +26,7 @@ from deckcheck.sim.goldfish.profile_fields import (
     Options,
     ProfileFile,
     RoleSpec,
+    declared_fields,
     kind_problem,
 )
 
@@ -50,17 +50,17 @@ def _swap(tp: Any) -> Any:
 
 
 def _model(cls: type, *, frozen: bool = False, **validators: Any) -> type[BaseModel]:
-    """The pydantic model of the plain dataclass `cls`: the same field names, types,
+    """The pydantic model of the plain class `cls`: the same field names, types,
     defaults and bounds, unknown keys forbidden."""
     hints = typing.get_type_hints(cls)
     spec: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.metadata.get("internal"):
+    for f in declared_fields(cls):
+        if f.internal:
             continue
-        lo_hi = f.metadata.get("range")
-        bounds = {"ge": lo_hi[0], "le": lo_hi[1]} if lo_hi else {}
-        if f.default_factory is not dataclasses.MISSING:
-            factory: Any = f.default_factory
+        lo_hi = f.range
+        bounds: dict[str, Any] = {"ge": lo_hi[0], "le": lo_hi[1]} if lo_hi else {}
+        if f.factory is not None:
+            factory: Any = f.factory
             default = Field(default_factory=_MODELS.get(factory, factory), **bounds)
         else:
             default = Field(default=f.default, **bounds)

@@ -4,13 +4,13 @@ classes, every goal as DNF terms over features, every draw/search card's behavio
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.cards.model import Card, Kind
 from deckcheck.cards.pool import CardPool
 from deckcheck.decks.model import Deck
 from deckcheck.errors import ProfileError
+from deckcheck.plain import Plain, Value
 from deckcheck.sim.goldfish.cardrules import builtin_rules
 from deckcheck.sim.goldfish.conditions import (
     Node,
@@ -35,14 +35,17 @@ MAX_LOWER_FEATURES = 10
 ZONES = {"gy": 1, "banished": 2}
 
 
-@dataclass
-class ClassInfo:
+class ClassInfo(Plain):
     """Cards of the deck that no condition tells apart: same features, same behaviour."""
 
-    features: frozenset[int]
-    behaviour: str | None  # card name of the behaviour, if any
-    cards: dict[str, int]  # card name -> copies
-    label: str = ""
+    __slots__ = ("features", "behaviour", "cards", "label")
+
+    def __init__(self, features: frozenset[int], behaviour: str | None, cards: dict[str, int],
+                 label: str = "") -> None:
+        self.features = features
+        self.behaviour = behaviour  # card name of the behaviour, if any
+        self.cards = cards  # card name -> copies
+        self.label = label
 
     @property
     def size(self) -> int:
@@ -53,8 +56,7 @@ class ClassInfo:
 HIDDEN = "\x00"
 
 
-@dataclass(frozen=True)
-class Derived:
+class Derived(Value, kw_only=False):
     """A derived row: "given" (P(row | given) = P(row and given) / P(given), `goals` the
     hidden goals of both and of given) or "count" (the expected number of cards of a
     feature in the hand = the sum over j of P(at least j), `goals` those hidden goals)."""
@@ -64,35 +66,48 @@ class Derived:
     goals: tuple[str, ...]
 
 
-@dataclass
-class CompiledProfile:
+class CompiledProfile(Plain):
     """A profile compiled against one deck: classes of cards and conditions as DNF terms."""
 
-    source: str
-    overlap: bool
-    features: list[Feature]
-    classes: list[ClassInfo]
-    #: named condition -> DNF terms; "success" is kept apart.
-    conditions: dict[str, list[Term]]
-    success: list[Term]
-    behaviours: dict[int, Behaviour]  # class index -> behaviour
-    targets: dict[int, int]  # class index -> feature searched / banished
-    costs: dict[int, int]  # class index -> feature of the card discarded as the cost
-    notes: list[str]
-    deck_size: int
-    class_of_name: dict[str, int]
-    #: Cards in the Extra Deck (the cost of Pot of Prosperity / Extravagance).
-    extra_size: int = 0
-    rules: TurnRules = DEFAULT_RULES
-    #: The goal per seat (going_second -> terms) when it differs from `success`.
-    seat_success: dict[bool, list[Term]] = field(default_factory=dict)
-    #: Small World: (revealed class, added class, bridge classes) for monsters of the deck
-    #: (each monster its own class when the deck plays Small World).
-    small_world: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
-    #: Derived rows (`[rows]`: conditional probabilities, expected counts) ...
-    derived: list[Derived] = field(default_factory=list)
-    #: ... and the hidden goals they are computed from (measured like named conditions).
-    hidden: dict[str, list[Term]] = field(default_factory=dict)
+    __slots__ = ("source", "overlap", "features", "classes", "conditions", "success",
+                 "behaviours", "targets", "costs", "notes", "deck_size", "class_of_name",
+                 "extra_size", "rules", "seat_success", "small_world", "derived", "hidden")
+
+    def __init__(self, source: str, overlap: bool, features: list[Feature],
+                 classes: list[ClassInfo], conditions: dict[str, list[Term]],
+                 success: list[Term], behaviours: dict[int, Behaviour],
+                 targets: dict[int, int], costs: dict[int, int], notes: list[str],
+                 deck_size: int, class_of_name: dict[str, int], extra_size: int = 0,
+                 rules: TurnRules = DEFAULT_RULES,
+                 seat_success: dict[bool, list[Term]] | None = None,
+                 small_world: list[tuple[int, int, tuple[int, ...]]] | None = None,
+                 derived: list[Derived] | None = None,
+                 hidden: dict[str, list[Term]] | None = None) -> None:
+        self.source = source
+        self.overlap = overlap
+        self.features = features
+        self.classes = classes
+        #: named condition -> DNF terms; "success" is kept apart.
+        self.conditions = conditions
+        self.success = success
+        self.behaviours = behaviours  # class index -> behaviour
+        self.targets = targets  # class index -> feature searched / banished
+        self.costs = costs  # class index -> feature of the card discarded as the cost
+        self.notes = notes
+        self.deck_size = deck_size
+        self.class_of_name = class_of_name
+        #: Cards in the Extra Deck (the cost of Pot of Prosperity / Extravagance).
+        self.extra_size = extra_size
+        self.rules = rules
+        #: The goal per seat (going_second -> terms) when it differs from `success`.
+        self.seat_success = {} if seat_success is None else seat_success
+        #: Small World: (revealed class, added class, bridge classes) for monsters of the
+        #: deck (each monster its own class when the deck plays Small World).
+        self.small_world = [] if small_world is None else small_world
+        #: Derived rows (`[rows]`: conditional probabilities, expected counts) ...
+        self.derived = [] if derived is None else derived
+        #: ... and the hidden goals they are computed from (measured like named conditions).
+        self.hidden = {} if hidden is None else hidden
 
     @property
     def K(self) -> tuple[int, ...]:

@@ -16,15 +16,14 @@ P(X) + P(not X) = 1 for every X.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from deckcheck.errors import ProfileError
+from deckcheck.plain import Plain, Value
 
 MAX_TERMS = 512
 
 
-@dataclass(frozen=True)
-class Atom:
+class Atom(Value, kw_only=False):
     """A count test on one feature: at least `lo`, at most `hi` (None: no bound)."""
 
     feature: int
@@ -34,8 +33,7 @@ class Atom:
     distinct: bool = False
 
 
-@dataclass(frozen=True)
-class Op:
+class Op(Value, kw_only=False):
     """All / any / not of its arguments."""
 
     op: str  # "all" | "any" | "not"
@@ -73,16 +71,20 @@ def make_atom(feature: int, lo: int | None, hi: int | None, distinct: bool = Fal
     return Atom(feature, lo if lo and lo > 0 else None, hi, distinct)
 
 
-@dataclass
-class Term:
+class Term(Plain):
     """One conjunction of the DNF."""
 
-    lows: dict[int, int]
-    highs: dict[int, int]
-    #: feature -> (at least, at most) different card names (None: no bound).
-    distinct: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
-    #: Negated sub-conditions (each in DNF): the term needs every one of them to fail.
-    nots: list[list[Term]] = field(default_factory=list)
+    __slots__ = ("lows", "highs", "distinct", "nots")
+
+    def __init__(self, lows: dict[int, int], highs: dict[int, int],
+                 distinct: dict[int, tuple[int | None, int | None]] | None = None,
+                 nots: list[list[Term]] | None = None) -> None:
+        self.lows = lows
+        self.highs = highs
+        #: feature -> (at least, at most) different card names (None: no bound).
+        self.distinct = {} if distinct is None else distinct
+        #: Negated sub-conditions (each in DNF): the term needs every one of them to fail.
+        self.nots = [] if nots is None else nots
 
 
 # -- negation normal form ------------------------------------------------------------------

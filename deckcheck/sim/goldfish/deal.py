@@ -6,6 +6,7 @@ adding at (row, class) pairs).
 
 from __future__ import annotations
 
+import functools
 import heapq
 
 import numpy as np
@@ -19,12 +20,11 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
     Deck positions per hand, read from raw 16-bit words of the generator like the
     opening-hand sampler of `montecarlo` (a word at or above the largest multiple of N, or
     a repeated position, deals the hand again)."""
-    cls_of = np.repeat(np.arange(len(K)), K)
-    N = len(cls_of)
+    N = int(K.sum())
     if N > 255 or n > 16:
         return rng.multivariate_hypergeometric(K, n, size=size, method="count").astype(np.int8)
+    word_pos, one, two = _opening_tables(tuple(K.tolist()))
     limit = (65536 // N) * N
-    word_pos = (np.arange(65536) % N).astype(np.uint8)
     words = -(-n // 4)
     P = np.empty((n, size), dtype=np.uint8)  # the Deck positions of each hand's cards
     todo = np.arange(size)
@@ -52,24 +52,39 @@ def _sample_opening(rng: Array, K: Array, n: int, size: int) -> Array:
                 P[i].put(at, pos[i].take(good))
             todo = todo[bad]
     # the hands' class counts, two cards at a time: rows of a table of every pair of Deck
-    # positions' counts (gathering 11-byte rows is faster than adding one card at a time)
-    one = np.zeros((N, len(K)), dtype=np.int8)
-    one[np.arange(N), cls_of] = 1
-    two = (one[:, None, :] + one[None, :, :]).reshape(N * N, len(K))
+    # positions' counts (gathering whole rows is faster than adding one card at a time)
     H = np.take(two, P[0].astype(np.intp) * N + P[1], axis=0) if n > 1 else \
         np.take(one, P[0], axis=0)
     for i in range(2, n - 1, 2):
         H += np.take(two, P[i].astype(np.intp) * N + P[i + 1], axis=0)
     if n > 1 and n % 2:
         H += np.take(one, P[n - 1], axis=0)
-    return H
+    return np.ascontiguousarray(H[:, :len(K)]) if H.shape[1] != len(K) else H
+
+
+@functools.lru_cache(maxsize=16)
+def _opening_tables(K: tuple[int, ...]) -> tuple[Array, Array, Array]:
+    """For `_sample_opening` of a Deck of class sizes `K` (N cards): the Deck position of
+    each 16-bit word (modulo N), and the class counts of each position and of each pair of
+    positions, rows padded to 16 bytes (NumPy gathers rows of 16 bytes several times faster
+    than of 11). Made once per Deck (both seats, every chunk)."""
+    cls_of = np.repeat(np.arange(len(K)), K)
+    N = len(cls_of)
+    word_pos = (np.arange(65536) % N).astype(np.uint8)
+    width = max(16, len(K))
+    one = np.zeros((N, width), dtype=np.int8)
+    one[np.arange(N), cls_of] = 1
+    two = (one[:, None, :] + one[None, :, :]).reshape(N * N, width)
+    for table in (word_pos, one, two):
+        table.flags.writeable = False  # (shared by every call)
+    return word_pos, one, two
 
 
 def _count_classes(X: Array, C: int) -> Array:
     """Rows of class counts (int8, `C` classes) of the rows of classes X (each 0..C-1), two
-    columns at a time from a table of every pair's counts."""
-    one = np.eye(C, dtype=np.int8)
-    two = (one[:, None, :] + one[None, :, :]).reshape(C * C, C)
+    columns at a time from a table of every pair's counts (rows padded to 16 bytes, as in
+    `_opening_tables`)."""
+    one, two = _class_tables(C)
     n = X.shape[1]
     if n == 0:
         return np.zeros((len(X), C), dtype=np.int8)
@@ -79,7 +94,17 @@ def _count_classes(X: Array, C: int) -> Array:
         H += np.take(two, X[:, i].astype(np.intp) * C + X[:, i + 1], axis=0)
     if n > 1 and n % 2:
         H += np.take(one, X[:, n - 1], axis=0)
-    return H
+    return np.ascontiguousarray(H[:, :C]) if H.shape[1] != C else H
+
+
+@functools.lru_cache(maxsize=16)
+def _class_tables(C: int) -> tuple[Array, Array]:
+    """The class counts of one card of each class and of each pair of classes, rows padded
+    to 16 bytes (`_count_classes`)."""
+    one = np.eye(C, max(16, C), dtype=np.int8)
+    two = (one[:, None, :] + one[None, :, :]).reshape(C * C, one.shape[1])
+    one.flags.writeable = two.flags.writeable = False
+    return one, two
 
 
 def _draw(rng: Array, R: Array, rows: Array) -> Array:
@@ -264,9 +289,9 @@ def _deal_slice(rng: Array, layout: Array, size: int, slots: bool = False) -> Ar
         keys[empty] = (top | np.arange(S, dtype=np.uint32))[np.nonzero(empty)[1]]
     keys.sort(axis=1)
     keys &= np.uint32((1 << shift) - 1)
+    if slots:  # (the slot numbers, as the caller's array stores them)
+        return keys
     slot = keys.astype(np.intp)
-    if slots:
-        return slot
     if layout.ndim == 2:
         return np.take_along_axis(layout, slot, axis=1)
     return layout[slot]

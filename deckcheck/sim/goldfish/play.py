@@ -26,8 +26,8 @@ shuffled back. At the End Phase the hand is discarded down to the limit in `disc
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from deckcheck.plain import Plain
 from deckcheck.sim.goldfish.compiled import CompiledProfile
 from deckcheck.sim.goldfish.conditions import Term, all_terms
 from deckcheck.sim.goldfish.profile import Behaviour
@@ -61,15 +61,18 @@ def amounts(b: Behaviour, extra: int) -> tuple[int, int]:
     return b.draw, b.excavate
 
 
-@dataclass
-class TurnState:
+class TurnState(Plain):
     """What this turn's plays so far allow (per hand)."""
 
-    played: bool = False
-    drew: bool = False
-    locked: bool = False
-    used: set[int] = field(default_factory=set)
-    extra: int = 0
+    __slots__ = ("played", "drew", "locked", "used", "extra")
+
+    def __init__(self, played: bool = False, drew: bool = False, locked: bool = False,
+                 used: set[int] | None = None, extra: int = 0) -> None:
+        self.played = played
+        self.drew = drew
+        self.locked = locked
+        self.used = set() if used is None else used
+        self.extra = extra
 
     def key(self) -> tuple[bool, bool, bool, frozenset[int], int]:
         return self.played, self.drew, self.locked, frozenset(self.used), self.extra

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.cards.model import Card, Kind
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import CardPool
 from deckcheck.errors import ProfileError
+from deckcheck.plain import Plain
 from deckcheck.sim.goldfish.conditions import (
     ATOM_RE,
     DIFFERENT_RE,
@@ -51,13 +51,15 @@ _SUMMON = re.compile(r"^summon\s+(.+)$", re.IGNORECASE)
 _ZONE = re.compile(r"^(gy|graveyard|banished)\s*:\s*(.+)$", re.IGNORECASE)
 
 
-@dataclass
-class Feature:
+class Feature(Plain):
     """A set of deck cards a condition counts: a role, one card, a property, a summon."""
 
-    kind: str  # "role" | "card" | "prop" | "summon"
-    name: str
-    members: set[str] = field(default_factory=set)  # the deck's card names
+    __slots__ = ("kind", "name", "members")
+
+    def __init__(self, kind: str, name: str, members: set[str] | None = None) -> None:
+        self.kind = kind  # "role" | "card" | "prop" | "summon"
+        self.name = name
+        self.members = set() if members is None else members  # the deck's card names
 
 
 def _close(word: str, options: list[str]) -> list[str]:

@@ -197,16 +197,22 @@ class Variants:
             base = self.base
             if rows is not None:
                 at, base = at[rows], take_rows(base, rows)
-            S = base.shape[1]
-            out = np.empty_like(base)
-            # each order without the card at its place `at`, the empty slot last
-            keep = np.arange(S, dtype=at.dtype)[None, :] != at[:, None]
-            out[:, :S - 1] = np.compress(keep.reshape(-1), base.reshape(-1)).reshape(-1, S - 1)
-            out[:, S - 1] = -1
-            return out
+            return _without_place(base, at)
         return _variant_orders(self.slots if rows is None else take_rows(self.slots, rows),
                                self.layouts[v])
 
     def all_orders(self) -> Array:
         """Every variant's orders, stacked."""
         return np.concatenate([self.orders(v) for v in range(len(self.layouts))])
+
+
+def _without_place(orders: Array, at: Array) -> Array:
+    """Each order (row) without the card at its place `at`, the later cards moved up one
+    and an empty slot (-1) last."""
+    S = orders.shape[1]
+    out = np.empty_like(orders)
+    head = out[:, :S - 1]
+    np.copyto(head, orders[:, :S - 1])
+    np.copyto(head, orders[:, 1:], where=np.arange(S - 1, dtype=at.dtype)[None, :] >= at[:, None])
+    out[:, S - 1] = -1
+    return out
