@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckcheck.errors import DeckcheckError
+from deckcheck.event.children import reap
 from deckcheck.event.inputs import Entries
 from deckcheck.event.models import EventReport, SkippedRow
 
@@ -234,12 +235,7 @@ class _Forked:
             sent = self.sent[w]
             if sent is not None:
                 os.close(sent)
-            if not ok:
-                try:
-                    os.kill(pid, 9)
-                except OSError:  # pragma: no cover - already gone
-                    pass
-            os.waitpid(pid, 0)
+            reap(pid, stop=not ok)
             os.close(self.back[w])
         self.pids, self.sent, self.back = [], [], []
 

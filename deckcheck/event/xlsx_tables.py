@@ -36,6 +36,7 @@ from typing import Any
 
 from deckcheck.atomic import replacing
 from deckcheck.decks.tabular import FORMULA_START, LONE_SURROGATE, column_letter
+from deckcheck.event.children import reap
 from deckcheck.gc_pause import gc_paused
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -477,12 +478,7 @@ class _Helpers:
 
     def close(self, ok: bool) -> None:
         for pid, pipe in self.kids:
-            if not ok:
-                try:
-                    os.kill(pid, 9)
-                except OSError:  # pragma: no cover - already gone
-                    pass
-            os.waitpid(pid, 0)
+            reap(pid, stop=not ok)
             pipe.close()
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
