@@ -18,10 +18,6 @@ from deckcheck.cards.builtin import (
     load_cards,
 )
 from deckcheck.cards.store import StorePool
-from deckcheck.imports.run import import_sources
-from deckcheck.sources import read_source
-
-FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
 
 
 def _fresh() -> BuiltinPool:
@@ -59,13 +55,6 @@ def test_load_cards_of_every_card_is_the_full_parse() -> None:
     pool = _fresh()
     load_cards(pool, [c.passcode for c in everything])
     assert [pool.get(c.passcode) for c in everything] == everything
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "cards.sqlite"
-    import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
-    return path
 
 
 def test_every_row_loaded_answers_without_a_query(db: Path) -> None:

@@ -22,13 +22,6 @@ from deckcheck.sources import read_source
 FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "cards.sqlite"
-    import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
-    return path
-
-
 def test_default_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("DECKCHECK_DB")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))

@@ -9,17 +9,6 @@ import pytest
 from deckcheck.cards.store import StorePool
 from deckcheck.checker import Checker
 from deckcheck.decks.ydk import read_ydk
-from deckcheck.imports.run import import_sources
-from deckcheck.sources import read_source
-
-FIX = Path(__file__).resolve().parents[1] / "sources" / "fixtures"
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "cards.sqlite"
-    import_sources(path, [read_source(FIX / "ygoprodeck_small.json")])
-    return path
 
 
 def test_preload_matches_get(db: Path) -> None:
