@@ -149,14 +149,15 @@ def read_json_file(path: Path, prefer: str | None = None, exact: bool = True,
 
 #: every byte that is no digit -> " ", every digit -> "0" (`loads`' test for long numbers)
 _DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
-_LONG_NUMBER = b"0" * 20
+_LONG_NUMBER = b"0" * 19
 
 
 def loads(raw: bytes, exact: bool = True) -> Any:
     """`json.loads(raw)`: the same values, or the same error. orjson parses it 2x faster
     and gives the same values for any text it accepts, except that it reads an integer
-    beyond 64 bits as a float: text holding a run of 20 digits anywhere (no card data does;
-    a number that long would be read wrong) goes to the standard library, and so does
+    beyond 64 bits as a float: text holding a run of 19 digits anywhere (no card data does;
+    -9223372036854775809 is the shortest number orjson reads wrong) goes to the standard
+    library, and so does
     anything orjson refuses (NaN, a number too big for a float, a lone surrogate, a byte
     order mark, a deep nesting, bad JSON), which then parses it or raises its own error.
 
