@@ -149,12 +149,15 @@ def test_a_value_class_builds_no_namedtuple(monkeypatch: pytest.MonkeyPatch) -> 
     namedtuple class per value class (it cost start-up)."""
     import collections
 
+    import deckcheck.plain
     from deckcheck.plain import Value
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a namedtuple was built")
 
     monkeypatch.setattr(collections, "namedtuple", refuse)
+    # a module that took the name at its import (`from collections import namedtuple`)
+    monkeypatch.setattr(deckcheck.plain, "namedtuple", refuse, raising=False)
 
     class Pair(Value, kw_only=False):
         left: int
