@@ -186,12 +186,12 @@ def test_a_command_body_runs_with_the_collector_on() -> None:
         original()
         seen.append(gc.isenabled())
 
+    import deckcheck.cli.common as common
+
     assert gc.isenabled()
     try:
         gc_pause.pause_startup()
         assert not gc.isenabled()
-        import deckcheck.cli.common as common
-
         common.resume_startup = spy  # type: ignore[attr-defined]
         result = CliRunner().invoke(cli, ["banlist", "list"])
         assert result.exit_code == 0, result.output
@@ -200,7 +200,8 @@ def test_a_command_body_runs_with_the_collector_on() -> None:
         with gc_pause.gc_paused(until_exit=True):
             assert not gc.isenabled()
         assert gc.isenabled()
-    finally:
+    finally:  # whatever failed, the rest of the session is no `deckcheck` program
+        gc_pause._program = False
         common.resume_startup = original  # type: ignore[attr-defined]
         gc.unfreeze()
         gc.enable()
