@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from deckcheck.cards.compact import RowCard
-from deckcheck.cards.model import Card, Frame, Kind
+from deckcheck.cards.model import FRAME_OF, KIND_OF, NO_SCOPES, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import LineSuggester, MemoryPool, PoolInfo
 from deckcheck.cards.suggest import NameLines
@@ -126,9 +126,6 @@ def parse_line(line: str, where: str = CARDS_FILE) -> Card:
         raise BuiltinDataError(f"{where}: {exc}; regenerate the built-in card file.") from None
 
 
-_KINDS = {k.value: k for k in Kind}
-_FRAMES = {f.value: f for f in Frame}
-_EMPTY: frozenset[str] = frozenset()
 _fromiso = dt.date.fromisoformat
 #: the cells of `COLUMNS` that `check_card` reads
 _PASSCODE, _ALT, _KIND, _FRAME, _NAME, _RULE_NAME, _SCOPES, _RELEASED = map(COLUMNS.index, (
@@ -150,8 +147,8 @@ def check_card(line: str, pool: BuiltinPool, where: str = CARDS_FILE) -> Card:
         card.passcode = int(cells[_PASSCODE])
         alt = cells[_ALT]
         card.alt_passcodes = tuple(map(int, alt.split(","))) if alt else ()
-        card.kind = _KINDS[cells[_KIND]]
-        card.frame = _FRAMES[cells[_FRAME]]
+        card.kind = KIND_OF[cells[_KIND]]
+        card.frame = FRAME_OF[cells[_FRAME]]
         released = cells[_RELEASED]
         if released:  # "tcg=2002-03-08,ocg=…": regions and days taking turns
             parts = released.replace("=", ",").split(",")
@@ -163,7 +160,7 @@ def check_card(line: str, pool: BuiltinPool, where: str = CARDS_FILE) -> Card:
     card.name = name = cells[_NAME]
     card.rule_name = cells[_RULE_NAME] or name
     scopes = cells[_SCOPES]
-    card.scopes = frozenset(scopes.split(",")) if scopes else _EMPTY
+    card.scopes = frozenset(scopes.split(",")) if scopes else NO_SCOPES
     card._stored = pool
     return card
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Protocol
 
-from deckcheck.cards.model import Card, Frame, Kind
+from deckcheck.cards.model import FRAME_OF, KIND_OF, NO_SCOPES, Card
 from deckcheck.cards.names import normalize
 
 __all__ = ["ROW_FIELDS", "RowCard", "card_from_row", "stored_facts"]
@@ -65,9 +65,6 @@ class RowCard(Card):
 
 
 _LAZY_SET = frozenset(_LAZY_FIELDS)
-_KINDS = {k.value: k for k in Kind}
-_FRAMES = {f.value: f for f in Frame}
-_EMPTY: frozenset[str] = frozenset()
 _fromiso = dt.date.fromisoformat
 
 
@@ -108,11 +105,11 @@ def card_from_row(passcode: int, facts: str, store: Store) -> Card:
         card.name, card.rule_name = names[:cut], names[cut:]
     else:
         card.name = card.rule_name = names
-    card.kind = _KINDS[kind]
-    card.frame = _FRAMES[frame]
+    card.kind = KIND_OF[kind]
+    card.frame = FRAME_OF[frame]
     card.released = {k: _fromiso(v) for k, _, v in (
         r.partition("=") for r in released.split(","))} if released else {}
-    card.scopes = frozenset(scopes.split(",")) if scopes else _EMPTY
+    card.scopes = frozenset(scopes.split(",")) if scopes else NO_SCOPES
     card._rule_key = key
     card._stored = store
     return card

@@ -150,8 +150,8 @@ class Card(Plain):
         self.konami_id = konami_id
         self.name = name
         self.names = dict(names) if names else {}
-        self.kind = _KINDS.get(kind) or _kind(kind)
-        self.frame = _FRAMES.get(frame) or _frame(frame)
+        self.kind = KIND_OF.get(kind) or _kind(kind)
+        self.frame = FRAME_OF.get(frame) or _frame(frame)
         self.monster_types = tuple(monster_types) if monster_types else ()
         self.level = level
         self.rank = rank
@@ -165,7 +165,7 @@ class Card(Plain):
         self.archetypes = tuple(archetypes) if archetypes else ()
         self.released = _dates(released) if released else {}
         self.master_duel = master_duel
-        self.scopes = frozenset(scopes) if scopes else _EMPTY
+        self.scopes = frozenset(scopes) if scopes else NO_SCOPES
         self.rule_name = rule_name
         self.rule_name_evidence = dict(rule_name_evidence) if rule_name_evidence else {}
         self.cannot_normal_summon = cannot_normal_summon
@@ -208,22 +208,23 @@ class Card(Plain):
         return (self.passcode, *self.alt_passcodes)
 
 
-_KINDS = {k.value: k for k in Kind}
-_FRAMES = {f.value: f for f in Frame}
-_EMPTY: frozenset[str] = frozenset()
+#: a kind and a frame by their stored value; the one empty scope set every card shares
+KIND_OF = {k.value: k for k in Kind}
+FRAME_OF = {f.value: f for f in Frame}
+NO_SCOPES: frozenset[str] = frozenset()
 _fromiso = dt.date.fromisoformat
 _new = object.__new__
 
 
 def _kind(v: Kind | str) -> Kind:
-    kind = _KINDS.get(v)  # a member too: a str enum hashes as its value
+    kind = KIND_OF.get(v)  # a member too: a str enum hashes as its value
     if kind is None:
         raise ValueError(f"{v!r} is not a card kind")
     return kind
 
 
 def _frame(v: Frame | str) -> Frame:
-    frame = _FRAMES.get(v)
+    frame = FRAME_OF.get(v)
     if frame is None:
         raise ValueError(f"{v!r} is not a card frame")
     return frame
@@ -234,7 +235,7 @@ def _tuple(v: Iterable[Any] | None) -> tuple[Any, ...]:
 
 
 def _set(v: Iterable[str] | None) -> frozenset[str]:
-    return frozenset(v) if v else _EMPTY
+    return frozenset(v) if v else NO_SCOPES
 
 
 def _dict(v: dict[str, str] | None) -> dict[str, str]:
@@ -281,9 +282,9 @@ def card_from_stored(d: dict[str, Any]) -> Card:
     x = get("names")
     card.names = dict(x) if x else {}
     x = d["kind"]
-    card.kind = _KINDS.get(x) or _kind(x)
+    card.kind = KIND_OF.get(x) or _kind(x)
     x = d["frame"]
-    card.frame = _FRAMES.get(x) or _frame(x)
+    card.frame = FRAME_OF.get(x) or _frame(x)
     x = get("monster_types")
     card.monster_types = tuple(x) if x else ()
     card.level = get("level")
@@ -302,7 +303,7 @@ def card_from_stored(d: dict[str, Any]) -> Card:
     card.released = _dates(x) if x else {}
     card.master_duel = get("master_duel")
     x = get("scopes")
-    card.scopes = frozenset(x) if x else _EMPTY
+    card.scopes = frozenset(x) if x else NO_SCOPES
     card.rule_name = d["rule_name"]
     x = get("rule_name_evidence")
     card.rule_name_evidence = dict(x) if x else {}
