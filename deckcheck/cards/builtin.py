@@ -413,9 +413,9 @@ class BuiltinPool:
         return self._all().with_rule_name(rule_name)
 
     def preload(self, passcodes: Iterable[int]) -> None:
-        """Nothing to do ahead of one deck's look-ups: `get` finds each card's line in the
-        file in memory and keeps the card it parses (a batch of many decks is found faster
-        through one index: `preload_batch`)."""
+        """Nothing to do ahead of the look-ups: `get` finds each card's line in the file in
+        memory (bisecting, through one index after 2,000 finds: `_line`) and keeps the card
+        it parses."""
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self._all())
@@ -425,15 +425,11 @@ class BuiltinPool:
 
     # --- what an event's workers need (`event.run.CachingPool`, `event.jobs`) -------------
 
-    def preload_batch(self, passcodes: Iterable[int]) -> None:
-        """Parse the cards of a batch of decks at once, through one index of the file
-        (`load_cards`), so that `get` answers them from memory."""
-        load_cards(self, passcodes)
-
     def before_fork(self) -> None:
-        """Before worker processes are forked: index the cards file now (`load_cards`), so
-        that every worker shares the index instead of making its own."""
-        load_cards(self, ())
+        """Before worker processes are forked: index the cards file now (`_index`), so that
+        every worker finds its cards through the one index instead of making its own."""
+        if self._memory is None:
+            self._index()
 
     def reopen(self) -> None:
         """In a forked worker: nothing to reopen (the files are mapped or read into memory,
@@ -449,23 +445,3 @@ def builtin_cards() -> list[Card]:
 def builtin_pool() -> BuiltinPool:
     """The built-in card pool (read once, then cached)."""
     return BuiltinPool(_package_map(CARDS_FILE))
-
-
-def load_cards(pool: BuiltinPool, passcodes: Iterable[int]) -> None:
-    """Parse the cards of many passcodes at once (an event's batch of decks), so that
-    `pool.get` answers them from memory: each line of the cards file is found in one index of
-    every passcode and where its line starts (made on the first call, ~15 ms, two arrays a
-    forked process shares without copying) instead of ~22 steps of `_find` each. A passcode
-    that is no card's own (an alternate artwork, a prerelease id) is left to `pool.get`."""
-    if pool._memory is not None:
-        return
-    data = pool._data
-    codes, starts = pool._index()
-    cards, make, n = pool._cards, pool._line_card, len(codes)
-    for pc in passcodes:
-        if pc not in cards and type(pc) is int:
-            i = bisect_left(codes, pc)
-            if i < n and codes[i] == pc:
-                begin = starts[i]
-                end = data.find(b"\n", begin)
-                make(data[begin:end if end >= 0 else len(data)])

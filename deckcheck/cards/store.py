@@ -469,10 +469,6 @@ class StorePool:
 
     # --- what an event's workers need (`event.run.CachingPool`, `event.jobs`) -------------
 
-    def preload_batch(self, passcodes: Iterable[int]) -> None:
-        """The passcodes of a batch of decks: `preload` (one query for the lot)."""
-        self.preload(passcodes)
-
     def before_fork(self) -> None:
         """Before worker processes are forked: read every card's compact row now, in one pass
         (~30 ms for a store of every source), when the store keeps them (schema 5): every

@@ -93,9 +93,9 @@ class CachingPool:
         new = [pc for pc in set(passcodes) if pc not in known]
         if new:
             pool = self._pool
-            # the pool's own way with a batch of decks (the built-in file: one index; a
-            # store: one query); a pool in memory (or a test's stand-in) may have neither
-            load = getattr(pool, "preload_batch", None) or getattr(pool, "preload", None)
+            # the pool's own way with a batch of decks (a store: one query); a test's
+            # stand-in may have none
+            load = getattr(pool, "preload", None)
             if load is not None:
                 load(new)
             for pc in new:

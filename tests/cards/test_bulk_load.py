@@ -1,5 +1,5 @@
-"""The bulk loads an event runs before forking its workers: the built-in cards of many
-passcodes through one index (`BuiltinPool.preload_batch`, `before_fork`), every compact row
+"""What an event reads before forking its workers: the built-in cards file's index
+(`BuiltinPool.before_fork`), every compact row
 of a store (`StorePool.before_fork`), and a forked worker's own connection
 (`StorePool.reopen`)."""
 
@@ -15,7 +15,6 @@ from deckcheck.cards.builtin import (
     IDS_FILE,
     NAMES_FILE,
     BuiltinPool,
-    load_cards,
 )
 from deckcheck.cards.store import StorePool
 
@@ -25,35 +24,39 @@ def _fresh() -> BuiltinPool:
                        builtin._package_file(NAMES_FILE))
 
 
-def test_load_cards_parses_each_card_without_bisecting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_after_before_fork_every_card_is_found_through_the_index(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     codes = [89631139, 14558127, 46986414, 5]  # 5 is no card
-    loaded = _fresh()
-    loaded.preload_batch(codes)
+    indexed = _fresh()
+    indexed.before_fork()
     looked_for: list[object] = []
     find = builtin._find
     monkeypatch.setattr(builtin, "_find", lambda *a: looked_for.append(a[2]) or find(*a))
-    cards = [loaded.get(pc) for pc in codes[:3]]
-    assert looked_for == []  # every one answered from memory
+    cards = [indexed.get(pc) for pc in codes[:3]]
+    assert looked_for == []  # no card's line bisected: each found through the index
+    monkeypatch.setattr(builtin, "_find", find)
     single = _fresh()
     assert cards == [single.get(pc) for pc in codes[:3]] and None not in cards
-    assert loaded.get(5) is None and loaded.get(14558128) is loaded.get(14558127)
+    # a passcode that is no card's own is looked for in the ids file, as before
+    assert indexed.get(5) is None and indexed.get(14558128) is indexed.get(14558127)
 
 
-def test_before_fork_indexes_the_cards_file_for_every_worker() -> None:
+def test_before_fork_indexes_the_cards_file_once_for_every_worker() -> None:
     pool = _fresh()
     assert getattr(pool, "_line_index", None) is None
     pool.before_fork()
-    index = pool._line_index  # type: ignore[attr-defined]  # made by `load_cards`
+    index = pool._line_index  # type: ignore[attr-defined]  # made by `_index`
+    assert index is not None
     pool.reopen()  # (nothing to reopen: the files are in memory)
-    pool.preload_batch([89631139, 14558127])
+    pool.before_fork()
     assert pool._line_index is index  # type: ignore[attr-defined]  # the one made before
     assert pool.get(89631139) is not None
 
 
-def test_load_cards_of_every_card_is_the_full_parse() -> None:
+def test_every_card_through_the_index_is_the_full_parse() -> None:
     everything = list(_fresh())  # parses every line (`MemoryPool`)
     pool = _fresh()
-    load_cards(pool, [c.passcode for c in everything])
+    pool.before_fork()
     assert [pool.get(c.passcode) for c in everything] == everything
 
 

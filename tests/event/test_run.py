@@ -221,7 +221,7 @@ def test_caching_pool_leaves_the_fork_to_the_pool(pool: Any, kit: SimpleNamespac
         def get(self, pc: int) -> Any:
             return pool.get(pc)
 
-        def preload_batch(self, passcodes: list[int]) -> None:
+        def preload(self, passcodes: list[int]) -> None:
             calls.append(sorted(passcodes))
 
         def before_fork(self) -> None:
