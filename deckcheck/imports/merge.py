@@ -287,8 +287,7 @@ def _combine_one(g: int, rec: SourceRecord) -> dict[str, Any] | None:
         if (v := get(f)) is not None:
             card[f] = v
     card["archetypes"] = get("archetypes") or []
-    # `_scopes_one` gives an official id without scopes none
-    card["scopes"] = _scopes_one(g, rec) if get("scopes") or g >= UNOFFICIAL_IDS else []
+    card["scopes"] = _scopes_one(g, rec)
     card["released"] = {r: day for r, day in days.items()} if (days := rec.get("released")) else {}
     md = get("master_duel")
     card["master_duel"] = None if md is None else bool(md)
@@ -349,6 +348,8 @@ def _scopes(g: int, only: list[SourceRecord]) -> list[str]:
 def _scopes_one(g: int, rec: SourceRecord) -> list[str]:
     """`_scopes` of a card with one record: the same, without the source-by-source choices."""
     given = rec.get("scopes")
+    if not given and g < UNOFFICIAL_IDS:  # most cards: an official id, no scopes
+        return []
     tcg = rec.get("tcg_printed")
     scopes = [s for s in given or () if s not in ("ocg_only", "prerelease")] if tcg \
         else list(given or ())

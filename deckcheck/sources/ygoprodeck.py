@@ -170,8 +170,7 @@ def card_record(raw: Any) -> SourceRecord | None:
         rec["race"] = race
     if raw.get("archetype"):
         rec["archetypes"] = [raw["archetype"]]
-    if kind == "skill" or "misc_info" in raw:
-        _scopes(rec, raw, name)
+    _scopes(rec, raw, name)
     if raw.get("card_sets"):
         # YGOPRODeck's card_sets are TCG printings: proof the card exists in the TCG, which
         # overrules another source's "OCG only" / "not yet released" (see imports.merge).
@@ -204,15 +203,17 @@ def _artworks(raw: dict[str, Any], passcode: int) -> list[int]:
     if type(images) is list and len(images) == 1 and type(images[0]) is dict \
             and images[0].get("id") == passcode:  # one artwork, the card's own: none other
         return []
-    return sorted({i for img in raw.get("card_images") or () if isinstance(img, dict)
+    return sorted({i for img in images or () if isinstance(img, dict)
                    for i in [_int(img.get("id"), MAX_PASSCODE)] if i is not None and i > 0
                    and i != passcode})
 
 
 def _scopes(rec: SourceRecord, raw: dict[str, Any], name: str) -> None:
     """Skill cards, and what `misc_info` adds (`_misc`) with the scopes it implies."""
-    scopes: set[str] = {"skill"} if rec["kind"] == "skill" else set()
     misc = raw.get("misc_info")
+    if misc is None and rec["kind"] != "skill":  # most cards: nothing to add
+        return
+    scopes: set[str] = {"skill"} if rec["kind"] == "skill" else set()
     if isinstance(misc, list) and misc and isinstance(misc[0], dict):
         scopes |= _misc(rec, misc[0], name)
     if scopes or isinstance(misc, list):

@@ -86,7 +86,6 @@ def play_turns(cp: CompiledProfile, K: Array, hands: int, seed: int, going_secon
     return by_turn, fails, deck_outs, None, played
 
 
-
 def _add_hits(by_turn: dict[str, list[int]], name: str, hits: Any, measured: list[str],
               batch: Batch) -> None:
     """Add a chunk's hands meeting goal `name` by each turn, and those of the goals
