@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import fields
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -363,25 +365,28 @@ def add_row(event: EventReport, data: RowData) -> None:
     number = len(event.players) + 1
     (player, player_id, source, verdict, main, extra, side, count, text, h, error,
      problems) = data
+    # the fields of `PlayerRow`, in order (`duplicate` is set by `finish`)
+    values = (number, player, player_id, source, verdict, main, extra, side, count, text, None,
+              h, error)
     players = event.players
-    if isinstance(players, RowSpool):  # the fields of `PlayerRow`, in order
-        players.append_values((number, player, player_id, source, verdict, main, extra, side,
-                               count, text, None, h, error))
+    if isinstance(players, RowSpool):
+        players.append_values(values)
     else:
-        players.append(PlayerRow(number=number, player=player, player_id=player_id,
-                                 source=source, verdict=verdict, main=main, extra=extra,
-                                 side=side, problem_count=count, problems=text, deck_hash=h,
-                                 error=error))
-    if problems:
-        if isinstance(event.problems, RowSpool):  # `ProblemData` follows `ProblemRow`'s order
-            event.problems.extend_values([(number, player, player_id, *p) for p in problems])
+        players.append(PlayerRow(**dict(zip(_PLAYER_FIELDS, values, strict=True))))
+    if problems:  # `ProblemData` follows `ProblemRow`'s order after its first three fields
+        rows = [(number, player, player_id, *p) for p in problems]
+        if isinstance(event.problems, RowSpool):
+            event.problems.extend_values(rows)
         else:
-            event.problems.extend([
-                ProblemRow(number=number, player=player, player_id=player_id, code=code,
-                           name=name, severity=severity, card=card, section=section, count=n,
-                           limit=limit, location=location, message=message)
-                for code, name, severity, card, section, n, limit, location, message
-                in problems])
+            event.problems.extend(ProblemRow(**dict(zip(_PROBLEM_FIELDS, r, strict=True)))
+                                  for r in rows)
+
+
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerRow))
+_PROBLEM_FIELDS = tuple(f.name for f in fields(ProblemRow))
+#: what `finish` reads of each row
+_FINISH_FIELDS = ("number", "player", "player_id", "deck_hash", "verdict")
+_FINISH_AT = itemgetter(*map(_PLAYER_FIELDS.index, _FINISH_FIELDS))
 
 
 def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
@@ -396,9 +401,12 @@ def finish(event: EventReport) -> EventReport:
     rows; a spooled table's rows get their flags as they are read back)."""
     dups = Duplicates()
     verdicts: Counter[str] = Counter()
-    for r in event.players:
-        dups.add(r.number, r.player, r.player_id, r.deck_hash)
-        verdicts[r.verdict] += 1
+    players = event.players
+    rows = map(_FINISH_AT, players.values()) if isinstance(players, RowSpool) else \
+        map(attrgetter(*_FINISH_FIELDS), players)  # a spool's values: no row object made
+    for number, player, player_id, h, verdict in rows:
+        dups.add(number, player, player_id, h)
+        verdicts[verdict] += 1
     dups.done()
     if isinstance(event.players, RowSpool):
         event.players.fill = dups.fill
