@@ -162,21 +162,31 @@ def echo_read_problems(deck: Deck, consequence: str) -> None:
                    err=True)
 
 
+def overwritten_input(targets: list[str], inputs: Iterable[str]) -> str | None:
+    """The first of `targets` (files to write) that is one of `inputs` (files read), which
+    writing it would replace; "-" (standard input or output) is no file."""
+    found = [t for t in targets if t != "-" and os.path.exists(t)]
+    if not found:
+        return None
+    for src in inputs:
+        if src == "-":
+            continue
+        for target in found:
+            try:
+                if os.path.samefile(src, target):
+                    return target
+            except (OSError, ValueError):  # not a file (ydke://), or an odd name
+                pass
+    return None
+
+
 def refuse_overwriting_inputs(targets: list[str], inputs: Iterable[str], what: str) -> None:
     """An output must never replace a file the command reads (`-o deck.ydk` on deck.ydk,
     `-o regs.csv` on regs.csv): raised before any work, naming the file and `what` it is."""
-    found = [t for t in targets if os.path.exists(t)]
-    if not found:
-        return
-    for src in inputs:
-        for target in found:
-            try:
-                same = os.path.samefile(src, target)
-            except (OSError, ValueError):  # not a file (ydke://, "-"), or an odd name
-                same = False
-            if same:
-                raise UserError(f"{target} is one of the {what} being checked; write the "
-                                "report to another file so that it stays as it is.")
+    target = overwritten_input(targets, inputs)
+    if target is not None:
+        raise UserError(f"{target} is one of the {what} being checked; write the report to "
+                        "another file so that it stays as it is.")
 
 
 def check_output_folder(path: str, what: str) -> None:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from deckcheck.cli.common import Ctx, UserError, handle_errors, problem_place
+from deckcheck.cli.common import Ctx, UserError, handle_errors, overwritten_input, problem_place
 from deckcheck.cli.params import DATE
 from deckcheck.decks.files import (
     FORMATS,
@@ -42,17 +41,6 @@ def problem_line(p: ReadProblem, deck: Deck) -> str:
     from deckcheck.reports import printable
 
     return printable(f"{problem_place(p, deck)}: {p.message}")
-
-
-def _same_file(source: str, dest: str) -> bool:
-    """True when OUT names the IN file itself: writing it would replace the original (and
-    drop every line that could not be read)."""
-    if "-" in (source, dest):
-        return False
-    try:
-        return os.path.samefile(source, dest)
-    except (OSError, ValueError):
-        return False
 
 
 def pick_deck(decks: list[Deck], sheet: str | None, source: str) -> Deck:
@@ -104,7 +92,7 @@ def convert(obj: Ctx, source: str, dest: str | None, output: str | None, to_fmt:
         raise UserError("Name the file to write once: as OUT after IN, or with -o.")
     dest = dest if dest is not None else output
     assert dest is not None
-    if _same_file(source, dest):
+    if overwritten_input([dest], [source]):  # it would drop every line not read
         raise UserError(f"{dest} is the file being converted; write to a new file so that "
                         "the original stays as it is.")
     pool = LazyPool(obj)
