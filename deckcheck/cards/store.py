@@ -264,7 +264,7 @@ class StorePool:
         (a card built from its compact row fills itself from it). Works in a forked process
         and after `close` too: the row is read through a connection of this process."""
         if self._pid != os.getpid() or self._closed:
-            self._con, self._pid, self._closed = connect(self.path), os.getpid(), False
+            self._connect_here()
         for pc, data in self._q("SELECT passcode, data FROM cards WHERE passcode = ?",
                                 (passcode,)):
             try:
@@ -480,8 +480,13 @@ class StorePool:
     def reopen(self) -> None:
         """In a process forked from the one that opened the pool: a connection of this
         process (an SQLite connection must not cross a fork), every card and compact row the
-        pool holds kept. The inherited connection is kept, never used nor closed here (it is
-        the parent's)."""
+        pool holds kept."""
+        if self._pid != os.getpid():
+            self._connect_here()
+
+    def _connect_here(self) -> None:
+        """A connection of this process. One inherited across a fork is kept, never used nor
+        closed here (it is the parent's: SQLite must not close it from another process)."""
         if self._pid != os.getpid():
             self._inherited = self._con
-            self._con, self._pid, self._closed = connect(self.path), os.getpid(), False
+        self._con, self._pid, self._closed = connect(self.path), os.getpid(), False

@@ -81,3 +81,17 @@ def test_reconnect_in_a_forked_process_keeps_what_the_pool_holds(
     pool.reopen()
     assert pool._con is not parent and pool.get(14558127) is card
     assert [c.passcode for c in pool.find_name("Ash Blossom & Joyous Spring")] == [14558127]
+
+
+def test_a_card_filled_in_a_forked_process_keeps_the_parent_connection(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card filling itself in a forked worker (`stored_card`) connects as `reopen` does:
+    the parent's connection is kept, never closed from the child."""
+    pool = StorePool(db)
+    pool.preload([46986414])
+    card = pool.get(46986414)
+    assert card is not None
+    parent = pool._con
+    monkeypatch.setattr("os.getpid", lambda: -1)  # as a forked process sees it
+    assert card.text  # read through a connection of this process
+    assert pool._con is not parent and pool._inherited is parent  # type: ignore[attr-defined]
