@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import tempfile
 from collections.abc import Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -166,13 +167,10 @@ def fetch(urls: Mapping[str, str] | None = None, *, pool: CardPool | None = None
             for k, v in skips.items():
                 skipped.setdefault(k, []).extend(v)
 
-        def whole(chosen: Iterable[Banlist]) -> None:
-            """The lists to be written (not those `store` leaves out), each held to the
-            list it replaces, naming the URL it came from."""
-            for bl in chosen:
-                check_whole([bl], url_of[id(bl)], allow_smaller or force, "the download")
-
         target = Path(dest) if dest is not None else user_dir()
+        # only the lists to be written (not those `store` leaves out), each naming its URL
+        whole = partial(check_whole, where_of=lambda bl: url_of[id(bl)],
+                        allow_smaller=allow_smaller or force, what="the download")
         report = store(lists, skipped, target, force=force, sources=list(urls.values()),
                        verify=whole)
     report.skipped += failed

@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -77,12 +78,13 @@ def import_lists(src: gather.Sources, *, pool: CardPool | None = None,
     found = gather.gather(srcs, pool=pool, date=date, formats=None)
     refuse_cut_files(srcs)  # a file cut off mid-line, as `fetch` refuses a download
 
-    def whole(chosen: Iterable[Banlist]) -> None:
-        """The lists to be written, each held to `fetch`'s check against the list it
-        replaces, naming the file it came from."""
-        for bl in chosen:
-            path = found.file_of(bl)
-            check_whole([bl], str(path) if path else None, allow_smaller or force, "the file")
+    def file_of(bl: Banlist) -> str | None:
+        path = found.file_of(bl)
+        return str(path) if path else None
+
+    # the lists to be written, each held to `fetch`'s check, naming the file it came from
+    whole = partial(check_whole, where_of=file_of, allow_smaller=allow_smaller or force,
+                    what="the file")
 
     lists = found.ordered()
     if not lists and not found.skipped:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from deckcheck.errors import FormatError, UnknownFormat
@@ -85,13 +85,14 @@ def replaced(bl: Banlist) -> Banlist | None:
     return fmt.newest_list() if bl.effective > days[-1] else None
 
 
-def check_whole(lists: Iterable[Banlist], where: str | None, allow_smaller: bool,
-                what: str) -> None:
+def check_whole(lists: Iterable[Banlist], where_of: Callable[[Banlist], str | None],
+                allow_smaller: bool, what: str) -> None:
     """Refuse lists much smaller than the list each replaces (`replaced`, `shrinks`), as a
     cut-off download or file (`what`), unless `allow_smaller`: one check for `--url` and
-    `--from` alike. `where` names the input (None: each list's own `source`)."""
+    `--from` alike (`store`'s `verify`, given the lists it will write). `where_of` names the
+    input a list came from (None: the list's own `source`)."""
     for bl in lists:
-        here = where or bl.source or bl.name
+        here = where_of(bl) or bl.source or bl.name
         check_format_id(bl.format, here)
         old = None if allow_smaller else replaced(bl)
         if old is not None and not bl.groups and old.groups:
