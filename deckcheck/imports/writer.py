@@ -218,15 +218,9 @@ def _encode_records(s: SourceRows) -> tuple[list[tuple[str, int, str]], bool]:
             pass
     rows = []
     for r in s.records:
-        if trusted or plain(r):
-            try:
-                text = dumps(r).decode()
-            except (TypeError, ValueError):  # what orjson refuses: `_dumps`
-                text = _stdlib_dumps(r)
-        else:
-            every = False
-            text = _stdlib_dumps(r)
-        rows.append((name, r["passcode"], text))
+        ok = trusted or plain(r)
+        every = every and ok
+        rows.append((name, r["passcode"], _dumps(r, ok)))
     return rows, every
 
 
@@ -242,15 +236,8 @@ def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
 
 def _card_rows(merged: Merged, plain: bool) -> list[tuple[Any, ...]]:
     """Every card's row (`_card_row`), in passcode order; `plain`: every card is (`_dumps`)."""
-    keys, cards, facts = merged.keys, sorted(merged.cards.items()), stored_facts
-    if plain:
-        dumps = orjson.dumps
-        try:  # `_card_row` inlined, orjson for every card; one by one if it refuses one
-            return [(pc, c["name"], c.get("konami_id"), c["rule_name"], dumps(c).decode(),
-                     facts(c, keys[c["rule_name"]])) for pc, c in cards]
-        except (TypeError, ValueError):
-            pass
-    return [_card_row(pc, c, keys, _dumps(c, plain)) for pc, c in cards]
+    keys = merged.keys
+    return [_card_row(pc, c, keys, _dumps(c, plain)) for pc, c in sorted(merged.cards.items())]
 
 
 def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
