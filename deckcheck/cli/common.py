@@ -164,19 +164,28 @@ def echo_read_problems(deck: Deck, consequence: str) -> None:
 
 def overwritten_input(targets: list[str], inputs: Iterable[str]) -> str | None:
     """The first of `targets` (files to write) that is one of `inputs` (files read), which
-    writing it would replace; "-" (standard input or output) is no file."""
-    found = [t for t in targets if t != "-" and os.path.exists(t)]
+    writing it would replace ("the same file" as `os.path.samefile` tells it: device and
+    inode, each file looked at once); "-" (standard input or output) is no file."""
+    found: dict[tuple[int, int], str] = {}
+    for t in targets:
+        if t != "-":
+            try:
+                st = os.stat(t)
+            except (OSError, ValueError):  # not there yet (or an odd name): replaces nothing
+                continue
+            found.setdefault((st.st_dev, st.st_ino), t)
     if not found:
         return None
     for src in inputs:
         if src == "-":
             continue
-        for target in found:
-            try:
-                if os.path.samefile(src, target):
-                    return target
-            except (OSError, ValueError):  # not a file (ydke://), or an odd name
-                pass
+        try:
+            st = os.stat(src)
+        except (OSError, ValueError):  # not a file (ydke://), or an odd name
+            continue
+        target = found.get((st.st_dev, st.st_ino))
+        if target is not None:
+            return target
     return None
 
 

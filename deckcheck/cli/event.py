@@ -26,6 +26,7 @@ from deckcheck.cli.params import DATE
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
     from deckcheck.decks.model import Deck
+    from deckcheck.event.inputs import Entries
 
 REPORT_SUFFIXES = (".xlsx", ".csv", ".json")
 
@@ -138,6 +139,7 @@ def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: dt.date | None
 
 def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     """Check the event, write the report and print the summary; return the exit code."""
+    from deckcheck.event.inputs import expand_items
     from deckcheck.event.run import check_event
     from deckcheck.event.summary import format_summary
 
@@ -145,7 +147,9 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
         raise UserError(f"{opts.output}: the report must end in .xlsx, .csv or .json.")
     if opts.output is not None:
         check_output_folder(opts.output, "report")
-        _refuse_overwriting_sources(opts.output, opts.sources)
+    entries = expand_items(opts.sources)  # one walk of the folders, for both
+    if opts.output is not None:
+        _refuse_overwriting_sources(opts.output, entries)
     show = opts.progress if opts.progress is not None else _stderr_is_tty()
     bar = _Progress() if show else None
     try:
@@ -153,7 +157,7 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
             from deckcheck.event.jobs import default_jobs
 
             opts.jobs = default_jobs()
-        report = check_event(opts.sources, obj.pool(quiet=True), format=opts.format,
+        report = check_event(entries, obj.pool(quiet=True), format=opts.format,
                              date=opts.date, banlist=opts.banlist, points_cap=opts.points_cap,
                              strict=opts.strict, progress=bar, jobs=opts.jobs,
                              event_name=opts.event_name)
@@ -174,17 +178,15 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     return report.exit_code
 
 
-def _refuse_overwriting_sources(output: str, sources: list[str]) -> None:
+def _refuse_overwriting_sources(output: str, entries: Entries) -> None:
     """The report (and a CSV report's problems file) must never replace a registration it
-    reads."""
-    from deckcheck.event.inputs import expand
-
+    reads (`entries`: the event's inputs, as `expand_items` found them)."""
     targets = [output]
     if os.path.splitext(output)[1].lower() == ".csv":  # as `Path.suffix`
         from deckcheck.event.report_csv import problems_path
 
         targets.append(str(problems_path(output)))
-    refuse_overwriting_inputs(targets, map(str, expand(sources)), "registrations")
+    refuse_overwriting_inputs(targets, map(str, entries.paths()), "registrations")
 
 
 @event.command("sheet", short_help="Write printable registration sheets (.xlsx) or decklists "

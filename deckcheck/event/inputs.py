@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
@@ -178,7 +178,7 @@ def expand_items(sources: Iterable[str | Path]) -> Entries:
     place in the sorted order)."""
     sources = list(sources)
     if len(sources) == 1 and Path(sources[0]).is_dir():  # nothing to tell apart
-        return Entries(p for _, p in _walk_keyed(Path(sources[0]), keyed=False))
+        return Entries((p for _, p in _walk_keyed(Path(sources[0]), keyed=False)), sources)
     out: list[str | Path | Skipped] = []
     seen: set[str] = set()
     for src in sources:
@@ -189,7 +189,7 @@ def expand_items(sources: Iterable[str | Path]) -> Entries:
             if key not in seen:
                 seen.add(key)
                 out.append(p)
-    return Entries(out)
+    return Entries(out, sources)
 
 
 class Entries(Sequence["Path | Skipped"]):
@@ -198,7 +198,11 @@ class Entries(Sequence["Path | Skipped"]):
     files held them as 100,000 `Path` objects (~400 bytes each), copied page by page into
     every forked worker as it touched them (issue 24: memory must not grow with the event)."""
 
-    def __init__(self, items: Iterable[str | Path | Skipped]) -> None:
+    def __init__(self, items: Iterable[str | Path | Skipped],
+                 sources: Sequence[str | Path] = ()) -> None:
+        """`sources`: what was expanded into `items` (folders and files as given), for the
+        sentences about them."""
+        self.sources = list(sources)
         texts: list[str] = []
         self._skipped: dict[int, Skipped] = {}
         for i, item in enumerate(items):
@@ -214,6 +218,14 @@ class Entries(Sequence["Path | Skipped"]):
 
     def __len__(self) -> int:
         return len(self._ends)
+
+    def paths(self) -> Iterator[str]:
+        """The files to read, in order, as text (no `Path` made)."""
+        text, skipped, begin = self._text, self._skipped, 0
+        for i, end in enumerate(self._ends):
+            if i not in skipped:
+                yield text[begin:end]
+            begin = end
 
     def files_between(self, start: int, stop: int) -> int:
         """How many of the inputs `start` to `stop` are files to read (no `Path` made)."""

@@ -139,12 +139,14 @@ def make_checker(pool: CardPool, *, format: str = "tcg", date: dt.date | str | N
                    strict=strict).check
 
 
-def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = "tcg",
-                date: dt.date | str | None = None, banlist: Banlist | str | None = None,
+def check_event(sources: Iterable[str | Path] | Entries, pool: CardPool, *,
+                format: str = "tcg", date: dt.date | str | None = None,
+                banlist: Banlist | str | None = None,
                 points_cap: int | None = None, strict: bool = False,
                 checker: CheckFn | None = None, progress: Progress | None = None,
                 jobs: int = 1, event_name: str | None = None) -> EventReport:
-    """Find every registration in `sources`, check each deck and build the event report.
+    """Find every registration in `sources` (or in the `Entries` `expand_items` found in
+    them), check each deck and build the event report.
 
     `format`, `date` (default today), `banlist` (a list name, format id or file overriding the
     format's list), `points_cap` and `strict` are as for `deckcheck.check`; a bad one raises
@@ -166,8 +168,12 @@ def check_event(sources: Iterable[str | Path], pool: CardPool, *, format: str = 
     if checker is None:
         checker = make_checker(cached, format=format, date=day, banlist=banlist,
                                points_cap=points_cap, strict=strict)
-    sources = list(sources)
-    entries = expand_items(sources)  # one walk of the folders
+    if isinstance(sources, Entries):  # expanded already (the command line looked at them)
+        entries = sources
+        sources = entries.sources
+    else:
+        sources = list(sources)
+        entries = expand_items(sources)  # one walk of the folders
     if not entries.files:
         raise no_deck_files(sources)
     event = _new_event(format, day)

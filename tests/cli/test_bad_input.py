@@ -438,6 +438,27 @@ def test_event_report_never_replaces_a_registration(here: Path) -> None:
     assert table.read_bytes() == original
 
 
+def test_event_report_never_replaces_a_registration_found_in_a_folder(here: Path) -> None:
+    """The folder is walked once for the check and for this refusal: a registration found in
+    it, by its own path or through a link to it, is never written over."""
+    url = run("convert", "deck.ydk", "-", "--to", "ydke").stdout.strip()
+    regs = here / "regs"
+    regs.mkdir()
+    table = regs / "table.csv"
+    table.write_text(f"Player,Deck\nAlice,{url}\n")
+    original = table.read_bytes()
+    os.symlink(table, here / "link.csv")
+    os.link(table, here / "hard.csv")
+    for output in ("regs/table.csv", "link.csv", "hard.csv"):
+        result = run("event", "check", "regs", "-o", output)
+        assert result.exit_code == 2, output
+        assert last_err(result) == (f"deckcheck: {output} is one of the registrations being "
+                                    "checked; write the report to another file so that it "
+                                    "stays as it is.")
+        assert table.read_bytes() == original
+    assert run("event", "check", "regs", "-o", "report.csv").exit_code == 0
+
+
 def test_check_report_never_replaces_a_deck_it_checks(here: Path) -> None:
     """`check deck.ydk -o deck.ydk` wrote the report over the deck (exit 0, the deck gone)."""
     original = (here / "deck.ydk").read_bytes()

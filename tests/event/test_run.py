@@ -155,6 +155,38 @@ def test_check_event_takes_the_check_options(kit: SimpleNamespace, pool: Any, tm
     assert (strict.date, strict.exit_code) == ("2026-12-05", 1)
 
 
+def test_check_event_takes_inputs_found_already(kit: SimpleNamespace, pool: Any,
+                                                 tmp_path: Any) -> None:
+    """A front end that walked the folders (to refuse overwriting a registration) passes
+    the `Entries` it found: the same report as from the folders, with no second walk; the
+    sentence for an empty folder still names the folder."""
+    import pytest
+
+    from deckcheck.decks.ydk import write_ydk
+    from deckcheck.errors import DeckReadError
+    from deckcheck.event import inputs
+    from deckcheck.event.run import check_event
+
+    folder = tmp_path / "regs"
+    folder.mkdir()
+    for name in ("Bob.ydk", "Alice.ydk"):
+        (folder / name).write_text(write_ydk(kit.make_deck(kit.LEGAL_MAIN)), encoding="utf-8")
+    (folder / "README").write_text("hi", encoding="utf-8")
+    entries = inputs.expand_items([folder])
+    assert list(entries.paths()) == [str(folder / "Alice.ydk"), str(folder / "Bob.ydk")]
+    assert entries.sources == [folder]
+    kw: dict[str, Any] = dict(format="tcg", date="2026-12-05")
+    walked = check_event([folder], pool, **kw)
+    given = check_event(entries, pool, **kw)
+    assert [(r.player, r.verdict, r.problems) for r in given.players] == \
+        [(r.player, r.verdict, r.problems) for r in walked.players]
+    assert [r.player for r in given.players] == ["Alice", "Bob"]
+    assert given.skipped == walked.skipped and len(given.skipped) == 1
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DeckReadError, match=r"^.*empty: no deck file found"):
+        check_event(inputs.expand_items([tmp_path / "empty"]), pool, **kw)
+
+
 def test_a_registration_is_an_outcome_like_any_input(kit: SimpleNamespace) -> None:
     """The event shares `check`'s per-input result: a report, or a read/check error apart."""
     from deckcheck.event.run import check_registration
