@@ -53,6 +53,20 @@ def test_before_fork_indexes_the_cards_file_once_for_every_worker() -> None:
     assert pool.get(89631139) is not None
 
 
+def test_the_index_is_every_line_in_passcode_order() -> None:
+    """`_index` takes the lines in file order: the shipped file must be sorted by passcode
+    (as bisection needs too), and each start must be the start of that card's line."""
+    pool = _fresh()
+    codes, starts = pool._index()
+    data = builtin._package_file(CARDS_FILE)
+    body = data[builtin._body(data):].decode("utf-8").splitlines()
+    assert len(codes) == len(starts) == len(body) > 10_000
+    assert all(a < b for a, b in zip(codes[:-1], codes[1:], strict=True))  # none twice
+    for i in range(0, len(codes), 97):
+        line = data[starts[i]:data.index(b"\n", starts[i])]
+        assert line.split(b"\t")[0] == str(codes[i]).encode() and line.decode() == body[i]
+
+
 def test_every_card_through_the_index_is_the_full_parse() -> None:
     everything = list(_fresh())  # parses every line (`MemoryPool`)
     pool = _fresh()
