@@ -184,6 +184,21 @@ def test_xlsx_text_a_workbook_cannot_hold(tmp_path: Path) -> None:
     assert (ws["C2"].value, ws["D2"].value, ws["E2"].value) == ("nan", 1.5, True)
 
 
+def test_xlsx_text_keeps_its_white_space_where_it_has_some(tmp_path: Path) -> None:
+    """`xml:space="preserve"` only on text that starts or ends with white space (as openpyxl
+    writes it); every text reads back as written, on the fast path and the other."""
+    out = tmp_path / "w.xlsx"
+    texts = ["plain", " lead", "trail ", "\tlead", "line\n", "in  side\nx", "=1 ", "é "]
+    write_workbook([Sheet("T", ["A", "B"], [[t, t] for t in texts], plain=True)], out)
+    ws = openpyxl.load_workbook(out)["T"]
+    assert [ws.cell(i, 1).value for i in range(2, len(texts) + 2)] == texts
+    assert [ws.cell(i, 2).value for i in range(2, len(texts) + 2)] == texts
+    xml = zipfile.ZipFile(out).read("xl/worksheets/sheet1.xml").decode()
+    kept = re.findall(r'<t xml:space="preserve">([^<]*)</t>', xml)
+    assert sorted(set(kept)) == sorted({" lead", "trail ", "\tlead", "line\n", "=1 ", "é "})
+    assert "<t>plain</t>" in xml and "<t>in  side\nx</t>" in xml
+
+
 def test_xlsx_failure_leaves_the_old_file(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "w.xlsx"
