@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deckcheck.cli.main import main
+from deckcheck.cli.main import run
 
 if __name__ == "__main__":
-    main()
+    run()
