@@ -14,9 +14,10 @@ import csv
 import io
 
 from deckcheck.cards.pool import CardPool
+from deckcheck.decks.cells import escape_cell
 from deckcheck.decks.model import Deck
 from deckcheck.decks.source import MAX_COLS, MAX_ROWS, decode_text
-from deckcheck.decks.tabular import Grid, clean, escape_cell, read_grid
+from deckcheck.decks.tabular import Grid, clean, read_grid
 from deckcheck.errors import DeckReadError
 
 _TITLES = {"main": "Main", "extra": "Extra", "side": "Side"}

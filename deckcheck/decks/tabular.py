@@ -23,11 +23,11 @@ outside the blocks fill `Deck.meta` from the cell to their right (or after a col
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from deckcheck.cards.pool import CardPool
+from deckcheck.decks.cells import FORMULA_START, column_letter
 from deckcheck.decks.model import SECTIONS, Deck, Entry, Location, ReadProblem, Section
 from deckcheck.decks.resolve import (
     Resolver,
@@ -42,25 +42,6 @@ from deckcheck.decks.table_layout import Block, header_blocks, infer_blocks
 from deckcheck.decks.table_meta import table_meta
 from deckcheck.decks.table_totals import BlockTally, Totals
 from deckcheck.errors import DeckReadError
-
-#: A lone surrogate: a file name that is not UTF-8, decoded with surrogateescape. UTF-8 cannot
-#: encode one, so a worksheet or CSV file shows U+FFFD and a JSON report writes it escaped.
-LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
-#: The one formula guard: text starting with one of these could be run by a spreadsheet as a
-#: formula (a leading line break too: cells are often trimmed), so every writer of a cell (deck
-#: CSV and xlsx, the event's CSV and workbook) quotes it with a leading `'` (`escape_cell`),
-#: and the readers take that quote off again.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
-def column_letter(col: int) -> str:
-    """0 -> "A", 25 -> "Z", 26 -> "AA"."""
-    out = ""
-    col += 1
-    while col:
-        col, rem = divmod(col - 1, 26)
-        out = chr(65 + rem) + out
-    return out
 
 
 def clean(value: Any) -> Any:
@@ -380,10 +361,3 @@ def read_pasted_column(grid: Grid, pool: CardPool | None,
     if not any(deck.section(s) for s in SECTIONS):
         return None  # notes, not a list: not one line names a card
     return deck
-
-
-def escape_cell(value: str) -> str:
-    """Text safe for a spreadsheet cell: values that a spreadsheet would run as a formula
-    (starting with =, +, -, @, tab, CR or LF: `FORMULA_START`) get a leading `'`."""
-    return "'" + value if value.startswith(FORMULA_START) else value
-

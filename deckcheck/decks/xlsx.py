@@ -27,17 +27,11 @@ from typing import Any
 
 from deckcheck.cards.model import Kind
 from deckcheck.cards.pool import CardPool
+from deckcheck.decks.cells import LONE_SURROGATE, escape_cell
 from deckcheck.decks.model import Deck, Location, ReadProblem, Section
 from deckcheck.decks.source import MAX_COLS
 from deckcheck.decks.source import MAX_ROWS as MAX_ROWS  # the bound its readers apply
-from deckcheck.decks.tabular import (
-    LONE_SURROGATE,
-    Grid,
-    clean,
-    escape_cell,
-    read_grid,
-    read_pasted_column,
-)
+from deckcheck.decks.tabular import Grid, clean, read_grid, read_pasted_column
 from deckcheck.decks.xlsx_guard import check_archive as check_archive
 from deckcheck.errors import DeckReadError
 

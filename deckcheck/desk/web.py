@@ -19,7 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from deckcheck.decks.tabular import FORMULA_START
+from deckcheck.decks.cells import FORMULA_START
 from deckcheck.desk import library
 from deckcheck.desk.security import (
     CSRF_COOKIE,

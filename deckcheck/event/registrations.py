@@ -401,7 +401,7 @@ def _table_sheets(path: Path, grids: Sequence[Any], pool: CardPool | None
     skipped in them, the other sheets' grids, and sheet -> why it is no registration table
     for the sheets whose header looks like one)."""
     from deckcheck.decks import xlsx
-    from deckcheck.decks.tabular import column_letter
+    from deckcheck.decks.cells import column_letter
     from deckcheck.event import table
 
     items: list[Item] = []

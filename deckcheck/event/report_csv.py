@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.atomic import replacing
-from deckcheck.decks.tabular import LONE_SURROGATE, escape_cell
+from deckcheck.decks.cells import LONE_SURROGATE, escape_cell
 from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS
 from deckcheck.event.models import VERDICT_LABELS, EventReport
 

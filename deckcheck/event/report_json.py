@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from deckcheck.atomic import replacing
-from deckcheck.decks.tabular import LONE_SURROGATE
+from deckcheck.decks.cells import LONE_SURROGATE
 from deckcheck.event.models import (
     PLAYER_FIELDS,
     PROBLEM_FIELDS,

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.atomic import replacing
-from deckcheck.decks.tabular import FORMULA_START, LONE_SURROGATE, column_letter
+from deckcheck.decks.cells import FORMULA_START, LONE_SURROGATE, column_letter
 from deckcheck.event.children import reap
 from deckcheck.gc_pause import gc_paused
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from deckcheck.decks.tabular import column_letter
+from deckcheck.decks.cells import column_letter
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"

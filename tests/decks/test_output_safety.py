@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
@@ -53,10 +54,24 @@ def test_xlsx_cells_are_never_formulas(text: str, pool: MemoryPool) -> None:
 def test_one_formula_guard_for_every_writer() -> None:
     """Issue 23: the guard was written three times, and the copies disagreed on a leading
     line break (the event CSV and the deck writers let "\\n=1+1" through)."""
-    from deckcheck.decks import tabular
+    from deckcheck.decks import cells, tabular
     from deckcheck.event import report_csv, xlsx_tables
 
-    assert xlsx_tables.FORMULA_START is tabular.FORMULA_START
-    assert tabular.escape_cell("\n=1+1") == "'\n=1+1"
+    assert xlsx_tables.FORMULA_START is tabular.FORMULA_START is cells.FORMULA_START
+    assert cells.escape_cell("\n=1+1") == "'\n=1+1"
     assert report_csv.escape("\n=1+1") == "'\n=1+1"
     assert report_csv.escape(-3) == -3 and report_csv.escape("Ash") == "Ash"
+
+
+def test_writing_a_report_imports_no_table_reader(tmp_path: Path) -> None:
+    """The event's report writers take the cell facts from `decks.cells`: writing a workbook,
+    CSV or JSON report imports none of the table readers (`decks.tabular` and the layout,
+    totals and name-resolving modules it brings: ~5 ms of an event's end)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom deckcheck.event import report_csv, report_json, report_xlsx\n"
+            "print(sorted(m for m in sys.modules if m.startswith('deckcheck.decks.t')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=tmp_path).stdout
+    assert out.strip() == "[]"
