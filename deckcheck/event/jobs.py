@@ -10,9 +10,11 @@ is; duplicates are flagged on the whole event afterwards (`run.finish`).
 Workers are forked where the platform can: they start with the format, list, checker and the
 cards already looked up in memory, and are sent only the number of each run (a card store
 opens its own connection in each worker, since an SQLite connection must not cross a fork).
-The parent hands out the runs through a pipe to each worker and reads the results from
-another, in its one thread (`_Forked`): no `multiprocessing` pool, whose import, threads and
-queues cost the parent more than the rows it receives. Elsewhere the workers are spawned by
+`jobs` processes check in all: the parent and `jobs - 1` forked workers. The parent hands out
+the runs through a pipe to each worker, reads the results from another, and checks the next
+run itself whenever no result is waiting, in its one thread (`_Forked`): no `multiprocessing`
+pool, whose import, threads and queues cost the parent more than the rows it receives, and
+no process idle while the others check. Elsewhere `jobs` workers are spawned by
 `multiprocessing` and prepare their own checker.
 """
 
@@ -103,7 +105,7 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
             # inherited, not pickled: the inputs, the prepared checker, the cards looked up
             _state.update(entries=entries, pool=pool, checker=checker, format=event.format,
                           work=work, runs=runs)
-            results = _Forked(jobs, runs).results()
+            results = _Forked(jobs - 1, runs, here=_check_run).results()
         else:  # pragma: no cover - Windows: the worker prepares its own checker
             results = _spawned(entries, pool, event, jobs, runs, work, options or {})
         for k, (rows, skipped, facts) in enumerate(results):
@@ -148,14 +150,17 @@ _AHEAD = 2
 
 
 class _Forked:
-    """`jobs` forked workers checking `runs`: each is sent the numbers of its next runs
-    through a pipe of its own, `_AHEAD` at a time (one more as each result comes back, so a
-    worker whose runs are slower does fewer), and sends back each run's `RunResult` pickled
-    through another. A worker that fails sends its error instead; one that dies (killed)
-    stops the event with a sentence, never leaves it waiting."""
+    """`jobs` forked workers checking `runs`, with this process (`here`, the check of one run
+    in this process): each worker is sent the numbers of its next runs through a pipe of its
+    own, `_AHEAD` at a time (one more as each result comes back, so a worker whose runs are
+    slower does fewer), and sends back each run's `RunResult` pickled through another; this
+    process checks the next run not handed out whenever no result is waiting. A worker that
+    fails sends its error instead; one that dies (killed) stops the event with a sentence,
+    never leaves it waiting."""
 
-    def __init__(self, jobs: int, runs: list[tuple[int, int]]) -> None:
-        self.runs = runs
+    def __init__(self, jobs: int, runs: list[tuple[int, int]],
+                 here: Callable[[tuple[int, int]], RunResult] | None = None) -> None:
+        self.runs, self.here = runs, here
         self.next = 0  # the next run to hand out
         self.pids: list[int] = []
         self.sent: list[int | None] = []  # per worker: the pipe its runs go to, until closed
@@ -206,12 +211,17 @@ class _Forked:
                     sel.register(fd, selectors.EVENT_READ, w)
                 for k in range(len(self.runs)):
                     while k not in done:
-                        for key, _ in sel.select():
+                        mine = self.here is not None and self.next < len(self.runs)
+                        # with a run to check here, only the results already waiting
+                        for key, _ in sel.select(0 if mine else None):
                             w = key.data
                             done[self.given[w].pop(0)] = self._receive(w)
                             self._give(w)
                             if not self.given[w]:  # it ends now: its pipe's end is no news
                                 sel.unregister(key.fd)
+                        if mine and k not in done and self.here is not None:
+                            self.next += 1
+                            done[self.next - 1] = self.here(self.runs[self.next - 1])
                     yield done.pop(k)
             ok = True
         finally:

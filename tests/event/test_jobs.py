@@ -128,9 +128,47 @@ def test_the_workers_end_on_their_own_once_every_run_is_in(
     monkeypatch.setattr(os, "waitpid", waited)
     monkeypatch.setattr(os, "kill", lambda *a: pytest.fail(f"a worker was killed: {a}"))
     monkeypatch.delitem(sys.modules, "multiprocessing.pool", raising=False)
-    check_event([_folder(kit, tmp_path)], pool, date="2026-12-05", jobs=2)
-    assert ended == [0, 0]
+    check_event([_folder(kit, tmp_path)], pool, date="2026-12-05", jobs=3)
+    assert ended == [0, 0]  # two workers, and this process
     assert "multiprocessing.pool" not in sys.modules
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
+def test_jobs_counts_this_process_which_checks_runs_too(
+        kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`jobs=2` is this process and one forked worker, both checking runs (the parent sat
+    idle while two workers checked: a third process on two cores, and every row pickled
+    twice); the report is the one process's."""
+    from deckcheck.event import jobs, run
+
+    forked: list[int] = []
+    fork = os.fork
+
+    def counted() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    parent, plain = os.getpid(), run.check_run
+    here: list[int] = []
+
+    def check_run(entries: Any, *args: Any) -> Any:
+        if os.getpid() == parent:
+            here.append(len(entries))
+        return plain(entries, *args)
+
+    monkeypatch.setattr(os, "fork", counted)
+    monkeypatch.setattr(run, "check_run", check_run)
+    folder = _folder(kit, tmp_path, MIN_FILES_PER_JOB * 4)
+    kw: dict[str, Any] = dict(date="2026-12-05")
+    two = check_event([folder], pool, jobs=2, **kw)
+    assert len(forked) == 1
+    runs = jobs.runs_of(list(folder.iterdir()), 2, run.BATCH)
+    # the warm-up's one file, then some runs: not all of them
+    assert here[0] == 1 and 1 < len(here) < len(runs) + 1
+    monkeypatch.setattr(run, "check_run", plain)
+    assert to_dict(two) == to_dict(check_event([folder], pool, **kw))
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
