@@ -249,6 +249,10 @@ def _cuts(n: int, shares: int) -> list[int]:
     return [0] + [int(n * (FIRST_SHARE + k) / total) for k in range(shares - 1)] + [n]
 
 
+#: Text a cell holds as it is, without escaping, `xml:space` or the formula guard: printable
+#: ASCII, tabs and line ends inside, but no `&`, `<` or `>`, no white space at either end and
+#: no `FORMULA_START` first (the general path of `_Cells.__missing__` writes the same).
+_PLAIN = re.compile(r"[!-%'-*,.-;?A-~](?:[\t\n -%'-;=?-~]*[!-%'-;=?-~])?").fullmatch
 #: Cells remembered per column (codes, names, players, verdicts repeat); a full memo starts
 #: again, so that a run of rows sharing a value (a player's problems) still finds it.
 _MEMO = 4096
@@ -275,13 +279,16 @@ class _Cells(dict[Any, str]):
 
     def __missing__(self, v: Any) -> str:
         kind = type(v)
-        if self.by_value and v in self.by_value:
+        if kind is str and _PLAIN(v) and len(v) <= MAX_CELL_TEXT and not self.by_value:
+            # most cells: text written as it is (see `_PLAIN`), in one look at it
+            text = f"{self.text}{v}</t></is></c>"
+        elif self.by_value and v in self.by_value:
             text = _cell(self.ref, v, self.by_value[v])
         elif kind is str and v.isascii() and len(v) <= MAX_CELL_TEXT \
                 and not v.startswith(FORMULA_START) and (v.isprintable() or (
                     "\r" not in v and v.replace("\n", " ").replace("\t", " ").isprintable())):
-            # most cells: plain text (of one line or several, as a player's problems) that
-            # `clean_text` leaves as it is
+            # the other text `clean_text` leaves as it is (white space at an end, `&`, `<`,
+            # `>`)
             head = self.kept if v[:1].isspace() or v[-1:].isspace() else self.text
             if "&" in v or "<" in v or ">" in v:
                 text = f"{head}{escape(v)}</t></is></c>"

@@ -512,6 +512,26 @@ def test_xlsx_several_line_text_is_written_as_clean_text_leaves_it(
             assert text_lines(v, width) == counted(v, width), (v, width)
 
 
+def test_xlsx_text_taken_as_it_is_gives_the_cell_the_general_path_writes() -> None:
+    """`_PLAIN` text (most cells) skips the general checks: for any text, the cell made is
+    the one `_cell` writes (random texts over printable ASCII, the characters that need
+    escaping or quoting, white space at the ends, controls and non-ASCII)."""
+    import random
+    import string
+
+    from deckcheck.event.xlsx_tables import _PLAIN, _cell, _Cells
+
+    alphabet = string.printable + "é&<>\r\x07 "
+    rnd = random.Random(24)
+    cells = _Cells("B", "wrap", None, (str, int))
+    plain = 0
+    for _ in range(20_000):
+        v = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 6)))
+        assert cells.__missing__(v) == _cell("B\x00", v, "wrap"), repr(v)
+        plain += bool(_PLAIN(v))
+    assert 5_000 < plain < 15_000  # both paths were taken
+
+
 def test_xlsx_a_column_wide_enough_is_measured_no_further() -> None:
     """Fitting the widths reads every row once; a column whose longest line already reaches
     the width it cannot pass (a path past its cap) is not measured in later blocks."""
