@@ -46,7 +46,8 @@ class SourceRows:
 
     def __init__(self, name: str, records: list[SourceRecord], version: str | None,
                  origin: str | None, imported_at: str, stored_in: Path | None = None,
-                 covers: dict[str, str] | None = None, plain: bool = False) -> None:
+                 covers: dict[str, str] | None = None, plain: bool = False,
+                 checked: bool = False) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
         self.stored_in = stored_in
@@ -54,6 +55,9 @@ class SourceRows:
         self.covers = covers or {}
         #: every record plain by its parser's construction (`SourceData.plain`)
         self.plain = plain
+        #: every record checked by its parser (`SourceData.checked`; never records read back
+        #: from a store, which may have been changed since)
+        self.checked = checked
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
