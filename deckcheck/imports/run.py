@@ -55,7 +55,8 @@ def _import_sources(path: Path, new: Iterable[SourceData],
         if not sd.records:
             raise ImportFailed(f"{sd.origin or sd.name} holds no cards deckcheck can read; "
                                "nothing was changed.")
-        check_ids(sd)
+        if not sd.checked:  # a checked parser's ids are whole numbers in range already
+            check_ids(sd)
     check_writable(path)
     # One import at a time: each reads the store, merges and replaces it, so two at once
     # would each write a store without the other's source.

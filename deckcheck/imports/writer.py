@@ -239,9 +239,18 @@ def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
 
 
 def _card_rows(merged: Merged, plain: bool) -> list[tuple[Any, ...]]:
-    """Every card's row (`_card_row`), in passcode order; `plain`: every card is (`_dumps`)."""
-    keys = merged.keys
-    return [_card_row(pc, c, keys, _dumps(c, plain)) for pc, c in sorted(merged.cards.items())]
+    """Every card's row (`_card_row`), in passcode order; `plain`: every card is (`_dumps`),
+    so all are encoded by orjson in one pass, `_card_row` inlined (on the first card orjson
+    refuses, card by card as `_dumps` does: the same rows)."""
+    keys, cards = merged.keys, sorted(merged.cards.items())
+    if plain:
+        dumps, facts = orjson.dumps, stored_facts
+        try:
+            return [(pc, c["name"], c.get("konami_id"), (rn := c["rule_name"]),
+                     dumps(c).decode(), facts(c, keys[rn])) for pc, c in cards]
+        except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
+            pass
+    return [_card_row(pc, c, keys, _dumps(c, plain)) for pc, c in cards]
 
 
 def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:

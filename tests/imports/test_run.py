@@ -35,14 +35,16 @@ def test_the_old_store_is_opened_once(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_cards_of_checked_sources_are_not_validated_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Cards merged only from records their parsers checked (`SourceData.checked`: the
-    YGOPRODeck parser's) are valid by construction and are not validated again; once a source
+    YGOPRODeck parser's) are valid by construction and are not validated again (nor their
+    ids, `guard.check_ids`: the parser bounds every id it keeps); once a source
     that is not checked takes part (and the records read back from the store are not), every
     merged card is."""
     from deckcheck.imports import run
 
     calls: list[int] = []
-    real = run.validate
+    real, real_ids = run.validate, run.check_ids
     monkeypatch.setattr(run, "validate", lambda cards: (calls.append(1), real(cards)))
+    monkeypatch.setattr(run, "check_ids", lambda sd: (calls.append(2), real_ids(sd)))
     db = tmp_path / "cards.sqlite"
     assert read_source(FIX / "ygoprodeck_small.json").checked
     import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])
@@ -50,9 +52,9 @@ def test_cards_of_checked_sources_are_not_validated_again(
     yaml_yugi = read_source(FIX / "yamlyugi_small.json")
     assert not yaml_yugi.checked
     import_sources(db, [yaml_yugi])
-    assert calls == [1]
+    assert calls == [2, 1]
     import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])  # stored: not checked
-    assert calls == [1, 1]
+    assert calls == [2, 1, 1]
 
 
 def test_an_invalid_card_of_a_source_not_checked_is_refused(tmp_path: Path) -> None:

@@ -244,9 +244,10 @@ def test_records_hold_no_float_whatever_the_answer_holds(field: str) -> None:
 @pytest.mark.parametrize("field", _FIELDS)
 def test_records_make_valid_cards_whatever_the_answer_holds(field: str) -> None:
     """`SourceData.checked`: every record the parser keeps, however odd the answer's values,
-    merges into a card the strict schema accepts (the import does not validate such cards
-    again)."""
+    merges into a card the strict schema accepts, with ids SQLite holds (the import checks
+    neither again)."""
     from deckcheck.cards.schema import validate_cards
+    from deckcheck.imports.guard import check_ids
     from deckcheck.imports.merge import merge
 
     base = {"id": 46986414, "name": "Dark Magician", "type": "Effect Monster",
@@ -270,5 +271,6 @@ def test_records_make_valid_cards_whatever_the_answer_holds(field: str) -> None:
     assert kept
     source = ygoprodeck.source(kept, None, None)
     assert source.checked and source.plain
+    check_ids(source)  # every id a whole number SQLite holds
     for rec in kept:  # each alone: the merge keeps one card of records with one passcode
         validate_cards(merge({"ygoprodeck": [rec]}).cards.values())
