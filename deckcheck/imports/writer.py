@@ -284,8 +284,11 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
         # makes): when every record is plain, so is every card (`_dumps`' `plain`).
         con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)",
                         _card_rows(merged, plain[0]))
-        con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
-            (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
+        # every card answers to its own passcode (`Merged.ids`' "main" rows): those rows
+        # copied by SQLite from the cards just written, the few others bound one by one
+        con.execute("INSERT INTO ids SELECT passcode, passcode, 'main' FROM cards")
+        con.executemany("INSERT INTO ids VALUES (?, ?, ?)", sorted(
+            (i, pc, kind) for i, (pc, kind) in merged.ids.items() if kind != "main"))
         con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))
     _write_suggest(con, merged, patching=False)
     con.executescript(INDEXES)
