@@ -122,15 +122,17 @@ def _listed_artworks(pairs: _Pairs) -> _Artworks:
 def _cdb_aliases(pairs: _Pairs, art: _Artworks, keys: Keys) -> dict[tuple[str, int], int]:
     """2. cdb aliases: to a card of the same name, an alternate artwork (added to `art`); to
     another name, same-name rule evidence (returned: (source, passcode) -> target)."""
+    aliased = [(src, rec) for src, rec in pairs
+               if (alias := rec.get("alias")) and alias != rec["passcode"]]
+    if not aliased:  # no cdb among the sources (a `cards update`): nothing to look up
+        return {}
     name_of: dict[int, str] = {}
     for _, rec in pairs:
         if rec.get("name") and not rec.get("enrich_only"):
             name_of.setdefault(rec["passcode"], rec["name"])
     alias_hints: dict[tuple[str, int], int] = {}
-    for src, rec in pairs:
-        alias = rec.get("alias")
-        if not alias or alias == rec["passcode"]:
-            continue
+    for src, rec in aliased:
+        alias = rec["alias"]
         target = art.main(alias)
         tname = name_of.get(target) or name_of.get(alias)
         if tname is None:

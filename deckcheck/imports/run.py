@@ -1,7 +1,8 @@
 """The import use case: add (or replace) sources in the card store and rebuild the pool.
 
 `import_sources` merges every source's records (the new ones and those the store keeps,
-`deckcheck.imports.merge`), checks the result (`deckcheck.imports.guard`) and writes a new
+`deckcheck.imports.merge`), checks the result (`deckcheck.imports.guard`; cards of records
+their parsers checked, `SourceData.checked`, are valid by construction) and writes a new
 store atomically (`deckcheck.imports.writer`), one import at a time.
 """
 
@@ -54,7 +55,8 @@ def _import_sources(path: Path, new: Iterable[SourceData],
         if not sd.records:
             raise ImportFailed(f"{sd.origin or sd.name} holds no cards deckcheck can read; "
                                "nothing was changed.")
-        check_ids(sd)
+        if not sd.checked:  # a checked parser's ids are whole numbers in range already
+            check_ids(sd)
     check_writable(path)
     # One import at a time: each reads the store, merges and replaces it, so two at once
     # would each write a store without the other's source.
@@ -70,7 +72,7 @@ def _import_sources(path: Path, new: Iterable[SourceData],
                 raise shrink_error(f"{sd.origin or sd.name} ({sd.name})", len(old.records),
                                     len(sd.records))
             sources[sd.name] = SourceRows(sd.name, sd.records, sd.version, sd.origin, now,
-                                          covers=sd.covers, plain=sd.plain)
+                                          covers=sd.covers, plain=sd.plain, checked=sd.checked)
             changed.append(sd.name)
         merged = merge({name: rows.records for name, rows in sources.items()})
         if not merged.cards:
@@ -80,7 +82,10 @@ def _import_sources(path: Path, new: Iterable[SourceData],
             if shrinks(before, len(merged.cards)):
                 raise shrink_error(f"Importing {', '.join(changed)} into {path}", before,
                                     len(merged.cards))
-        validate(merged.cards.values())
+        if not all(s.checked for s in sources.values()):
+            # cards merged only from records their parsers checked are valid by construction
+            # (`SourceData.checked`): pydantic is neither loaded nor run for them
+            validate(merged.cards.values())
         write_store(path, sources, merged, now)
     return {"path": str(path), "imported": changed, "cards": len(merged.cards),
             "ids": len(merged.ids), "sources": {n: s.version for n, s in sources.items()}}

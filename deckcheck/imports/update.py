@@ -93,7 +93,7 @@ def _file_source(from_file: str | Path, read: Callable[[bool], Any],
         read, from_file,
         f"{from_file} is not a YGOPRODeck cardinfo.php answer (no \"data\" list of cards); "
         "nothing was changed — import other card data with `deckcheck cards import FILE`.")
-    sd = SourceData(NAME, recs, version, str(from_file), plain=True)
+    sd = ygoprodeck.source(recs, version, str(from_file))
     sd.covers = source_covers(NAME, sd.records, file_day(from_file))
     return sd
 
@@ -130,8 +130,8 @@ def _answer_source(tmp: Path, base: str, version: str | None) -> SourceData:
                                "off?); nothing was changed — try again later.") from None
 
     origin = f"{base}/cardinfo.php"
-    sd = SourceData(NAME, ygoprodeck.read_records(read, f"The answer from {origin}"), version,
-                    origin, plain=True)
+    sd = ygoprodeck.source(ygoprodeck.read_records(read, f"The answer from {origin}"), version,
+                           origin)
     sd.covers = source_covers(NAME, sd.records, clock.today().isoformat())
     return sd
 

@@ -46,7 +46,8 @@ class SourceRows:
 
     def __init__(self, name: str, records: list[SourceRecord], version: str | None,
                  origin: str | None, imported_at: str, stored_in: Path | None = None,
-                 covers: dict[str, str] | None = None, plain: bool = False) -> None:
+                 covers: dict[str, str] | None = None, plain: bool = False,
+                 checked: bool = False) -> None:
         self.name, self.records, self.version = name, records, version
         self.origin, self.imported_at = origin, imported_at
         self.stored_in = stored_in
@@ -54,6 +55,9 @@ class SourceRows:
         self.covers = covers or {}
         #: every record plain by its parser's construction (`SourceData.plain`)
         self.plain = plain
+        #: every record checked by its parser (`SourceData.checked`; never records read back
+        #: from a store, which may have been changed since)
+        self.checked = checked
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
@@ -161,7 +165,7 @@ def _dumps(obj: Any, plain: bool = False) -> str:
     same bytes; a float could be written otherwise, e.g. 1e16); anything else, and anything
     orjson refuses (a key that is not text, an integer beyond 64 bits, a lone surrogate, a
     deep nesting), goes to the standard library, as before. `plain`: the caller knows `obj`
-    is (`_encode_records`), so it is not looked through again."""
+    is (`_record_rows`, `_card_rows`), so it is not looked through again."""
     if plain or _plain(obj):
         try:
             return orjson.dumps(obj).decode()
@@ -207,21 +211,26 @@ def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
             for s in sources.values()]
 
 
-def _encode_records(s: SourceRows) -> tuple[list[tuple[str, int, str]], bool]:
-    """The ``source_records`` rows of a source (`_dumps` of each record), and whether every
-    record is plain (`_plain`; not looked through when its parser says so, `s.plain`)."""
-    name, dumps, every, trusted, plain = s.name, orjson.dumps, True, s.plain, _plain
-    if trusted:
-        try:  # every record at once; on the first orjson refuses, one by one below
-            return [(name, r["passcode"], dumps(r).decode()) for r in s.records], True
-        except (TypeError, ValueError):
-            pass
-    rows = []
+def _record_rows(s: SourceRows, plain: list[bool]) -> Iterator[tuple[str, int, str]]:
+    """The ``source_records`` rows of a source (`_dumps` of each record), one at a time: each
+    JSON text is bound and let go before the next is made (no list of 14,000 texts to build
+    and read back: a tenth cheaper to write them). `plain[0]` is set False when a record is
+    not plain (`_plain`; not looked through when its parser says so, `s.plain`)."""
+    name = s.name
+    if s.plain:
+        dumps = orjson.dumps
+        for r in s.records:
+            try:
+                data = dumps(r).decode()
+            except (TypeError, ValueError):  # `_dumps`: what orjson refuses, as json writes it
+                data = _stdlib_dumps(r)
+            yield name, r["passcode"], data
+        return
     for r in s.records:
-        ok = trusted or plain(r)
-        every = every and ok
-        rows.append((name, r["passcode"], _dumps(r, ok)))
-    return rows, every
+        ok = _plain(r)
+        if not ok:
+            plain[0] = False
+        yield name, r["passcode"], _dumps(r, ok)
 
 
 def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
@@ -234,10 +243,23 @@ def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
             _dumps(c) if data is None else data, stored_facts(c, key))
 
 
-def _card_rows(merged: Merged, plain: bool) -> list[tuple[Any, ...]]:
-    """Every card's row (`_card_row`), in passcode order; `plain`: every card is (`_dumps`)."""
+def _card_rows(merged: Merged, plain: bool) -> Iterator[tuple[Any, ...]]:
+    """Every card's row (`_card_row`), in passcode order, one at a time (as `_record_rows`);
+    `plain`: every card is (`_dumps`), so each is encoded by orjson directly, `_card_row`
+    inlined (what orjson refuses, as `_dumps` writes it: the same rows)."""
     keys = merged.keys
-    return [_card_row(pc, c, keys, _dumps(c, plain)) for pc, c in sorted(merged.cards.items())]
+    if not plain:
+        for pc, c in sorted(merged.cards.items()):
+            yield _card_row(pc, c, keys, _dumps(c))
+        return
+    dumps, facts = orjson.dumps, stored_facts
+    for pc, c in sorted(merged.cards.items()):
+        try:
+            data = dumps(c).decode()
+        except (TypeError, ValueError):
+            data = _stdlib_dumps(c)
+        rn = c["rule_name"]
+        yield pc, c["name"], c.get("konami_id"), rn, data, facts(c, keys[rn])
 
 
 def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:
@@ -254,17 +276,19 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
     with con:
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(merged, built_at, sources))
         con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?)", _source_rows(sources))
-        plain = True
+        plain = [True]
         for s in sources.values():
-            rows, every = _encode_records(s)
-            plain = plain and every
-            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", rows)
+            con.executemany("INSERT INTO source_records VALUES (?, ?, ?)", _record_rows(s, plain))
         # rows in key order: B-tree appends instead of page splits. A card holds only
         # values of its records (and text, whole numbers, booleans, lists and dicts the merge
         # makes): when every record is plain, so is every card (`_dumps`' `plain`).
-        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", _card_rows(merged, plain))
-        con.executemany("INSERT INTO ids VALUES (?, ?, ?)", (
-            (i, pc, kind) for i, (pc, kind) in sorted(merged.ids.items())))
+        con.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)",
+                        _card_rows(merged, plain[0]))
+        # every card answers to its own passcode (`Merged.ids`' "main" rows): those rows
+        # copied by SQLite from the cards just written, the few others bound one by one
+        con.execute("INSERT INTO ids SELECT passcode, passcode, 'main' FROM cards")
+        con.executemany("INSERT INTO ids VALUES (?, ?, ?)", sorted(
+            (i, pc, kind) for i, (pc, kind) in merged.ids.items() if kind != "main"))
         con.executemany("INSERT INTO names VALUES (?, ?)", _name_rows(merged.names))
     _write_suggest(con, merged, patching=False)
     con.executescript(INDEXES)
@@ -284,7 +308,7 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
             if s.stored_in != old:
                 con.execute("DELETE FROM source_records WHERE source = ?", (s.name,))
                 con.executemany("INSERT INTO source_records VALUES (?, ?, ?)",
-                                _encode_records(s)[0])
+                                _record_rows(s, [True]))
         stored: dict[int, str] = dict(con.execute("SELECT passcode, data FROM cards"))
         rows = []
         for pc, c in sorted(merged.cards.items()):

@@ -35,8 +35,7 @@ def parse_json(data: Any, *, origin: str | None = None, version: str | None = No
     from deckcheck.sources import edopro_cdb, yamlyugi, ygocdb, ygoprodeck
 
     if ygoprodeck.looks_like(data):
-        return SourceData(ygoprodeck.NAME, list(ygoprodeck.parse(data)), version, origin,
-                          plain=True)
+        return ygoprodeck.source(list(ygoprodeck.parse(data)), version, origin)
     if yamlyugi.looks_like(data):
         return SourceData(yamlyugi.NAME, list(yamlyugi.parse(data)), version, origin)
     if ygocdb.looks_like(data):

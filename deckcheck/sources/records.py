@@ -82,3 +82,8 @@ class SourceData:
     #: parser's construction (no float can reach one): the store writes their JSON without
     #: looking through them first (`deckcheck.imports.writer`)
     plain: bool = False
+    #: every record holds, by the parser's construction, only values of the types the card's
+    #: fields take (`deckcheck.cards.schema.CardSchema`: a kind and a frame `Card` knows,
+    #: dates as YYYY-MM-DD, whole numbers, text): the merge of such records makes valid cards,
+    #: so an import of only such sources does not check them again (`imports.run`)
+    checked: bool = False

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from deckcheck.cards.rulename import rule_name_from_english
 from deckcheck.errors import ImportFailed
 from deckcheck.sources.reading import UNEXPECTED, read_json_file, unreadable
-from deckcheck.sources.records import SourceRecord
+from deckcheck.sources.records import SourceData, SourceRecord
 
 if TYPE_CHECKING:  # the HTTP client only online (`update --from FILE` starts without it)
     from deckcheck.sources.http import Http, Progress
@@ -359,6 +359,14 @@ def read_records(read: Callable[[bool], Any], where: str | Path,
     except ImportFailed:
         del data  # the answer as read fast: freed before it is read again
     return records(read(True), where)
+
+
+def source(recs: list[SourceRecord], version: str | None, origin: str | None) -> SourceData:
+    """The `SourceData` of records `parse` made: plain and checked by its construction (every
+    value read through `_int`, `_text`, `_day`, `_kind_frame`…: a whole number, text, a date,
+    a kind and frame `Card` knows), so the import neither looks through them to write their
+    JSON nor validates their cards again (`SourceData.plain`, `SourceData.checked`)."""
+    return SourceData(NAME, recs, version, origin, plain=True, checked=True)
 
 
 def records(data: Any, where: str | Path) -> list[SourceRecord]:

@@ -181,7 +181,7 @@ def test_the_name_index_is_the_general_codes() -> None:
 
 def test_cards_of_records_holding_a_float_are_the_standard_librarys_json(
         tmp_path: Path) -> None:
-    """The cards are encoded by orjson only when every record is plain (`_encode_records`):
+    """The cards are encoded by orjson only when every record is plain (`writer._record_rows`):
     a float a card takes from its record is written as the standard library writes it."""
     import sqlite3
 

@@ -82,13 +82,16 @@ def test_the_answer_file_is_read_once(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_an_update_from_a_file_starts_without_the_http_client(tmp_path: Path) -> None:
     """`cards update --from FILE` never goes online: the HTTP client (and what it imports)
-    is not loaded, which a cold start would pay for."""
+    is not loaded, which a cold start would pay for; nor is pydantic, into a store of only
+    YGOPRODeck's records (the parser checked every value: `SourceData.checked`); nor
+    `filelock` (the import lock is taken with the OS's call: `guard.store_lock`)."""
     import subprocess
     import sys
 
     code = ("import sys; from deckcheck.imports.update import update_ygoprodeck; "
             f"update_ygoprodeck({str(tmp_path / 'cards.sqlite')!r}, from_file={str(FIXTURE)!r}); "
-            "print('deckcheck.sources.http' in sys.modules)")
+            "print('deckcheck.sources.http' in sys.modules, 'pydantic' in sys.modules, "
+            "'filelock' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "False False False"

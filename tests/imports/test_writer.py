@@ -143,3 +143,17 @@ def test_name_rows_are_patched_or_written_anew_to_the_same_rows(index: dict[str,
     writer._patch_names(con, index)
     assert con.execute("SELECT * FROM names").fetchall() == sorted(
         (key, pc) for key, pcs in index.items() for pc in pcs)
+
+
+def test_the_ids_table_holds_every_id_the_merge_gave(tmp_path: Path) -> None:
+    """A new store's ``ids`` rows are the merge's ids exactly (each card's own passcode,
+    copied from the cards by SQLite, and the alternate-artwork and prerelease ids)."""
+    from deckcheck.imports.merge import merge
+
+    sources = [read_source(FIX / name) for name in (
+        "ygoprodeck_small.json", "yamlyugi_small.json", "ygocdb_small.json")]
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, sources)
+    ids = merge({s.name: s.records for s in sources}).ids
+    assert {kind for _, kind in ids.values()} >= {"main", "alt"}
+    assert _rows(db, "ids") == sorted((i, pc, kind) for i, (pc, kind) in ids.items())

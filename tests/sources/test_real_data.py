@@ -42,6 +42,17 @@ def test_full_dump_imports_every_card_and_alt_art(real_store: Any) -> None:
         assert card is not None and card.passcode == main and alt in card.alt_passcodes
 
 
+def test_the_full_dump_makes_valid_cards(real_store: Any) -> None:
+    """`SourceData.checked` on the real dump: its records merge into cards the strict schema
+    accepts (an import of only YGOPRODeck's records does not validate them again)."""
+    from deckcheck.cards.schema import validate_cards
+    from deckcheck.imports.merge import merge
+
+    data, _ = real_store[1]["ygoprodeck-cardinfo.zip"]
+    assert data.checked
+    validate_cards(merge({"ygoprodeck": data.records}).cards.values())
+
+
 def test_names_in_three_languages(real_store: Any) -> None:
     pool, _ = real_store
     for name in ("灰流丽", "灰流うらら", "ash blossom & joyous spring", "灰流麗"):

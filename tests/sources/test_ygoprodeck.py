@@ -239,3 +239,38 @@ def test_records_hold_no_float_whatever_the_answer_holds(field: str) -> None:
             assert all(_plain(r) for r in recs), (field, v, recs)
     assert kept
     assert read_source(FIXTURE).plain and all(_plain(r) for r in read_source(FIXTURE).records)
+
+
+@pytest.mark.parametrize("field", _FIELDS)
+def test_records_make_valid_cards_whatever_the_answer_holds(field: str) -> None:
+    """`SourceData.checked`: every record the parser keeps, however odd the answer's values,
+    merges into a card the strict schema accepts, with ids SQLite holds (the import checks
+    neither again)."""
+    from deckcheck.cards.schema import validate_cards
+    from deckcheck.imports.guard import check_ids
+    from deckcheck.imports.merge import merge
+
+    base = {"id": 46986414, "name": "Dark Magician", "type": "Effect Monster",
+            "frameType": "effect", "desc": "Cannot be Normal Summoned/Set.",
+            "race": "Spellcaster", "attribute": "DARK", "archetype": "Dark Magician",
+            "atk": 2500, "def": 2100, "level": 7, "card_images": [{"id": 46986415}],
+            "card_sets": [{}], "misc_info": [{"konami_id": 4041, "formats": ["OCG"],
+                                              "ocg_date": "2002-03-08",
+                                              "treated_as": "Dark Magician Girl"}]}
+    kept = []
+    for v in [*_ODD, "Dark Magician", "DARK", 100000001, "2002-03-08", ["Top", "Bottom"]]:
+        for kind in ({}, {"type": "Link Monster", "frameType": "link"},
+                     {"type": "XYZ Pendulum Effect Monster", "frameType": "xyz_pendulum"},
+                     {"type": "Skill Card", "frameType": "skill"},
+                     {"type": "Spell Card", "frameType": "spell", "race": "Field"},
+                     {"type": "Token", "frameType": "token"}, {"frameType": "unknown"}):
+            try:
+                kept += ygoprodeck.records({"data": [{**base, **kind, field: v}]}, "f")
+            except ImportFailed:
+                continue
+    assert kept
+    source = ygoprodeck.source(kept, None, None)
+    assert source.checked and source.plain
+    check_ids(source)  # every id a whole number SQLite holds
+    for rec in kept:  # each alone: the merge keeps one card of records with one passcode
+        validate_cards(merge({"ygoprodeck": [rec]}).cards.values())
