@@ -79,3 +79,18 @@ def test_the_command_and_python_m_run_the_same_entry() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["deckcheck"] == "deckcheck.cli.main:run"
     assert "run()" in (ROOT / "deckcheck" / "__main__.py").read_text()
+
+
+def test_a_profiler_still_writes_its_results(tmp_path: Path) -> None:
+    """`python -m cProfile -o … -m deckcheck` writes its statistics once the program
+    returns: with a profiler (or tracer) attached the program exits the usual way."""
+    out = tmp_path / "profile.out"
+    env = dict(os.environ, DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1")
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "deckcheck",
+                           "--version"], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert out.stat().st_size > 0
+    traced = _leave("sys.settrace(lambda *a: None)\nimport atexit\n"
+                    "atexit.register(lambda: print('after'))\nleave(4)\n", tmp_path)
+    assert (traced.returncode, traced.stdout) == (4, "after\n")
