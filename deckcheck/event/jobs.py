@@ -216,10 +216,11 @@ class _Forked:
                         for key, _ in sel.select(0 if mine else None):
                             w = key.data
                             done[self.given[w].pop(0)] = self._receive(w)
-                            self._give(w)
+                            self._give(w)  # (may hand out the last run)
                             if not self.given[w]:  # it ends now: its pipe's end is no news
                                 sel.unregister(key.fd)
-                        if mine and k not in done and self.here is not None:
+                        if k not in done and self.here is not None \
+                                and self.next < len(self.runs):
                             self.next += 1
                             done[self.next - 1] = self.here(self.runs[self.next - 1])
                     yield done.pop(k)

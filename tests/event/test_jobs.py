@@ -172,6 +172,40 @@ def test_jobs_counts_this_process_which_checks_runs_too(
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
+def test_the_last_run_handed_to_a_worker_is_not_checked_here_too(
+        kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a worker holds the run the parent waits for, the other worker's results can
+    hand out the last run: the parent then has none left to check itself (it took one past
+    the end: IndexError, seen once in CI). Here the parent's runs are slow and one worker
+    holds the first run, so the other's results hand out runs between the parent's own;
+    over event sizes of 9 to 13 runs, in some the last one goes to that worker."""
+    import time
+
+    from deckcheck.event import run
+
+    parent, plain = os.getpid(), run.check_run
+    folder = _folder(kit, tmp_path, 130)
+    first = min(p.name for p in folder.iterdir())
+
+    def paced(entries: Any, *args: Any) -> Any:
+        if os.getpid() == parent:
+            time.sleep(0.03 if len(entries) > 1 else 0)  # not the warm-up's one file
+        elif entries and entries[0].name == first:
+            time.sleep(0.6)  # the run the parent needs first, held in a worker
+        return plain(entries, *args)
+
+    kw: dict[str, Any] = dict(date="2026-12-05")
+    for n in range(130, 195, 16):  # 9 to 13 runs
+        for i in range(n - len(list(folder.iterdir()))):
+            (folder / f"Player {n:03d}{i:03d}.ydk").write_text(
+                (folder / first).read_text(encoding="utf-8"), encoding="utf-8")
+        monkeypatch.setattr(run, "check_run", paced)
+        three = check_event([folder], pool, jobs=3, **kw)
+        monkeypatch.setattr(run, "check_run", plain)
+        assert to_dict(three) == to_dict(check_event([folder], pool, **kw)), n
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
 def test_a_worker_that_dies_stops_the_event_with_a_sentence(
         kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker killed (or out of memory) is an error the user reads, not an event left
