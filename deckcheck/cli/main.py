@@ -106,20 +106,19 @@ def leave(code: str | int | None) -> NoReturn:
     if (threading is not None and threading.active_count() > 1) \
             or sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(code)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        sys.exit(code)
+    import atexit
+
+    atexit._run_exitfuncs()  # first, as Python runs them: what they print is flushed below
     if code is None:
         status = 0
     elif isinstance(code, int):
         status = code
     else:  # as Python prints a non-integer code
         sys.stderr.write(f"{code}\n")
-        sys.stderr.flush()
         status = 1
-    import atexit
-
-    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(status)
     os._exit(status)

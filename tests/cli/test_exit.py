@@ -16,8 +16,16 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "tcg-legal.ydk"
 
 
+def _env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a program run here, its output buffered as usual (not
+    `PYTHONUNBUFFERED`, which this machine sets: it would hide output never flushed)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env.update(DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1")
+    return env
+
+
 def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1")
+    env = _env(tmp_path)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, cwd=ROOT, check=False, timeout=120)
 
@@ -32,7 +40,7 @@ def _leave(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
                                              (["check", "nowhere.ydk"], 2)])
 def test_the_program_exits_with_its_code_and_all_its_output(args: list[str], status: int,
                                                            tmp_path: Path) -> None:
-    env = dict(os.environ, DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1")
+    env = _env(tmp_path)
     out = tmp_path / "out.txt"
     with out.open("w") as f:  # a file, not a terminal: stdout is block-buffered
         done = subprocess.run([sys.executable, "-m", "deckcheck", *args], stdout=f,
@@ -85,7 +93,7 @@ def test_a_profiler_still_writes_its_results(tmp_path: Path) -> None:
     """`python -m cProfile -o … -m deckcheck` writes its statistics once the program
     returns: with a profiler (or tracer) attached the program exits the usual way."""
     out = tmp_path / "profile.out"
-    env = dict(os.environ, DECKCHECK_DB=str(tmp_path / "none.sqlite"), NO_COLOR="1")
+    env = _env(tmp_path)
     done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "deckcheck",
                            "--version"], capture_output=True, text=True, env=env, cwd=ROOT,
                           check=False, timeout=120)
