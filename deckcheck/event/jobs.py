@@ -145,8 +145,10 @@ def _spawned(entries: Sequence[Path | Skipped], pool: CachingPool, event: EventR
 _LENGTH = struct.Struct("<Q")
 #: A run's number, as the parent sends it to a worker.
 _RUN = struct.Struct("<I")
-#: Runs a worker is given ahead (so that it never waits for the parent between two).
-_AHEAD = 2
+#: Runs a worker is given ahead, so that it never waits for the parent between two: the
+#: parent tops it up only between its own runs (with 2, a worker checking faster than the
+#: parent went idle in a test with runs of 10 and 20 ms: 0.307 against 0.257 s with 4).
+_AHEAD = 4
 
 
 class _Forked:
@@ -166,7 +168,7 @@ class _Forked:
         self.sent: list[int | None] = []  # per worker: the pipe its runs go to, until closed
         self.back: list[int] = []  # per worker: the pipe its results come from
         self.given: list[list[int]] = []  # per worker: its runs not back yet, in order
-        for _ in range(min(jobs, len(runs))):
+        for _ in range(min(jobs, -(-len(runs) // _AHEAD))):  # none left without a run
             task_r, task_w = os.pipe()
             result_r, result_w = os.pipe()
             pid = os.fork()

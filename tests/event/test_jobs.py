@@ -206,6 +206,33 @@ def test_the_last_run_handed_to_a_worker_is_not_checked_here_too(
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
+def test_more_jobs_than_the_runs_need_fork_only_the_workers_given_runs(
+        kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On many cores an event of a few hundred files has fewer runs than the workers could
+    take ahead: a worker given no run ended at once and its pipe's end was taken for a worker
+    killed (the event stopped with "stopped before it was done"). Only workers with runs are
+    forked now."""
+    from deckcheck.event import jobs, run
+
+    folder = _folder(kit, tmp_path, 130)
+    forked: list[int] = []
+    fork = os.fork
+
+    def counted() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted)
+    kw: dict[str, Any] = dict(date="2026-12-05")
+    eight = check_event([folder], pool, jobs=8, **kw)
+    runs = jobs.runs_of(list(folder.iterdir()), 8, run.BATCH)
+    assert 0 < len(forked) <= -(-len(runs) // jobs._AHEAD) < 7
+    assert to_dict(eight) == to_dict(check_event([folder], pool, **kw))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked here")
 def test_a_worker_that_dies_stops_the_event_with_a_sentence(
         kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker killed (or out of memory) is an error the user reads, not an event left
