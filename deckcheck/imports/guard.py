@@ -58,12 +58,12 @@ def check_writable(path: Path) -> None:
 def store_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive lock on the store while the block runs; another import into it
     waits. The lock is the operating system's on a lock file beside the store
-    (``cards.sqlite.lock``: ``flock`` on POSIX, ``msvcrt.locking`` of its first byte on
-    Windows, the locks `filelock` takes, so each sees the other's), not the store itself,
-    which each import replaces; the file stays, empty, and is reused. (Taken here, not
-    through `filelock`: importing it cost every `cards update` ~30 ms of CPU.)"""
+    (``cards.sqlite.lock``: ``flock`` on POSIX, a lock of its first byte on Windows, as
+    `filelock` locks it, so each sees the other's), not the store itself, which each import
+    replaces; the file stays, empty, and is reused. (Taken here, not through `filelock`:
+    importing it cost every `cards update` ~30 ms of CPU.)"""
     try:
-        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open(lock_path(path))
     except OSError as exc:
         raise cannot_write(path, exc.strerror or str(exc)) from None
     try:
@@ -82,6 +82,17 @@ def store_lock(path: Path) -> Iterator[None]:
 if sys.platform == "win32":
     import msvcrt
 
+    def _open(lock: Path) -> int:
+        """The lock file, opened; while another program's `filelock` deletes it on release,
+        opening it is refused (EACCES) for a moment: try again."""
+        while True:
+            try:
+                return os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            except PermissionError as exc:
+                if exc.errno != errno.EACCES:
+                    raise
+                time.sleep(0.05)
+
     def _lock(fd: int) -> None:
         """Wait until the first byte of the lock file is ours (``LK_NBLCK``, polled)."""
         while True:
@@ -97,6 +108,10 @@ if sys.platform == "win32":
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
 else:
     import fcntl
+
+    def _open(lock: Path) -> int:
+        """The lock file, opened (made when missing)."""
+        return os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
 
     def _lock(fd: int) -> None:
         """Wait until the lock file's exclusive ``flock`` is ours."""

@@ -217,17 +217,8 @@ def _record_rows(s: SourceRows, plain: list[bool]) -> Iterator[tuple[str, int, s
     and read back: a tenth cheaper to write them). `plain[0]` is set False when a record is
     not plain (`_plain`; not looked through when its parser says so, `s.plain`)."""
     name = s.name
-    if s.plain:
-        dumps = orjson.dumps
-        for r in s.records:
-            try:
-                data = dumps(r).decode()
-            except (TypeError, ValueError):  # `_dumps`: what orjson refuses, as json writes it
-                data = _stdlib_dumps(r)
-            yield name, r["passcode"], data
-        return
     for r in s.records:
-        ok = _plain(r)
+        ok = s.plain or _plain(r)
         if not ok:
             plain[0] = False
         yield name, r["passcode"], _dumps(r, ok)
@@ -245,21 +236,10 @@ def _card_row(pc: int, c: dict[str, Any], keys: Mapping[str, str] | None = None,
 
 def _card_rows(merged: Merged, plain: bool) -> Iterator[tuple[Any, ...]]:
     """Every card's row (`_card_row`), in passcode order, one at a time (as `_record_rows`);
-    `plain`: every card is (`_dumps`), so each is encoded by orjson directly, `_card_row`
-    inlined (what orjson refuses, as `_dumps` writes it: the same rows)."""
+    `plain`: every card is (`_dumps`), so none is looked through again."""
     keys = merged.keys
-    if not plain:
-        for pc, c in sorted(merged.cards.items()):
-            yield _card_row(pc, c, keys, _dumps(c))
-        return
-    dumps, facts = orjson.dumps, stored_facts
     for pc, c in sorted(merged.cards.items()):
-        try:
-            data = dumps(c).decode()
-        except (TypeError, ValueError):
-            data = _stdlib_dumps(c)
-        rn = c["rule_name"]
-        yield pc, c["name"], c.get("konami_id"), rn, data, facts(c, keys[rn])
+        yield _card_row(pc, c, keys, _dumps(c, plain))
 
 
 def _name_rows(names: dict[str, list[int]]) -> Iterator[tuple[str, int]]:

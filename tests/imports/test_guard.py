@@ -118,10 +118,12 @@ def test_matches_record(full: Path) -> None:
     assert not matches_record(full.parent / "none.sqlite", "ygoprodeck")
 
 
-def test_the_import_lock_is_a_filelock_beside_the_store(tmp_path: Path) -> None:
+def test_the_import_lock_is_the_os_lock_filelock_takes_beside_the_store(
+        tmp_path: Path) -> None:
     """The lock was `fcntl` on the folder, so on Windows two imports could run at once; it is
-    now `filelock`'s (fcntl or msvcrt) on ``cards.sqlite.lock``: while one import holds it,
-    another cannot take it."""
+    now the operating system's lock that `filelock` also takes (flock, or a lock of the first
+    byte on Windows) on ``cards.sqlite.lock``: while one import holds it, another cannot take
+    it."""
     from filelock import FileLock, Timeout
 
     from deckcheck.imports.guard import lock_path, store_lock
