@@ -170,7 +170,7 @@ def is_report_csv(path: Path) -> bool:
 
 def expand(sources: Iterable[str | Path]) -> list[Path]:
     """The files to read, in order: each source as given, folders expanded (sorted, recursive)."""
-    return [p for p in expand_items(sources) if isinstance(p, Path)]
+    return [Path(p) for p in expand_items(sources).paths()]
 
 
 def expand_items(sources: Iterable[str | Path]) -> Entries:

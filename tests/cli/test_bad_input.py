@@ -438,9 +438,16 @@ def test_event_report_never_replaces_a_registration(here: Path) -> None:
     assert table.read_bytes() == original
 
 
-def test_event_report_never_replaces_a_registration_found_in_a_folder(here: Path) -> None:
-    """The folder is walked once for the check and for this refusal: a registration found in
-    it, by its own path or through a link to it, is never written over."""
+def test_event_report_never_replaces_a_registration_found_in_a_folder(
+        here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder is walked once for the check and for this refusal (it was walked twice): a
+    registration found in it, by its own path or through a link to it, is never written
+    over."""
+    from deckcheck.event import inputs
+
+    walks: list[object] = []
+    walk = inputs._walk_keyed
+    monkeypatch.setattr(inputs, "_walk_keyed", lambda *a, **k: walks.append(a) or walk(*a, **k))
     url = run("convert", "deck.ydk", "-", "--to", "ydke").stdout.strip()
     regs = here / "regs"
     regs.mkdir()
@@ -456,7 +463,9 @@ def test_event_report_never_replaces_a_registration_found_in_a_folder(here: Path
                                     "checked; write the report to another file so that it "
                                     "stays as it is.")
         assert table.read_bytes() == original
+    walks.clear()
     assert run("event", "check", "regs", "-o", "report.csv").exit_code == 0
+    assert len(walks) == 1
 
 
 def test_check_report_never_replaces_a_deck_it_checks(here: Path) -> None:

@@ -158,8 +158,8 @@ def test_check_event_takes_the_check_options(kit: SimpleNamespace, pool: Any, tm
 def test_check_event_takes_inputs_found_already(kit: SimpleNamespace, pool: Any,
                                                  tmp_path: Any) -> None:
     """A front end that walked the folders (to refuse overwriting a registration) passes
-    the `Entries` it found: the same report as from the folders, with no second walk; the
-    sentence for an empty folder still names the folder."""
+    the `Entries` it found: the same report as from the folders; the sentence for an empty
+    folder still names the folder."""
     import pytest
 
     from deckcheck.decks.ydk import write_ydk
