@@ -4,11 +4,12 @@ fails: `CommandFailed`)."""
 
 from __future__ import annotations
 
+import os
 import resource
 import statistics
 import subprocess
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
 
@@ -72,3 +73,15 @@ def _refuse_failure(key: str, cmd: list[str], ran: subprocess.CompletedProcess[b
                                         else f" (expected {expected})")
     tail = "\n".join(err.strip().splitlines()[-5:]) or "(nothing on standard error)"
     raise CommandFailed(f"{key}: `{' '.join(cmd)}` {how}, so it is not timed:\n{tail}")
+
+
+def installed_env(env: Mapping[str, str] | None = None, *, drop: Collection[str] = (),
+                  **extra: str) -> dict[str, str]:
+    """The environment of a command timed as an installed deckcheck runs: `env` (default this
+    process's) without ``PYTHONDONTWRITEBYTECODE`` (an installed package has its bytecode; a
+    shell's setting would compile deckcheck's modules again in every fresh process) or the
+    names in `drop`, with `extra` added."""
+    gone = {"PYTHONDONTWRITEBYTECODE", *drop}
+    out = {k: v for k, v in (os.environ if env is None else env).items() if k not in gone}
+    out.update(extra)
+    return out

@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _timing import best_of  # noqa: E402
+from _timing import best_of, installed_env  # noqa: E402
 
 from deckcheck.formats import loader, native  # noqa: E402
 
@@ -79,10 +79,9 @@ def load_times(full: Path, small: Path) -> None:
 def cold_start(full: Path, small: Path, repeat: int) -> None:
     deck = ROOT / "examples" / "tcg-legal.ydk"
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(PYTHONPYCACHEPREFIX=tmp, NO_COLOR="1",
-                   DECKCHECK_DB=str(Path(tmp) / "no-store.sqlite"),
-                   DECKCHECK_BANLISTS=str(Path(tmp) / "no-imports"))
+        env = installed_env(PYTHONPYCACHEPREFIX=tmp, NO_COLOR="1",
+                            DECKCHECK_DB=str(Path(tmp) / "no-store.sqlite"),
+                            DECKCHECK_BANLISTS=str(Path(tmp) / "no-imports"))
 
         def cmd(shipped: Path) -> list[str]:
             return [sys.executable, "-c",

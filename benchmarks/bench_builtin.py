@@ -18,7 +18,6 @@ once) and the dated tournament list the README checks.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import command_medians  # noqa: E402
+from _timing import command_medians, installed_env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL = 1.2
@@ -60,10 +59,9 @@ def main() -> None:
         _old_tree(args.old, old)
         home = Path(tmp) / "home"
         home.mkdir()
-        base = {k: v for k, v in os.environ.items()
-                if k not in ("PYTHONDONTWRITEBYTECODE", "DECKCHECK_DB", "PYTHONPATH")}
-        base.update(PYTHONPYCACHEPREFIX=str(Path(tmp) / "pyc"), NO_COLOR="1", HOME=str(home),
-                    XDG_DATA_HOME=str(home / "data"))
+        base = installed_env(drop=("DECKCHECK_DB", "PYTHONPATH"),
+                             PYTHONPYCACHEPREFIX=str(Path(tmp) / "pyc"), NO_COLOR="1",
+                             HOME=str(home), XDG_DATA_HOME=str(home / "data"))
         new_env = dict(base, PYTHONPATH=str(ROOT))
         old_env = dict(base, PYTHONPATH=str(old))
         exe = [sys.executable, "-m", "deckcheck", "check"]

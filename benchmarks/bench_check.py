@@ -66,7 +66,7 @@ from _realdata import (  # noqa: E402
     need_data,
     ydk_files,
 )
-from _timing import command_medians  # noqa: E402
+from _timing import command_medians, installed_env  # noqa: E402
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -416,9 +416,7 @@ def cold_start(repeat: int) -> None:
     Byte code is cached (in a temporary folder), as it is for an installed package, even
     when PYTHONDONTWRITEBYTECODE is set in the calling shell."""
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
-        builtin = builtin_env(tmp)
-        builtin.pop("PYTHONDONTWRITEBYTECODE", None)
-        builtin.update(PYTHONPYCACHEPREFIX=tmp, NO_COLOR="1")
+        builtin = installed_env(builtin_env(tmp), PYTHONPYCACHEPREFIX=tmp, NO_COLOR="1")
         store = dict(builtin, DECKCHECK_DB=str(full_store_path()))
         script = Path(sys.executable).parent / "deckcheck"
         exe = ([str(script), "check"] if script.is_file()

@@ -66,6 +66,7 @@ from _realdata import (  # noqa: E402
     need_data,
     ydk_files,
 )
+from _timing import installed_env  # noqa: E402
 
 GOAL_SECONDS = 1.0  # 4,000 registrations, end to end from process start
 GOAL_PLAYERS = 4000
@@ -124,8 +125,7 @@ def command() -> list[str]:
 
 
 def pool_env(pool: str, tmp: str) -> dict[str, str]:
-    env = builtin_env(tmp)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: the bytecode is read (`main`)
+    env = installed_env(builtin_env(tmp))  # as installed: the bytecode is read (`main`)
     if pool != "built-in":
         env["DECKCHECK_DB"] = str(full_store_path())
     return env

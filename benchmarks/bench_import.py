@@ -40,7 +40,7 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from _timing import best_of, command_medians
+from _timing import best_of, command_medians, installed_env
 
 from deckcheck.imports.update import update_ygoprodeck
 
@@ -110,15 +110,13 @@ def bench_dump_cold(raw: bytes, repeat: int) -> None:
     ``PYTHONDONTWRITEBYTECODE`` set where the benchmark runs is left out of their
     environment, or every timed run would compile deckcheck's hundred modules again
     (~45 ms), which no user's command does."""
-    import os
     import sys
 
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "cardinfo.json"
         src.write_bytes(raw)
         db = Path(tmp) / "store" / "cards.sqlite"
-        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-               "DECKCHECK_DB": str(db)}
+        env = installed_env(DECKCHECK_DB=str(db))
         script = Path(sys.executable).parent / "deckcheck"
         exe = [str(script)] if script.exists() else [sys.executable, "-m", "deckcheck"]
         # `exec`: the shell that removes the store made by the run before is replaced by the
