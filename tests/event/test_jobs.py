@@ -101,6 +101,21 @@ def test_the_files_of_each_run_are_counted_without_making_their_paths(
     assert files_between(list(entries), 2, 8) == 4  # a plain list: counted from its items
 
 
+def _counted_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the processes this process forks from now on (`os.fork` counted)."""
+    forked: list[int] = []
+    fork = os.fork
+
+    def counted() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted)
+    return forked
+
+
 def _folder(kit: SimpleNamespace, tmp_path: Any, n: int = MIN_FILES_PER_JOB * 2) -> Any:
     folder = tmp_path / "event"
     folder.mkdir()
@@ -141,15 +156,7 @@ def test_jobs_counts_this_process_which_checks_runs_too(
     twice); the report is the one process's."""
     from deckcheck.event import jobs, run
 
-    forked: list[int] = []
-    fork = os.fork
-
-    def counted() -> int:
-        pid = fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
+    forked = _counted_forks(monkeypatch)
     parent, plain = os.getpid(), run.check_run
     here: list[int] = []
 
@@ -158,7 +165,6 @@ def test_jobs_counts_this_process_which_checks_runs_too(
             here.append(len(entries))
         return plain(entries, *args)
 
-    monkeypatch.setattr(os, "fork", counted)
     monkeypatch.setattr(run, "check_run", check_run)
     folder = _folder(kit, tmp_path, MIN_FILES_PER_JOB * 4)
     kw: dict[str, Any] = dict(date="2026-12-05")
@@ -215,16 +221,7 @@ def test_more_jobs_than_the_runs_need_fork_only_the_workers_given_runs(
     from deckcheck.event import jobs, run
 
     folder = _folder(kit, tmp_path, 130)
-    forked: list[int] = []
-    fork = os.fork
-
-    def counted() -> int:
-        pid = fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", counted)
+    forked = _counted_forks(monkeypatch)
     kw: dict[str, Any] = dict(date="2026-12-05")
     eight = check_event([folder], pool, jobs=8, **kw)
     runs = jobs.runs_of(list(folder.iterdir()), 8, run.BATCH)
