@@ -105,7 +105,7 @@ def check_files(event: EventReport, entries: Sequence[Path | Skipped], pool: Cac
             # inherited, not pickled: the inputs, the prepared checker, the cards looked up
             _state.update(entries=entries, pool=pool, checker=checker, format=event.format,
                           work=work, runs=runs)
-            results = _Forked(jobs - 1, runs, here=_check_run).results()
+            results = _Forked(jobs - 1, runs).results()
         else:  # pragma: no cover - Windows: the worker prepares its own checker
             results = _spawned(entries, pool, event, jobs, runs, work, options or {})
         for k, (rows, skipped, facts) in enumerate(results):
@@ -152,17 +152,16 @@ _AHEAD = 4
 
 
 class _Forked:
-    """`jobs` forked workers checking `runs`, with this process (`here`, the check of one run
-    in this process): each worker is sent the numbers of its next runs through a pipe of its
-    own, `_AHEAD` at a time (one more as each result comes back, so a worker whose runs are
-    slower does fewer), and sends back each run's `RunResult` pickled through another; this
-    process checks the next run not handed out whenever no result is waiting. A worker that
+    """`jobs` forked workers checking `runs`, with this process: each worker is sent the
+    numbers of its next runs through a pipe of its own, `_AHEAD` at a time (one more as each
+    result comes back, so a worker whose runs are slower does fewer), and sends back each
+    run's `RunResult` pickled through another; this process checks the next run not handed
+    out (`_check_run`) whenever no result is waiting. A worker that
     fails sends its error instead; one that dies (killed) stops the event with a sentence,
     never leaves it waiting."""
 
-    def __init__(self, jobs: int, runs: list[tuple[int, int]],
-                 here: Callable[[tuple[int, int]], RunResult] | None = None) -> None:
-        self.runs, self.here = runs, here
+    def __init__(self, jobs: int, runs: list[tuple[int, int]]) -> None:
+        self.runs = runs
         self.next = 0  # the next run to hand out
         self.pids: list[int] = []
         self.sent: list[int | None] = []  # per worker: the pipe its runs go to, until closed
@@ -213,18 +212,16 @@ class _Forked:
                     sel.register(fd, selectors.EVENT_READ, w)
                 for k in range(len(self.runs)):
                     while k not in done:
-                        mine = self.here is not None and self.next < len(self.runs)
-                        # with a run to check here, only the results already waiting
-                        for key, _ in sel.select(0 if mine else None):
+                        # with a run left to check here, only the results already waiting
+                        for key, _ in sel.select(0 if self.next < len(self.runs) else None):
                             w = key.data
                             done[self.given[w].pop(0)] = self._receive(w)
                             self._give(w)  # (may hand out the last run)
                             if not self.given[w]:  # it ends now: its pipe's end is no news
                                 sel.unregister(key.fd)
-                        if k not in done and self.here is not None \
-                                and self.next < len(self.runs):
+                        if k not in done and self.next < len(self.runs):
                             self.next += 1
-                            done[self.next - 1] = self.here(self.runs[self.next - 1])
+                            done[self.next - 1] = _check_run(self.runs[self.next - 1])
                     yield done.pop(k)
             ok = True
         finally:

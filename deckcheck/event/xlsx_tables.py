@@ -289,7 +289,7 @@ class _Cells(dict[Any, str]):
                     "\r" not in v and v.replace("\n", " ").replace("\t", " ").isprintable())):
             # the other text `clean_text` leaves as it is (white space at an end, `&`, `<`,
             # `>`)
-            head = self.kept if v[:1].isspace() or v[-1:].isspace() else self.text
+            head = self.kept if _space(v) else self.text
             if "&" in v or "<" in v or ">" in v:
                 text = f"{head}{escape(v)}</t></is></c>"
             else:
