@@ -7,7 +7,7 @@ from pathlib import Path
 from deckcheck.cards.builtin import builtin_pool
 from deckcheck.decks.files import read_deck
 from deckcheck.sim.goldfish.compiled import compile_profile
-from deckcheck.sim.goldfish.profile import find_profile, load_profile_file
+from deckcheck.sim.goldfish.profile import load_profile_file, profile_next_to
 from deckcheck.sim.goldfish.report import odds
 from deckcheck.sim.state import DuelState, deal_cards
 
@@ -22,8 +22,8 @@ def test_example_profile_compiles_and_runs() -> None:
     assert (len(main), len(extra)) == (40, 15)
     state = DuelState(main, extra, seed=1, going_second=True)
     assert len(state.extra) == 15 and len(state.hand) == 5
-    found = find_profile(deck_path)
-    assert found == EXAMPLES / "tcg-legal.profile.toml"
+    found = profile_next_to(deck_path)
+    assert found == str(EXAMPLES / "tcg-legal.profile.toml")
     cp = compile_profile(load_profile_file(found), main, pool, str(found), extra=len(extra))
     assert cp.notes == []
     assert {b.kind for b in cp.behaviours.values()} == {"search", "draw", "excavate"}

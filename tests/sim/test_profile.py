@@ -11,7 +11,6 @@ from deckcheck.errors import ProfileError
 from deckcheck.sim.goldfish.compiled import compile_profile
 from deckcheck.sim.goldfish.keys import key_path
 from deckcheck.sim.goldfish.profile import (
-    find_profile,
     inline_profile,
     inline_roles,
     load_profile_file,
@@ -234,18 +233,19 @@ def test_role_option_takes_names_with_commas(written: str, cards: list[str]) -> 
     assert inline_roles([written]) == {"x": cards}
 
 
-def test_find_profile_next_to_the_deck(tmp_path: Path) -> None:
+def test_profile_next_to_the_deck(tmp_path: Path) -> None:
     deck = tmp_path / "deck.ydk"
     deck.write_text("#main\n")
-    assert find_profile(deck) is None
+    assert profile_next_to(deck) is None
     (tmp_path / "deck.toml").write_text("")
-    assert find_profile(deck) == tmp_path / "deck.toml"
+    assert profile_next_to(deck) == str(tmp_path / "deck.toml")
     (tmp_path / "deck.profile.toml").write_text("")
-    assert find_profile(deck) == tmp_path / "deck.profile.toml"
+    assert profile_next_to(deck) == str(tmp_path / "deck.profile.toml")
 
 
 def _pathlib_rule(deck_path: str) -> str | None:
-    """`find_profile` as pathlib wrote it before `profile_next_to` (the reference)."""
+    """The profile next to a deck as pathlib found it before `profile_next_to` (the
+    reference)."""
     p = Path(deck_path)
     try:
         candidates = (p.with_suffix(".profile.toml"), p.with_suffix(".toml"))
@@ -274,8 +274,6 @@ def test_profile_next_to_finds_what_pathlib_finds(deck: str, tmp_path: Path,
             (tmp_path / (name + suffix)).write_text("")
     assert path_text(deck) == str(Path(deck))
     assert profile_next_to(deck) == _pathlib_rule(deck)
-    found = find_profile(deck)
-    assert (None if found is None else str(found)) == _pathlib_rule(deck)
     (tmp_path / "deck.profile.toml").unlink()  # then deck.toml
     assert profile_next_to(deck) == _pathlib_rule(deck)
 
@@ -304,7 +302,7 @@ def _typing_rules(cls: type) -> dict[str, object]:
 def test_plain_rules_read_the_annotations_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
     """The plain reader's rules come from the annotations as written, with no evaluation
     (`typing.get_type_hints` compiles each: ~1 ms of `odds`), and are what evaluating them
-    gives; an annotation of another shape is still evaluated."""
+    gives; an annotation of another shape is refused at once, naming the field."""
     import typing
 
     from deckcheck.sim.goldfish import profile_fields as pf
@@ -316,6 +314,12 @@ def test_plain_rules_read_the_annotations_as_written(monkeypatch: pytest.MonkeyP
         assert {cls: pf.plain_rules(cls) for cls in expected} == expected
     finally:
         pf.plain_rules.cache_clear()
+    monkeypatch.setattr(pf, "_written_rule", lambda written: None)  # e.g. list[int]
+    with pytest.raises(TypeError, match=r"^Options\.\w+: write its annotation as bool"):
+        pf.plain_rules(pf.Options)
+    pf.plain_rules.cache_clear()
+    monkeypatch.undo()
+    assert pf._written_rule("list[int]") is None
     assert pf._written_rule("int | None") == ((int,), True)
     assert pf._written_rule("Literal['bottom', \"shuffle\"]") == (("bottom", "shuffle"), False)
     for other in ("dict[str, Any]", "Literal['a, b']", "int | str", "Any", "list[str]"):

@@ -22,6 +22,7 @@ import os
 import tomllib
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.decks.files import stem_suffix
 from deckcheck.errors import ProfileError
 from deckcheck.sim.goldfish.profile_fields import (
     BEHAVIOUR_KINDS,
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = ["Behaviour", "CardEntry", "Options", "ProfileFile", "RoleSpec", "behaviour",
-           "find_profile", "inline_profile", "inline_roles", "kind_problem",
+           "inline_profile", "inline_roles", "kind_problem",
            "load_profile_file", "parse_profile", "path_text", "profile_next_to", "split_cards"]
 
 
@@ -181,20 +182,10 @@ def parse_profile(data: dict[str, Any], source: str = "profile") -> ProfileFile:
     return pf
 
 
-def find_profile(deck_path: str | Path) -> Path | None:
-    """The profile next to a deck file: deck.profile.toml, then deck.toml."""
-    found = profile_next_to(deck_path)
-    if found is None:
-        return None
-    from pathlib import Path
-
-    return Path(found)
-
-
 def profile_next_to(deck_path: str | os.PathLike[str]) -> str | None:
-    """`find_profile` as a path string (`path_text`), without importing pathlib: the deck's
-    name with its suffix (pathlib's: from the last dot, not a leading or trailing one)
-    replaced by .profile.toml, then .toml."""
+    """The profile next to a deck file, deck.profile.toml then deck.toml, as a path string
+    (`path_text`), without importing pathlib: the deck's name with its suffix (pathlib's:
+    from the last dot, not a leading or trailing one; `decks.files.stem_suffix`) replaced."""
     p = path_text(deck_path)
     head, _, name = p.rpartition("/") if os.name == "posix" else ("", "", "")
     if os.name != "posix" or name in ("", ".", ".."):  # (pathlib's own rules, to the letter)
@@ -205,8 +196,7 @@ def profile_next_to(deck_path: str | os.PathLike[str]) -> str | None:
         except ValueError:  # "/", ".": no file name to put a suffix on
             return None
         return next((str(c) for c in paths if c.is_file() and c != Path(p)), None)
-    dot = name.rfind(".")
-    stem = name[:dot] if 0 < dot < len(name) - 1 else name
+    stem = stem_suffix(name)[0]
     base = f"{head}/{stem}" if head or p.startswith("/") else stem
     for cand in (base + ".profile.toml", base + ".toml"):
         if cand != p and os.path.isfile(cand):

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import functools
 import re
-import types
-import typing
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, dataclass_transform
 
@@ -274,24 +272,16 @@ def plain_rules(cls: type) -> dict[str, tuple[tuple[Any, ...], bool]]:
     well-formed value is (`(bool,)`, `(str,)`, `(int,)`, `(int, lo, hi)` or the allowed
     strings) and whether None is allowed; pydantic would take such a value unchanged."""
     out: dict[str, tuple[tuple[Any, ...], bool]] = {}
-    fields = [f for f in declared_fields(cls) if not f.internal]
-    for f in fields:  # the usual types, read as written (no evaluation of annotations)
+    for f in declared_fields(cls):  # read as written (no evaluation of annotations)
+        if f.internal:
+            continue
         written = _written_rule(f.type)
         if written is None:
-            break
+            raise TypeError(f"{cls.__name__}.{f.name}: write its annotation as bool, int, str "
+                            "or Literal[...], with or without | None (the plain reader's "
+                            "types).")
         kind, nullable = written
         out[f.name] = ((*kind, *(f.range or ())) if kind[0] is int else kind, nullable)
-    else:
-        return out
-    hints = typing.get_type_hints(cls)
-    for f in fields:
-        tp = hints[f.name]
-        union = typing.get_origin(tp) in (typing.Union, types.UnionType)
-        args = typing.get_args(tp) if union else (tp,)
-        base = next(a for a in args if a is not type(None))
-        rule: tuple[Any, ...] = (typing.get_args(base) if typing.get_origin(base) is Literal
-                                 else (base, *(f.range or ())))
-        out[f.name] = (rule, type(None) in args)
     return out
 
 
@@ -304,7 +294,7 @@ _LITERAL_ITEM = re.compile(r"""^(['"])([^'"\\,]*)\1$""")
 def _written_rule(written: str) -> tuple[tuple[Any, ...], bool] | None:
     """`plain_rules`' rule of a field whose annotation is written `bool`, `int`, `str` or
     `Literal["a", "b"]`, with or without `| None`: (the rule, whether None is allowed); None
-    for any other annotation (then evaluated by `typing`)."""
+    for any other annotation."""
     parts = [p.strip() for p in written.split("|")]
     rest = [p for p in parts if p != "None"]
     if len(rest) != 1:
