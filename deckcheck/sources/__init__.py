@@ -20,6 +20,7 @@ from deckcheck.gc_pause import gc_paused
 from deckcheck.sources.reading import (
     UNEXPECTED,
     check_archive,
+    digest,
     file_digest,
     json_member,
     open_member,
@@ -68,16 +69,16 @@ def _read_source(path: str | Path) -> SourceData:
     path = Path(path)
     if not path.is_file():
         raise ImportFailed(f"{path} does not exist or is not a file; check the path.")
-    version = file_digest(path)
     origin = str(path)
     if edopro_cdb.is_cdb(path):
-        return _cdb(path, origin, version)
+        return _cdb(path, origin, file_digest(path))
     with open(path, "rb") as f:
         head = f.read(16)
     if head.startswith(b"SQLite format 3"):
         raise ImportFailed(f"{path} is an SQLite file but not a YGOPro card database (no datas/"
                            "texts tables, or the file is damaged); nothing was changed.")
     if zipfile.is_zipfile(path):
+        version = file_digest(path)
         try:
             with zipfile.ZipFile(path) as zf:
                 check_archive(zf, path)
@@ -101,7 +102,8 @@ def _read_source(path: str | Path) -> SourceData:
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError,
                 RuntimeError) as exc:  # RuntimeError: an encrypted member
             raise zip_error(path, exc) from None
-    return parse_json(read_json_file(path), origin=origin, version=version)
+    raw = path.read_bytes()  # once, for its version (digest) and its data
+    return parse_json(read_json_file(path, raw=raw), origin=origin, version=digest(raw))
 
 
 def _cdb(path: Path, origin: str, version: str, label: str | None = None) -> SourceData:

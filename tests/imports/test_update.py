@@ -95,3 +95,19 @@ def test_an_update_from_a_file_starts_without_the_http_client(tmp_path: Path) ->
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False False False"
+
+
+def test_a_json_file_imported_is_read_once(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cards import cards.json` (`read_source`) read the file for its digest, then again for
+    its cards; its bytes now give both, and its version is the same digest (the look for a
+    zip's directory at its end still reads up to 128 KiB of it)."""
+    from deckcheck.sources import read_source
+
+    src = tmp_path / "cardinfo.json"
+    src.write_bytes(FIXTURE.read_bytes() + b" " * 2_000_000)
+    version = file_digest(src)
+    read = _bytes_read_of(src, monkeypatch)
+    sd = read_source(src)
+    assert src.stat().st_size <= read[0] < 1.5 * src.stat().st_size
+    assert sd.version == version and len(sd.records) == 18
