@@ -79,17 +79,23 @@ def store_lock(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
+#: Seconds a lock file refused for a moment (Windows, `_open`) is tried again.
+_OPEN_WAIT = 2.0
+
 if sys.platform == "win32":
     import msvcrt
 
     def _open(lock: Path) -> int:
         """The lock file, opened; while another program's `filelock` deletes it on release,
-        opening it is refused (EACCES) for a moment: try again."""
+        opening it is refused (EACCES) for a moment: tried again, for up to `_OPEN_WAIT`
+        seconds (a folder or a read-only file of that name is refused for good)."""
+        give_up = time.monotonic() + _OPEN_WAIT
         while True:
             try:
                 return os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
             except PermissionError as exc:
-                if exc.errno != errno.EACCES:
+                if exc.errno != errno.EACCES or os.path.isdir(lock) \
+                        or time.monotonic() > give_up:
                     raise
                 time.sleep(0.05)
 

@@ -134,3 +134,18 @@ def test_the_import_lock_is_the_os_lock_filelock_takes_beside_the_store(
             FileLock(lock_path(db)).acquire(timeout=0.2)
     with FileLock(lock_path(db), timeout=1):
         pass  # released
+    # and the other way: while another program holds it with `filelock`, an import waits
+    import threading
+
+    entered = threading.Event()
+
+    def importing() -> None:
+        with store_lock(db):
+            entered.set()
+
+    with FileLock(lock_path(db), timeout=1):
+        waiting = threading.Thread(target=importing)
+        waiting.start()
+        assert not entered.wait(0.3)
+    assert entered.wait(5)
+    waiting.join(5)
