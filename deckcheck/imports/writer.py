@@ -1,5 +1,5 @@
 """Writing the card store: every source's records kept for re-merging (`SourceRows`,
-`read_sources`), and the merged pool written to a new file renamed over the old one
+`read_store`), and the merged pool written to a new file renamed over the old one
 (`write_store`): a copy of the old store with only what changed written when it is of the
 current schema (`_patch_tables`), else every table anew (`_fresh_tables`). The layout is the
 reading side's (`deckcheck.cards.store`: `SCHEMA`, `DDL`, …)."""
@@ -61,7 +61,8 @@ class SourceRows:
 
 
 def read_sources(path: Path) -> dict[str, SourceRows]:
-    """Every source's records from an existing store."""
+    """Every source's records from an existing store (`read_store` without the card count:
+    for tests and benchmarks)."""
     return read_store(path)[0]
 
 
@@ -211,15 +212,16 @@ def _source_rows(sources: dict[str, SourceRows]) -> list[tuple[Any, ...]]:
             for s in sources.values()]
 
 
-def _record_rows(s: SourceRows, plain: list[bool]) -> Iterator[tuple[str, int, str]]:
+def _record_rows(s: SourceRows, plain: list[bool] | None = None
+                 ) -> Iterator[tuple[str, int, str]]:
     """The ``source_records`` rows of a source (`_dumps` of each record), one at a time: each
     JSON text is bound and let go before the next is made (no list of 14,000 texts to build
-    and read back: a tenth cheaper to write them). `plain[0]` is set False when a record is
-    not plain (`_plain`; not looked through when its parser says so, `s.plain`)."""
+    and read back: a tenth cheaper to write them). `plain[0]`, when given, is set False when a
+    record is not plain (`_plain`; not looked through when its parser says so, `s.plain`)."""
     name = s.name
     for r in s.records:
         ok = s.plain or _plain(r)
-        if not ok:
+        if not ok and plain is not None:
             plain[0] = False
         yield name, r["passcode"], _dumps(r, ok)
 
@@ -288,7 +290,7 @@ def _patch_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
             if s.stored_in != old:
                 con.execute("DELETE FROM source_records WHERE source = ?", (s.name,))
                 con.executemany("INSERT INTO source_records VALUES (?, ?, ?)",
-                                _record_rows(s, [True]))
+                                _record_rows(s))
         stored: dict[int, str] = dict(con.execute("SELECT passcode, data FROM cards"))
         rows = []
         for pc, c in sorted(merged.cards.items()):
