@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from deckcheck.cards.compact import RowCard
+from deckcheck.cards.compact import RowCard, released_days
 from deckcheck.cards.model import FRAME_OF, KIND_OF, NO_SCOPES, Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import LineSuggester, MemoryPool, PoolInfo
@@ -127,7 +127,6 @@ def parse_line(line: str, where: str = CARDS_FILE) -> Card:
         raise BuiltinDataError(f"{where}: {exc}; regenerate the built-in card file.") from None
 
 
-_fromiso = dt.date.fromisoformat
 #: the cells of `COLUMNS` that `check_card` reads
 _PASSCODE, _ALT, _KIND, _FRAME, _NAME, _RULE_NAME, _SCOPES, _RELEASED = map(COLUMNS.index, (
     "passcode", "alt", "kind", "frame", "name", "rule_name", "scopes", "released"))
@@ -146,16 +145,10 @@ def check_card(line: str, pool: BuiltinPool, where: str = CARDS_FILE) -> Card:
     card = object.__new__(RowCard)
     try:
         card.passcode = int(cells[_PASSCODE])
-        alt = cells[_ALT]
-        card.alt_passcodes = tuple(map(int, alt.split(","))) if alt else ()
+        card.alt_passcodes = _ints(cells[_ALT])
         card.kind = KIND_OF[cells[_KIND]]
         card.frame = FRAME_OF[cells[_FRAME]]
-        released = cells[_RELEASED]
-        if released:  # "tcg=2002-03-08,ocg=…": regions and days taking turns
-            parts = released.replace("=", ",").split(",")
-            card.released = dict(zip(parts[::2], map(_fromiso, parts[1::2]), strict=True))
-        else:
-            card.released = {}
+        card.released = released_days(cells[_RELEASED])
     except (ValueError, KeyError):
         return parse_line(line, where)  # says what is wrong with the line
     card.name = name = cells[_NAME]

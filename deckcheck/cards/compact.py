@@ -90,6 +90,15 @@ def stored_facts(d: dict[str, Any], key: str | None = None) -> str:
     return f"{d['kind']}\t{d['frame']}\t{alts}\t{scopes}\t{released}\t{key}\t{names}"
 
 
+def released_days(cell: str) -> dict[str, dt.date]:
+    """The release dates of a stored or built-in row's cell, "tcg=2002-03-08,ocg=…" (regions
+    and days taking turns), by region ({} for "")."""
+    if not cell:
+        return {}
+    parts = cell.replace("=", ",").split(",")
+    return dict(zip(parts[::2], map(_fromiso, parts[1::2]), strict=True))
+
+
 def card_from_row(passcode: int, facts: str, store: Store) -> Card:
     """A `RowCard` from a store's compact row (`stored_facts`) without its JSON: the slots a
     check reads (`ROW_FIELDS`, and the rule name's key) are set from the row; the others are
@@ -107,8 +116,7 @@ def card_from_row(passcode: int, facts: str, store: Store) -> Card:
         card.name = card.rule_name = names
     card.kind = KIND_OF[kind]
     card.frame = FRAME_OF[frame]
-    card.released = {k: _fromiso(v) for k, _, v in (
-        r.partition("=") for r in released.split(","))} if released else {}
+    card.released = released_days(released)
     card.scopes = frozenset(scopes.split(",")) if scopes else NO_SCOPES
     card._rule_key = key
     card._stored = store
