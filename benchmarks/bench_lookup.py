@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -128,15 +127,17 @@ def main() -> None:
 def builtin(repeat: int, old_rev: str) -> None:
     """The `--builtin` rows (see the module's text)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _timing import command_medians
+    from _timing import command_medians, installed_env
     from bench_builtin import _old_tree
 
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
         (Path(tmp) / "old").mkdir()
         old = _old_tree(old_rev, Path(tmp) / "old")
-        trees = {"this tree": {**os.environ}, old_rev: {**os.environ, "PYTHONPATH": str(old)}}
-        for env in trees.values():
-            env["DECKCHECK_DB"] = str(Path(tmp) / "none.sqlite")
+        # both trees read and write their bytecode (the old one is a fresh copy: without it,
+        # each run compiled it again, ~50 ms no user's command pays)
+        db = str(Path(tmp) / "none.sqlite")
+        trees = {"this tree": installed_env(drop=("PYTHONPATH",), DECKCHECK_DB=db),
+                 old_rev: installed_env(PYTHONPATH=str(old), DECKCHECK_DB=db)}
         times: dict[tuple[str, str], list[float]] = {}
         opened: list[float] = []
         answers: dict[tuple[str, str], list[str]] = {}
@@ -150,7 +151,7 @@ def builtin(repeat: int, old_rev: str) -> None:
                     answers[label, name] = got
                     opened.append(open_s)
         yard = command_medians({"python -c pass": ([sys.executable, "-c", "pass"],
-                                                   {**os.environ})},
+                                                   installed_env())},
                                repeat, Path(tmp), exit_codes=(0,))[0]["python -c pass"]
         print(f"yardstick, python -c pass: {yard * 1000:.1f} ms; opening the built-in pool: "
               f"{statistics.median(opened) * 1000:.1f} ms (medians of {repeat})")
