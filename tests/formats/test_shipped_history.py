@@ -261,7 +261,9 @@ def test_real_goat_and_edison_decks_are_legal(real_pool: Any, shared_data: Path,
     decks = sorted(p for p in (shared_data / "decks").rglob("*.ydk")
                    if re.search(r"goat|edison", p.name, re.I))
     assert len(decks) >= 15
-    checkers = {f: Checker(f, pool=real_pool) for f in ("goat", "edison")}
+    # a day the card data covers (checked "today", the test broke the day after the data's
+    # end: an unknown passcode is then an open point, not DC401); the lists are fixed anyway
+    checkers = {f: Checker(f, dt.date(2026, 6, 1), pool=real_pool) for f in ("goat", "edison")}
     seen: dict[str, set[tuple[str, int | None]]] = {}
     for path in decks:
         fid = "edison" if re.search("edison", path.name, re.I) else "goat"
