@@ -9,7 +9,7 @@ the file as deckcheck's):
 - ``names``: normalised name in any language -> passcode,
 - ``sources`` and ``source_records``: what each source said, so importing another source
   re-merges everything,
-- ``meta``: when the pool was built.
+- ``meta``: when the pool was built (and facts of the layout: `SAME_SUGGEST`).
 
 This module is the store's reading side: its layout (`SCHEMA`, `DDL`…), `connect`,
 `store_info` and `StorePool`, which answers the `CardPool` protocol lazily from the file,
@@ -56,11 +56,18 @@ if TYPE_CHECKING:
 #: holds it with the passcode (about a tenth of the table's size), so that looking up cards
 #: for a check reads neither the cards' JSON nor their pages. A schema-1 to -4 store is still
 #: read (its cards decoded from the JSON); the next import writes it anew.
-SCHEMA = 5
-READABLE = (1, 2, 3, 4, 5)
+#: Schema 6 leaves out ``suggest_all`` when it would hold the rows of ``suggest_en`` (a store
+#: of English names only: the YGOPRODeck dump alone), saying so in ``meta`` (`SAME_SUGGEST`):
+#: the "all" tier then asks ``suggest_en`` (half the trigram rows to write, a sixth of the
+#: import). A schema-1 to -5 store is read as it is; the next import writes it anew.
+SCHEMA = 6
+READABLE = (1, 2, 3, 4, 5, 6)
 #: FTS5 tables (trigram tokenizer) of padded normalised names -> their passcodes
 #: ("1,2"): English card names ("en", for ASCII queries) and names in every language ("all").
 SUGGEST_TABLES = {"en": "suggest_en", "all": "suggest_all"}
+#: A ``meta`` row (key, value) saying that ``suggest_all`` was left out because it would hold
+#: the rows of ``suggest_en``, which answers the "all" tier instead.
+SAME_SUGGEST = ("suggest_all", "suggest_en")
 #: How the store creates each of them (`SUGGEST_TABLES`)
 SUGGEST_FTS = ("fts5(key, passcodes UNINDEXED, tokenize='trigram case_sensitive 1', "
                "detail='none', columnsize=0)")
@@ -194,7 +201,9 @@ class StorePool:
         self._by_name: dict[str, list[Card]] = {}
         #: tier -> (in-memory index, key -> passcodes), for a store without trigram tables
         self._suggest: dict[str, tuple[TrigramIndex, dict[str, list[int]]]] = {}
-        self._has_suggest_tables: bool | None = None
+        #: tier -> the trigram table that answers it (`SUGGEST_TABLES`, `SAME_SUGGEST`), once
+        #: looked for: empty when the store has none
+        self._suggest_tables: dict[str, str] | None = None
         try:
             meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
             sources = dict(self._con.execute("SELECT name, version FROM sources").fetchall())
@@ -204,6 +213,7 @@ class StorePool:
             raise CardPoolError(f"{self.path} is damaged ({exc}); delete it and run "
                                 "`deckcheck cards update`.") from None
         self._len = int(meta.get("cards", 0))
+        self._same_suggest = meta.get(SAME_SUGGEST[0]) == SAME_SUGGEST[1]
         #: the store keeps each card's compact form (schema 5): `preload` builds cards from it
         self._lean = any(col[1] == "facts" for col in self._q("PRAGMA table_info(cards)"))
         #: every card's compact row (passcode -> facts) once read, and the ids that are not a
@@ -375,15 +385,15 @@ class StorePool:
         if not key:
             return []
         which = tier(key)
-        if self._has_suggest_tables is None:
-            found = {r[0] for r in self._q("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            self._has_suggest_tables = set(SUGGEST_TABLES.values()) <= found
-        if self._has_suggest_tables:
+        tables = self._suggest_tables
+        if tables is None:
+            tables = self._suggest_tables = self._trigram_tables()
+        if tables:
+            table = tables[which]
             codes: dict[str, list[int]] = {}
             for padded_key, pcs in self._q(
-                    f"SELECT key, passcodes FROM {SUGGEST_TABLES[which]} WHERE "
-                    f"{SUGGEST_TABLES[which]} MATCH ? ORDER BY rank LIMIT ?",
-                    (fts_query(key), CANDIDATES)):
+                    f"SELECT key, passcodes FROM {table} WHERE {table} MATCH ? ORDER BY rank "
+                    "LIMIT ?", (fts_query(key), CANDIDATES)):
                 codes[padded_key[1:-1]] = [int(p) for p in pcs.split(",") if p]
             best = rank(key, codes, limit * 3)
         else:
@@ -400,6 +410,15 @@ class StorePool:
             if n is not None and n not in out:
                 out.append(n)
         return out[:limit]
+
+    def _trigram_tables(self) -> dict[str, str]:
+        """Tier -> the trigram table answering it; empty for a store without them (schema 1
+        and 2, or an SQLite without FTS5 when it was written)."""
+        found = {r[0] for r in self._q("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = dict(SUGGEST_TABLES)
+        if self._same_suggest:
+            tables["all"] = SAME_SUGGEST[1]
+        return tables if set(tables.values()) <= found else {}
 
     def _memory_index(self, which: str) -> tuple[TrigramIndex, dict[str, list[int]]]:
         codes: dict[str, list[int]] = {}

@@ -23,6 +23,7 @@ from deckcheck.cards.store import (
     COVERS,
     DDL,
     INDEXES,
+    SAME_SUGGEST,
     SCHEMA,
     SUGGEST_FTS,
     SUGGEST_TABLES,
@@ -362,10 +363,20 @@ def _write_suggest(con: sqlite3.Connection, merged: Merged, patching: bool) -> N
     store, a table whose rows are already the new ones, in the same order, is kept; any
     other is written anew, so that a store holds the same rows under the same rowids (and
     FTS5 breaks ties in rank the same way) however its sources were imported
-    (`create_suggest_table`). An SQLite without FTS5 gets none: suggestions then build the
-    index in memory, as for an older store."""
+    (`create_suggest_table`). The "all" table is left out when it would hold the English
+    table's rows (the same keys and passcodes: English names only; `SAME_SUGGEST` says so).
+    An SQLite without FTS5 gets none: suggestions then build the index in memory, as for an
+    older store."""
+    tables = _suggest_rows(merged)
+    same = tables[SUGGEST_TABLES["all"]] == tables[SUGGEST_TABLES["en"]]
+    with con:  # `SAME_SUGGEST`: the "all" tier asks the English table
+        con.execute("DELETE FROM meta WHERE key = ?", SAME_SUGGEST[:1])
+        if same:
+            con.execute("INSERT INTO meta VALUES (?, ?)", SAME_SUGGEST)
+            con.execute(f"DROP TABLE IF EXISTS {SUGGEST_TABLES['all']}")
+            del tables[SUGGEST_TABLES["all"]]
     try:
-        for table, rows in _suggest_rows(merged).items():
+        for table, rows in tables.items():
             if patching and _has_table(con, table) and con.execute(
                     f"SELECT count(*) FROM {table}").fetchone()[0] == len(rows) and \
                     con.execute(f"SELECT key, passcodes FROM {table} ORDER BY rowid"

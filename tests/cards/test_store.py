@@ -75,7 +75,7 @@ def test_a_store_without_trigram_tables_suggests_the_same(db: Path) -> None:
     fresh = [StorePool(db).suggest(q) for q in queries]
     con = sqlite3.connect(db)
     for table in store.SUGGEST_TABLES.values():
-        con.execute(f"DROP TABLE {table}")
+        con.execute(f"DROP TABLE IF EXISTS {table}")
     con.execute("PRAGMA user_version = 2")
     con.commit()
     con.close()

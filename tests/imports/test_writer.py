@@ -157,3 +157,50 @@ def test_the_ids_table_holds_every_id_the_merge_gave(tmp_path: Path) -> None:
     ids = merge({s.name: s.records for s in sources}).ids
     assert {kind for _, kind in ids.values()} >= {"main", "alt"}
     assert _rows(db, "ids") == sorted((i, pc, kind) for i, (pc, kind) in ids.items())
+
+
+def _tables(path: Path) -> set[str]:
+    con = sqlite3.connect(path)
+    try:
+        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        con.close()
+
+
+def test_english_names_only_write_one_trigram_table(tmp_path: Path) -> None:
+    """A store of English names only (the dump alone) leaves out `suggest_all`, which would
+    hold the English table's rows, and says so in meta: a query in another script asks the
+    English table. Adding a source with names in other languages writes `suggest_all` (and
+    drops the meta row); the same suggestions as the store written in one go."""
+    db = tmp_path / "cards.sqlite"
+    import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])
+    assert "suggest_en" in _tables(db) and "suggest_all" not in _tables(db)
+    assert (store.SAME_SUGGEST[0], store.SAME_SUGGEST[1]) in _rows(db, "meta")
+    pool = store.StorePool(db)
+    assert pool._trigram_tables() == {"en": "suggest_en", "all": "suggest_en"}
+    queries = ["ash blosom", "Dark Magican", "harpie lady 4", "Harpie ハーピィ", "灰流うらら"]
+    # the "all" tier answered from the English table: as the in-memory index answers it
+    assert [pool.suggest(q) for q in queries] == [
+        store.StorePool(_without_tables(db, tmp_path)).suggest(q) for q in queries]
+    assert pool.suggest("Harpie ハーピィ")  # a query in another script found English names
+    import_sources(db, [read_source(FIX / "yamlyugi_small.json")])  # patches a copy
+    assert {"suggest_en", "suggest_all"} <= _tables(db)
+    assert store.SAME_SUGGEST[0] not in dict(_rows(db, "meta"))
+    both = tmp_path / "both.sqlite"
+    import_sources(both, [read_source(FIX / "ygoprodeck_small.json"),
+                          read_source(FIX / "yamlyugi_small.json")])
+    assert [store.StorePool(db).suggest(q) for q in queries] == \
+        [store.StorePool(both).suggest(q) for q in queries]
+    assert store.StorePool(db).suggest("灰流うらら")  # the Japanese name itself
+
+
+def _without_tables(db: Path, tmp_path: Path) -> Path:
+    """A copy of `db` without trigram tables (as schema 2): suggestions from memory."""
+    copy = tmp_path / "memory.sqlite"
+    copy.write_bytes(db.read_bytes())
+    con = sqlite3.connect(copy)
+    for table in store.SUGGEST_TABLES.values():
+        con.execute(f"DROP TABLE IF EXISTS {table}")
+    con.commit()
+    con.close()
+    return copy
