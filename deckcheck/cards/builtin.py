@@ -152,7 +152,8 @@ def check_card(line: str, pool: BuiltinPool, where: str = CARDS_FILE) -> Card:
     except (ValueError, KeyError):
         return parse_line(line, where)  # says what is wrong with the line
     card.name = name = cells[_NAME]
-    card.rule_name = cells[_RULE_NAME] or name
+    card.rule_name = rule_name = cells[_RULE_NAME] or name
+    card._rule_key = normalize(rule_name) or rule_name  # `Card.rule_key`, set at once
     scopes = cells[_SCOPES]
     card.scopes = frozenset(scopes.split(",")) if scopes else NO_SCOPES
     card._stored = pool
