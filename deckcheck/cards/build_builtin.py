@@ -5,7 +5,8 @@
 reads every card source under DATA_DIR (default ``../shared/data/cards``: the YGOPRODeck
 dump, YAML Yugi, YGOJSON, the EDOPro cdbs and mappings.json) exactly as `deckcheck cards
 import` does, merges them as the store does (`deckcheck.imports.merge`), and writes the check
-facts of every card into the package (`builtin_cards.tsv`, `builtin_ids.tsv`; see
+facts of every card into the package (`builtin_cards.tsv`, `builtin_ids.tsv`,
+`builtin_names.tsv`, and the cards file's index `builtin_cards.idx`; see
 `deckcheck.cards.builtin` for the columns). No card texts. The header names each source, its
 file, version and the day its data ends, and what the pool covers per family of facts
 (`deckcheck.cards.coverage`). ``--check`` writes nothing and exits 1 when the files in the
@@ -24,8 +25,10 @@ from deckcheck.cards.builtin import (
     CARDS_FILE,
     COLUMNS,
     IDS_FILE,
+    INDEX_FILE,
     NAME_LANGS,
     NAMES_FILE,
+    index_bytes,
     released_cell,
 )
 from deckcheck.cards.coverage import combine, source_covers
@@ -202,13 +205,24 @@ def main(argv: list[str] | None = None) -> int:
              if not (args.out / name).is_file()
              or (args.out / name).read_text(encoding="utf-8") != text]
     if args.check:
+        if not stale and not _index_fits(args.out):
+            stale.append(INDEX_FILE)
         for name in stale:
             print(f"{args.out / name} differs from the data; regenerate it", file=sys.stderr)
         return 1 if stale else 0
     for name, text in texts.items():
         (args.out / name).write_text(text, encoding="utf-8")
-    print(f"wrote {', '.join(texts)} to {args.out} ({len(sources)} sources)")
+    # the index of the bytes as written (line ends included)
+    (args.out / INDEX_FILE).write_bytes(index_bytes((args.out / CARDS_FILE).read_bytes()))
+    print(f"wrote {', '.join([*texts, INDEX_FILE])} to {args.out} ({len(sources)} sources)")
     return 0
+
+
+def _index_fits(folder: Path) -> bool:
+    """Whether `folder`'s index file is the index of its cards file (`index_bytes`)."""
+    index = folder / INDEX_FILE
+    return index.is_file() and \
+        index.read_bytes() == index_bytes((folder / CARDS_FILE).read_bytes())
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@ regenerates them and compares):
   prerelease ids), sorted: ``id<TAB>passcode<TAB>kind``.
 - `builtin_names.tsv`: every name of every card, normalised (`cards.names.normalize`), sorted:
   ``key<TAB>passcode,passcode``.
+- `builtin_cards.idx`: where each line of the cards file starts, by passcode (`index_bytes`:
+  binary, made from the cards file; a pool checks it against the file and makes the index
+  itself when it does not fit).
 
 Reading them costs nothing at start-up: the files are mapped into memory (`mmap`: only the
 pages a look-up touches are read, where reading the 7 MB cost `deckcheck check` ~4 ms), the
@@ -31,6 +34,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
+import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
@@ -51,6 +55,7 @@ if TYPE_CHECKING:
     Buffer = bytes | mmap.mmap
 
 CARDS_FILE = "builtin_cards.tsv"
+INDEX_FILE = "builtin_cards.idx"
 IDS_FILE = "builtin_ids.tsv"
 NAMES_FILE = "builtin_names.tsv"
 #: the languages `builtin_names.tsv` indexes (with the English name)
@@ -205,6 +210,53 @@ def _body(data: Buffer) -> int:
     return at
 
 
+def line_index(data: Buffer, start: int) -> tuple[array[int], array[int]]:
+    """The passcode of each line of the cards file's bytes `data` from `start` (its body),
+    and where the line starts: two arrays, in file order (the file is sorted by passcode)."""
+    lines = data[start:].split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the file's last line end
+    try:
+        codes = [int(line[:line.find(b"\t")]) for line in lines]
+    except ValueError:
+        raise BuiltinDataError(f"{CARDS_FILE} holds a line that is not a card; reinstall "
+                               "deckcheck.") from None
+    starts = list(accumulate([len(line) + 1 for line in lines[:-1]], initial=start))
+    return array("q", codes), array("q", starts)
+
+
+def index_bytes(data: bytes) -> bytes:
+    """The index file of the cards file's bytes `data`: the file's length, every line's
+    passcode, then where each line starts, as little-endian 64-bit integers."""
+    codes, starts = line_index(data, _body(data))
+    out = array("q", [len(data)]) + codes + starts
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out.tobytes()
+
+
+def read_index(raw: bytes, data: Buffer, start: int) -> tuple[array[int], array[int]] | None:
+    """The index in `raw` (`index_bytes`) when it fits the cards file's bytes `data` (body
+    from `start`): its length, and the first, middle and last line where it says; else None."""
+    n, odd = divmod(len(raw) - 8, 16)
+    if n < 1 or odd:
+        return None
+    numbers = array("q")
+    numbers.frombytes(raw)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    if numbers[0] != len(data):
+        return None
+    codes, starts = numbers[1:n + 1], numbers[n + 1:]
+    if starts[0] != start:
+        return None
+    for i in (0, n // 2, n - 1):
+        head = b"%d\t" % codes[i]
+        if data[starts[i]:starts[i] + len(head)] != head:
+            return None
+    return codes, starts
+
+
 #: How many steps of each bisection `_find` remembers (the cards file takes ~22 steps).
 _REMEMBERED = 12
 #: How many lines a pool finds by bisection before it indexes the file (`BuiltinPool._line`).
@@ -255,10 +307,12 @@ class BuiltinPool:
     `MemoryPool` of every card, built on first need."""
 
     def __init__(self, cards: Buffer, ids: Buffer | None = None,
-                 names: Buffer | None = None) -> None:
+                 names: Buffer | None = None, index: str | None = None) -> None:
         """The pool over the bytes of the three files (read or mapped); `ids` and `names`
-        None: the package's own, mapped when first needed."""
+        None: the package's own, mapped when first needed. `index`: the package's file
+        holding the cards file's index (`index_bytes`), read when first needed."""
         self._data = cards
+        self._index_file = index
         self._start = _body(cards)
         self._ids: tuple[Buffer, int] | None = None if ids is None else (ids, _body(ids))
         self._names: tuple[Buffer, int] | None = (None if names is None
@@ -315,17 +369,18 @@ class BuiltinPool:
         return parse_line(line.decode("utf-8"))
 
     def _index(self) -> tuple[array[int], array[int]]:
-        """Every card's passcode and where its line starts, sorted by passcode: two arrays
-        (~15 ms to make, once; a forked process shares them without copying)."""
+        """Every card's passcode and where its line starts, sorted by passcode: two arrays,
+        read from the package's index file (`index_bytes`) when it fits the cards file, else
+        made from it (~15-30 ms, once); a forked process shares them without copying."""
         if self._line_index is None:
-            lines = self._data[self._start:].split(b"\n")
-            if lines and not lines[-1]:
-                lines.pop()  # the file's last line end
-            codes = [int(line[:line.find(b"\t")]) for line in lines]
-            starts = list(accumulate([len(line) + 1 for line in lines[:-1]],
-                                     initial=self._start))
-            # in file order: the file is written sorted by passcode (`_find` bisects it)
-            self._line_index = array("q", codes), array("q", starts)
+            shipped = None
+            if self._index_file is not None:
+                try:
+                    shipped = read_index(_package_file(self._index_file), self._data,
+                                         self._start)
+                except BuiltinDataError:  # no index file: made here
+                    pass
+            self._line_index = shipped or line_index(self._data, self._start)
         return self._line_index
 
     def _line(self, passcode: int) -> bytes | None:
@@ -438,4 +493,4 @@ def builtin_cards() -> list[Card]:
 @functools.cache
 def builtin_pool() -> BuiltinPool:
     """The built-in card pool (read once, then cached)."""
-    return BuiltinPool(_package_map(CARDS_FILE))
+    return BuiltinPool(_package_map(CARDS_FILE), index=INDEX_FILE)

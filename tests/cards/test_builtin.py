@@ -17,6 +17,7 @@ from deckcheck.cards.builtin import (
     BuiltinPool,
     builtin_cards,
     builtin_pool,
+    index_bytes,
     parse_line,
 )
 from deckcheck.cards.model import Card, Frame, Kind
@@ -217,6 +218,38 @@ def test_file_is_text_with_facts_only() -> None:
             assert len(line) < 400  # no card texts
 
 
+def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
+        tmp_path: Path) -> None:
+    """`builtin_cards.idx` is the index of the shipped cards file (`index_bytes`); the pool
+    reads it instead of indexing the file itself. An index that does not fit the cards file
+    (another length, or lines elsewhere) is not used: the pool makes its own."""
+    from deckcheck.cards import builtin
+
+    data = (PACKAGE / CARDS_FILE).read_bytes()
+    shipped = (PACKAGE / builtin.INDEX_FILE).read_bytes()
+    assert shipped == builtin.index_bytes(data)
+    made = builtin.line_index(data, builtin._body(data))
+    assert builtin.read_index(shipped, data, builtin._body(data)) == made
+    pool = builtin_pool()
+    assert pool._index() == made
+    # a cards file one line shorter (the last card gone): the shipped index does not fit it
+    shorter = data[:data.rstrip(b"\n").rfind(b"\n") + 1]
+    assert builtin.read_index(shipped, shorter, builtin._body(shorter)) is None
+    # the same length, a line moved: the first, middle or last line is not where it says
+    codes, starts = made
+    moved = bytearray(shipped)
+    moved[8 + 8 * len(codes) * 2 - 8:] = (starts[-1] + 1).to_bytes(8, "little")
+    assert builtin.read_index(bytes(moved), data, builtin._body(data)) is None
+    # a pool over the package's cards whose index file does not fit makes its own
+    (tmp_path / "stale.idx").write_bytes(bytes(moved))
+    stale = BuiltinPool(data, index=str(tmp_path / "stale.idx"))
+    assert stale._index() == made
+    assert BuiltinPool(data, index=str(tmp_path / "missing.idx"))._index() == made
+    body = builtin._body(data)
+    with pytest.raises(BuiltinDataError, match="reinstall"):  # a blank line among the cards
+        builtin.line_index(data[:body] + b"\n" + data[body:], body)
+
+
 def test_bad_lines_raise_one_clear_error() -> None:
     good = "\t".join(["1", "", "", "monster", "normal", "X", "", "", "", "", "", "", "4", "",
                       "LIGHT", "Dragon", "1/1", "", "", "", ""])
@@ -243,6 +276,7 @@ def test_regenerated_from_the_real_data_is_the_same(shared_data: Path) -> None:
     assert (PACKAGE / CARDS_FILE).read_text(encoding="utf-8") == cards
     assert (PACKAGE / "builtin_ids.tsv").read_text(encoding="utf-8") == ids
     assert (PACKAGE / "builtin_names.tsv").read_text(encoding="utf-8") == names
+    assert (PACKAGE / "builtin_cards.idx").read_bytes() == index_bytes(cards.encode())
 
 
 # --------------------------------------------------------------------------- structure
