@@ -204,3 +204,18 @@ def _without_tables(db: Path, tmp_path: Path) -> Path:
     con.commit()
     con.close()
     return copy
+
+
+@pytest.mark.parametrize("n", [0, 1, 63, 64, 65, 200])
+def test_insert_writes_the_rows_in_order_as_one_statement_a_row_does(n: int) -> None:
+    """`writer.insert` binds `ROWS_PER_INSERT` rows a statement: the same rows under the same
+    rowids as one INSERT per row, whatever the number of rows (a short last block too)."""
+    rows = [(i * 7 % 101, f"name {i}", None if i % 3 else i / 2) for i in range(n)]
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE a(x, y, z)")
+    con.execute("CREATE TABLE b(x, y, z)")
+    writer.insert(con, "a", 3, iter(rows))
+    con.executemany("INSERT INTO b VALUES (?, ?, ?)", rows)
+    got = con.execute("SELECT rowid, * FROM a ORDER BY rowid").fetchall()
+    assert got == con.execute("SELECT rowid, * FROM b ORDER BY rowid").fetchall()
+    assert len(got) == n
