@@ -224,14 +224,15 @@ def _three_floor(files: list[Path], built: Path, tmp: Path
     meta.json) — any import must read
     every card from its file; (2) writing the store's final rows (every row of every table
     of the store the import built, `built`, taken out beforehand as the values SQLite binds)
-    into an empty file with one executemany per table, the "did you mean" FTS5 tables and
-    the indexes, as the import creates them — any import must store those rows. Not in it:
-    turning the files into records, the merge, the validation, encoding records and cards
-    as JSON and in their compact form: what this design does between (1) and (2)."""
+    into an empty file 64 rows a statement (`writer.insert`), the "did you mean" FTS5 tables
+    (a row a statement) and the indexes, as the import creates them — any import must store
+    those rows. Not in it: turning the files into records, the merge, the validation,
+    encoding records and cards as JSON and in their compact form: what this design does
+    between (1) and (2)."""
     import sqlite3
 
     from deckcheck.cards.store import DDL, INDEXES, SUGGEST_TABLES
-    from deckcheck.imports.writer import create_suggest_table
+    from deckcheck.imports.writer import create_suggest_table, insert
     from deckcheck.sources.reading import loads
 
     dump, yaml_yugi, ygojson = files
@@ -265,10 +266,9 @@ def _three_floor(files: list[Path], built: Path, tmp: Path
                        "cache_size=-131072", "temp_store=MEMORY"):
             con.execute(f"PRAGMA {pragma}")
         con.executescript(DDL)
-        with con:
+        with con:  # as the import writes them: `ROWS_PER_INSERT` rows a statement
             for t, data in rows.items():
-                con.executemany(f"INSERT INTO {t} VALUES ({', '.join('?' * len(data[0]))})",
-                                data)
+                insert(con, t, len(data[0]), data)
         for t, data in suggest.items():
             create_suggest_table(con, t)
             with con:
@@ -283,7 +283,7 @@ def _three_floor(files: list[Path], built: Path, tmp: Path
         (f"reading.loads of {yaml_yugi.name}'s cards.json", one_member(yaml_yugi, "cards.json")),
         (f"reading.loads of {ygojson.name}'s cards/, sets/, meta.json", read_ygojson),
         (f"writing the store's {sum(map(len, rows.values())) + sum(map(len, suggest.values())):,}"
-         " rows (executemany, FTS5, indexes)", write_rows),
+         " rows (64 a statement, FTS5, indexes)", write_rows),
     ]
 
 
@@ -350,12 +350,13 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
                  repeat: int) -> list[tuple[str, float]]:
     """The unavoidable parts of adding YAML Yugi to the pool, each timed alone: what the
     imported store (`built`) holds that the pool did not, written into a copy of the pool the
-    cheapest way SQLite allows (one executemany per table, rows prepared beforehand)."""
+    cheapest way SQLite allows (rows prepared beforehand; name and record rows 64 a
+    statement, as the import inserts them, `writer.insert`)."""
     import sqlite3
 
     from deckcheck.cards.names import normalize
-    from deckcheck.cards.store import SUGGEST_TABLES
-    from deckcheck.imports.writer import _card_row, create_suggest_table
+    from deckcheck.cards.store import SAME_SUGGEST, SUGGEST_TABLES
+    from deckcheck.imports.writer import _card_row, create_suggest_table, insert
     from deckcheck.sources import read_source
 
     def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -374,7 +375,10 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     had = set(rows(pool, "SELECT key, passcode FROM names"))
     name_rows = [r for r in rows(built, "SELECT key, passcode FROM names") if r not in had]
     table = SUGGEST_TABLES["all"]
-    had_suggest = {k for k, in rows(pool, f"SELECT key FROM {table}")}
+    # a store of English names only answers "all" from its English table (`SAME_SUGGEST`)
+    had_table = SAME_SUGGEST[1] if SAME_SUGGEST in rows(pool, "SELECT key, value FROM meta") \
+        else table
+    had_suggest = {k for k, in rows(pool, f"SELECT key FROM {had_table}")}
     suggest_rows = [r for r in rows(built, f"SELECT key, passcodes FROM {table}")
                     if r[0] not in had_suggest]
     old_cards = set(rows(pool, "SELECT * FROM cards"))
@@ -387,11 +391,16 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
         shutil.copyfile(pool, target)
 
     def write(sql: str, data: list[tuple[object, ...]]) -> None:
+        """`sql` for each row; a bare table name: its rows inserted as the import inserts
+        them (`writer.insert`: 64 a statement)."""
         con = sqlite3.connect(target)
         con.execute("PRAGMA journal_mode=OFF")
         con.execute("PRAGMA synchronous=OFF")
         with con:
-            con.executemany(sql, data)
+            if " " in sql:
+                con.executemany(sql, data)
+            else:
+                insert(con, sql, len(data[0]), data)
         con.close()
 
     def parse() -> None:
@@ -402,7 +411,7 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
             normalize(n)
 
     def names() -> None:
-        write("INSERT INTO names VALUES (?, ?)", name_rows)
+        write("names", name_rows)
 
     def fts() -> None:
         mem = sqlite3.connect(":memory:")
@@ -417,8 +426,7 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
         write(f"INSERT OR REPLACE INTO cards VALUES ({', '.join('?' * len(data[0]))})", data)
 
     def source_rows() -> None:
-        write("INSERT INTO source_records VALUES (?, ?, ?)",
-              [("yaml-yugi", r["passcode"], dumps(r)) for r in records])
+        write("source_records", [("yaml-yugi", r["passcode"], dumps(r)) for r in records])
 
     def cpu(fn: Callable[[], object], setup: Callable[[], object] | None = None) -> float:
         return best_cpu_and_wall(fn, repeat, setup)[0]

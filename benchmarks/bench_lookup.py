@@ -98,7 +98,7 @@ def main() -> None:
         cold_ja = _cold_suggest(db, "ブルーアイズ")
         yard = _fts_yardstick(db, Path(tmp), "ブルーアイズ")
         memory = StorePool(db)
-        memory._has_suggest_tables = False  # the in-memory index of an older store
+        memory._suggest_tables = {}  # no trigram tables: the in-memory index of an older store
         typos = [c.name[:-2] + "xx" for c in sample[:100]]
         typos += [c.names["ja"][:-2] for c in sample[:300] if c.names.get("ja")][:100]
         same = sum(fresh.suggest(t) == memory.suggest(t) for t in typos)

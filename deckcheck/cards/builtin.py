@@ -1,8 +1,8 @@
 """The built-in card pool: every card, so deckcheck checks real decks before any import.
 
-Two text files next to this module (inside the package, so a wheel carries them), generated
-from real card data by deckcheck's own importers (`deckcheck.cards.build_builtin`; a test
-regenerates them and compares):
+Files next to this module (inside the package, so a wheel carries them), generated from real
+card data by deckcheck's own importers (`deckcheck.cards.build_builtin`; a test regenerates
+them and compares):
 
 - `builtin_cards.tsv`: one card a line, sorted by passcode, TAB-separated, the columns of
   `COLUMNS` (an empty cell: nothing known). Facts only, never card texts. Its header names
@@ -13,17 +13,18 @@ regenerates them and compares):
 - `builtin_names.tsv`: every name of every card, normalised (`cards.names.normalize`), sorted:
   ``key<TAB>passcode,passcode``.
 - `builtin_cards.idx`: where each line of the cards file starts, by passcode (`index_bytes`:
-  binary, made from the cards file; a pool checks it against the file and makes the index
-  itself when it does not fit).
+  binary, made from the cards file; a pool checks it against the file, and each line it finds
+  through it, and makes the index itself when it does not fit).
 
 Reading them costs nothing at start-up: the files are mapped into memory (`mmap`: only the
 pages a look-up touches are read, where reading the 7 MB cost `deckcheck check` ~4 ms), the
 ids and names files only when first needed; `BuiltinPool.get` finds a passcode, and
 `find_name` a name, by bisecting the sorted bytes of the files (a deck parses only its own
-~40 lines; after `_BISECTIONS` look-ups, a run over many decks, the cards file is indexed
-once); the first look-up by Konami id or rule name, a suggestion or a walk over every
-card parses every line once (`MemoryPool`). A card found by passcode is built from the cells
-a check reads (`check_card`) and fills in the rest from its line when first read.
+~40 lines; after `_BISECTIONS` look-ups, a run over many decks, it finds lines through the
+shipped index, read once); the first look-up by Konami id or rule name, a suggestion or a
+walk over every card parses every line once (`MemoryPool`). A card found by passcode is built
+from the cells a check reads (`check_card`) and fills in the rest from its line when first
+read.
 
 `builtin_pool()` is what `deckcheck.cards.load.open_pool` falls back to when no card
 database has been imported; an imported store always wins over it.
@@ -42,7 +43,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from deckcheck.cards.compact import RowCard, released_days
-from deckcheck.cards.model import FRAME_OF, KIND_OF, NO_SCOPES, Card
+from deckcheck.cards.model import FRAME_OF, KIND_OF, NO_SCOPES, Card, rule_key_of
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import LineSuggester, MemoryPool, PoolInfo
 from deckcheck.cards.suggest import NameLines
@@ -158,7 +159,7 @@ def check_card(line: str, pool: BuiltinPool, where: str = CARDS_FILE) -> Card:
         return parse_line(line, where)  # says what is wrong with the line
     card.name = name = cells[_NAME]
     card.rule_name = rule_name = cells[_RULE_NAME] or name
-    card._rule_key = normalize(rule_name) or rule_name  # `Card.rule_key`, set at once
+    card._rule_key = rule_key_of(rule_name)  # `Card.rule_key`, set at once
     scopes = cells[_SCOPES]
     card.scopes = frozenset(scopes.split(",")) if scopes else NO_SCOPES
     card._stored = pool
@@ -318,6 +319,8 @@ class BuiltinPool:
         self._names: tuple[Buffer, int] | None = (None if names is None
                                                   else (names, _body(names)))
         self._cards: dict[int, Card | None] = {}
+        #: whether `_line_index` was read from the index file (each line it finds is checked)
+        self._index_read = False
         #: the cards file's bisection probes (`_find`)
         self._probes: dict[int, Probe] = {}
         #: every card's passcode and where its line starts, sorted (`_index`), once made
@@ -380,6 +383,7 @@ class BuiltinPool:
                                          self._start)
                 except BuiltinDataError:  # no index file: made here
                     pass
+            self._index_read = shipped is not None
             self._line_index = shipped or line_index(self._data, self._start)
         return self._line_index
 
@@ -402,7 +406,14 @@ class BuiltinPool:
         data = self._data
         begin = starts[i]
         end = data.find(b"\n", begin)
-        return data[begin:end if end >= 0 else len(data)]
+        line = data[begin:end if end >= 0 else len(data)]
+        if not line.startswith(b"%d\t" % passcode):  # a shipped index that does not fit
+            if not self._index_read:
+                raise BuiltinDataError(f"{CARDS_FILE}: the line of {passcode} is not where "
+                                       "the index says; reinstall deckcheck.")
+            self._line_index, self._index_read = line_index(data, self._start), False
+            return self._line(passcode)
+        return line
 
     def get(self, passcode: int) -> Card | None:
         try:

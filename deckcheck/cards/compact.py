@@ -20,8 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Protocol
 
-from deckcheck.cards.model import FRAME_OF, KIND_OF, NO_SCOPES, Card
-from deckcheck.cards.names import normalize
+from deckcheck.cards.model import FRAME_OF, KIND_OF, NO_SCOPES, Card, rule_key_of
 
 __all__ = ["ROW_FIELDS", "RowCard", "card_from_row", "stored_facts"]
 
@@ -74,8 +73,8 @@ def stored_facts(d: dict[str, Any], key: str | None = None) -> str:
     (`card_from_row`): kind, frame, alternate passcodes ("1,2"), scopes ("a,b"), release
     dates ("tcg=2020-01-02,ocg=…"), the copy-limit key (`Card.rule_key`: no whitespace), then
     the name and the rule name: the length of the name and both run together, or, when they
-    are the same (most cards), nothing and the name once. `key`: `normalize(rule_name)`, when
-    the caller has it already."""
+    are the same (most cards), nothing and the name once. `key`: the normalised rule name,
+    when the caller has it already (`rule_key_of` otherwise)."""
     get = d.get
     # each part joined only when the card has some (most have no alternate artwork, scope
     # or date): `str.join` of an empty sequence is "" anyway
@@ -83,9 +82,7 @@ def stored_facts(d: dict[str, Any], key: str | None = None) -> str:
     scopes = ",".join(sorted(sc)) if (sc := get("scopes")) else ""
     released = ",".join([f"{k}={v}" for k, v in r.items()]) if (r := get("released")) else ""
     name, rule_name = d["name"], d["rule_name"]
-    if key is None:
-        key = normalize(rule_name)
-    key = key or rule_name
+    key = rule_key_of(rule_name) if key is None else key or rule_name
     names = f"\t{name}" if rule_name == name else f"{len(name)}\t{name}{rule_name}"
     return f"{d['kind']}\t{d['frame']}\t{alts}\t{scopes}\t{released}\t{key}\t{names}"
 

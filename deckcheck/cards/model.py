@@ -193,7 +193,7 @@ class Card(Plain):
         try:
             return self._rule_key
         except AttributeError:
-            key = self._rule_key = normalize(self.rule_name) or self.rule_name
+            key = self._rule_key = rule_key_of(self.rule_name)
             return key
 
     @property
@@ -214,6 +214,12 @@ FRAME_OF = {f.value: f for f in Frame}
 NO_SCOPES: frozenset[str] = frozenset()
 _fromiso = dt.date.fromisoformat
 _new = object.__new__
+
+
+def rule_key_of(rule_name: str) -> str:
+    """The copy-limit key of a rule name (`Card.rule_key`): normalised, or the rule name
+    itself when it normalises to nothing."""
+    return normalize(rule_name) or rule_name
 
 
 def _kind(v: Kind | str) -> Kind:

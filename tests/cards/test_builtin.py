@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from array import array
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,6 +144,8 @@ def test_a_looked_up_card_holds_what_a_check_reads_and_fills_in_the_rest(
     assert line is not None
     full = parse(line.decode("utf-8"))
     assert [getattr(card, f) for f in ROW_FIELDS] == [getattr(full, f) for f in ROW_FIELDS]
+    # the copy-limit key is set as the card is built (not worked out on first read)
+    assert object.__getattribute__(card, "_rule_key") == full.rule_key
     assert card.rule_key == full.rule_key and parsed == []
     assert card.level == 8 and card.atk == 3000 and len(parsed) == 1  # filled from its line
     assert card.names == full.names and card.text == full.text and len(parsed) == 1
@@ -219,7 +223,7 @@ def test_file_is_text_with_facts_only() -> None:
 
 
 def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`builtin_cards.idx` is the index of the shipped cards file (`index_bytes`); the pool
     reads it instead of indexing the file itself. An index that does not fit the cards file
     (another length, or lines elsewhere) is not used: the pool makes its own."""
@@ -232,6 +236,16 @@ def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
     assert builtin.read_index(shipped, data, builtin._body(data)) == made
     pool = builtin_pool()
     assert pool._index() == made
+    # the pool over the package's files reads the index file: it does not index the file
+    made_here: list[int] = []
+    real = builtin.line_index
+
+    def spy(data: builtin.Buffer, start: int) -> tuple[Any, Any]:
+        made_here.append(start)
+        return real(data, start)
+
+    monkeypatch.setattr(builtin, "line_index", spy)
+    assert BuiltinPool(data, index=builtin.INDEX_FILE)._index() == made and made_here == []
     # a cards file one line shorter (the last card gone): the shipped index does not fit it
     shorter = data[:data.rstrip(b"\n").rfind(b"\n") + 1]
     assert builtin.read_index(shipped, shorter, builtin._body(shorter)) is None
@@ -243,8 +257,19 @@ def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
     # a pool over the package's cards whose index file does not fit makes its own
     (tmp_path / "stale.idx").write_bytes(bytes(moved))
     stale = BuiltinPool(data, index=str(tmp_path / "stale.idx"))
-    assert stale._index() == made
+    assert stale._index() == made and len(made_here) == 1
     assert BuiltinPool(data, index=str(tmp_path / "missing.idx"))._index() == made
+    assert len(made_here) == 2
+    # an index that passes those looks but is wrong between them (two lines swapped in it):
+    # the first line found where it does not start is seen, and the pool makes its own
+    i = len(codes) // 4
+    swapped = array("q", [len(data)]) + codes + starts
+    swapped[1 + len(codes) + i], swapped[2 + len(codes) + i] = starts[i + 1], starts[i]
+    (tmp_path / "swapped.idx").write_bytes(swapped.tobytes())
+    pool = BuiltinPool(data, index=str(tmp_path / "swapped.idx"))
+    assert pool._index() != made and len(made_here) == 2  # read: it fits the three looks
+    assert pool._line(codes[i]).startswith(b"%d\t" % codes[i])  # type: ignore[union-attr]
+    assert pool._line_index == made and len(made_here) == 3
     body = builtin._body(data)
     with pytest.raises(BuiltinDataError, match="reinstall"):  # a blank line among the cards
         builtin.line_index(data[:body] + b"\n" + data[body:], body)
