@@ -68,23 +68,30 @@ def full_store_path() -> Path:
         print(f"(importing every card source into {path} once: {len(files)} files)",
               file=sys.stderr)
         import_sources(tmp, [read_source(f) for f in files])
-        os.replace(tmp, path)
+        _settle(tmp, path)
     return path
 
 
 def store_path() -> Path:
     """A card store imported from the YGOPRODeck dump alone (imported on first use, then
-    reused; one file per store schema). Easier than what users have: the benchmarks of what
+    reused; one file per dump and importing code, as `full_store_path`: a store an older
+    deckcheck wrote is not measured). Easier than what users have: the benchmarks of what
     users run take `full_store_path()` or the built-in pool instead."""
-    from deckcheck.cards.store import SCHEMA
-
-    path = (Path(tempfile.gettempdir())
-            / f"deckcheck-bench-{CARDINFO.stat().st_size}-schema{SCHEMA}.sqlite")
+    path = Path(tempfile.gettempdir()) / f"deckcheck-bench-dump-{_cache_key([CARDINFO])}.sqlite"
     if not path.exists():
         from deckcheck.imports.update import update_ygoprodeck
 
-        update_ygoprodeck(path, from_file=CARDINFO)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        update_ygoprodeck(tmp, from_file=CARDINFO)
+        _settle(tmp, path)
     return path
+
+
+def _settle(tmp: Path, path: Path) -> None:
+    """The store imported into `tmp` renamed to `path`; the lock file the import left beside
+    `tmp` removed (one a cached store, else they pile up in the temp folder)."""
+    os.replace(tmp, path)
+    Path(f"{tmp}.lock").unlink(missing_ok=True)
 
 
 def fresh_builtin_pool() -> BuiltinPool:
