@@ -178,14 +178,22 @@ def check_ids(sd: SourceData) -> None:
 
 
 def validate(cards: Iterable[dict[str, Any]]) -> None:
-    """Check the merged cards against the model once, in bulk."""
+    """Check the merged cards against the model once, in bulk; the first card that fails is
+    named in the sentence (its passcode and name, then the field and what is wrong)."""
     from pydantic import ValidationError
 
     from deckcheck.cards.schema import validate_cards
 
+    cards = list(cards)
     try:
         validate_cards(cards)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise ImportFailed(f"A merged card is not valid ({'.'.join(map(str, err['loc']))}: "
+        at, *field = err["loc"]
+        card = cards[at] if isinstance(at, int) and 0 <= at < len(cards) else {}
+        which = str(card.get("passcode") or f"#{at}")
+        if card.get("name"):
+            which += f" ({str(card['name'])[:80]})"
+        where = ".".join(map(str, field)) or "the card"
+        raise ImportFailed(f"The merged card {which} is not valid ({where}: "
                            f"{err['msg']}); nothing was changed — please report this.") from None

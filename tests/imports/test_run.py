@@ -66,7 +66,7 @@ def test_an_invalid_card_of_a_source_not_checked_is_refused(tmp_path: Path) -> N
     rec: SourceRecord = {"passcode": 46986414, "name": "Dark Magician", "kind": "monster",
                          "frame": "not-a-frame"}
     db = tmp_path / "cards.sqlite"
-    with pytest.raises(ImportFailed, match=r"^A merged card is not valid \(0\.frame: .*; nothing "
-                       r"was changed — please report this\.$"):
+    with pytest.raises(ImportFailed, match=r"^The merged card 46986414 \(Dark Magician\) is "
+                       r"not valid \(frame: .*; nothing was changed — please report this\.$"):
         import_sources(db, [SourceData("yaml-yugi", [rec], plain=True)])
     assert not db.exists()
