@@ -167,7 +167,7 @@ class _Forked:
         self.sent: list[int | None] = []  # per worker: the pipe its runs go to, until closed
         self.back: list[int] = []  # per worker: the pipe its results come from
         self.given: list[list[int]] = []  # per worker: its runs not back yet, in order
-        for _ in range(min(jobs, -(-len(runs) // _AHEAD))):  # none left without a run
+        for _ in range(min(jobs, len(runs))):  # none left without a run (`results`)
             task_r, task_w = os.pipe()
             result_r, result_w = os.pipe()
             pid = os.fork()
@@ -206,9 +206,10 @@ class _Forked:
         ok = False
         try:
             with selectors.DefaultSelector() as sel:
-                for w, fd in enumerate(self.back):
-                    for _ in range(_AHEAD):
+                for _ in range(_AHEAD):  # a run to each worker in turn: each gets one
+                    for w in range(len(self.back)):
                         self._give(w)
+                for w, fd in enumerate(self.back):
                     sel.register(fd, selectors.EVENT_READ, w)
                 for k in range(len(self.runs)):
                     while k not in done:
@@ -348,7 +349,8 @@ def _init_spawned(entries: list[Path | Skipped], store: str | os.PathLike[str] |
 
 
 def _check_run(run: tuple[int, int]) -> RunResult:
-    """Read and check one run of inputs in this worker; its rows as plain data."""
+    """Read and check one run of inputs in this process (a worker, or the parent between
+    results); its rows as plain data."""
     part = EventReport(format=_state["format"])  # gathers what was skipped, and the facts
     start, stop = run
     rows = _state["work"].check_run(_state["entries"][start:stop], _state["pool"],
