@@ -249,10 +249,10 @@ def _cuts(n: int, shares: int) -> list[int]:
     return [0] + [int(n * (FIRST_SHARE + k) / total) for k in range(shares - 1)] + [n]
 
 
-#: Text a cell holds as it is, without escaping, `xml:space` or the formula guard: printable
-#: ASCII, tabs and line ends inside, but no `&`, `<` or `>`, no white space at either end and
-#: no `FORMULA_START` first (the general path of `_Cells.__missing__` writes the same).
-_PLAIN = re.compile(r"[!-%'-*,.-;?A-~](?:[\t\n -%'-;=?-~]*[!-%'-;=?-~])?").fullmatch
+#: Text a cell holds as it is, without escaping or `xml:space`: printable ASCII, tabs and line
+#: ends inside, but no `&`, `<` or `>` and no white space at either end (the general path of
+#: `_Cells.__missing__` writes the same). The formula guard is `FORMULA_START`'s, apart.
+_PLAIN = re.compile(r"[!-%'-;=?-~](?:[\t\n -%'-;=?-~]*[!-%'-;=?-~])?").fullmatch
 #: Cells remembered per column (codes, names, players, verdicts repeat); a full memo starts
 #: again, so that a run of rows sharing a value (a player's problems) still finds it.
 _MEMO = 4096
@@ -279,7 +279,8 @@ class _Cells(dict[Any, str]):
 
     def __missing__(self, v: Any) -> str:
         kind = type(v)
-        if kind is str and _PLAIN(v) and len(v) <= MAX_CELL_TEXT and not self.by_value:
+        if kind is str and _PLAIN(v) and not v.startswith(FORMULA_START) \
+                and len(v) <= MAX_CELL_TEXT and not self.by_value:
             # most cells: text written as it is (see `_PLAIN`), in one look at it
             text = f"{self.text}{v}</t></is></c>"
         elif self.by_value and v in self.by_value:
