@@ -440,9 +440,8 @@ def test_event_report_never_replaces_a_registration(here: Path) -> None:
 
 def test_event_report_never_replaces_a_registration_found_in_a_folder(
         here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The folder is walked once for the check and for this refusal (it was walked twice): a
-    registration found in it, by its own path or through a link to it, is never written
-    over."""
+    """The folder is walked once for the check and for this refusal: a registration found in
+    it, by its own path or through a link to it, is never written over."""
     from deckcheck.event import inputs
 
     walks: list[object] = []

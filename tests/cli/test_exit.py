@@ -99,6 +99,9 @@ def test_a_profiler_still_writes_its_results(tmp_path: Path) -> None:
                           check=False, timeout=120)
     assert done.returncode == 0, done.stderr
     assert out.stat().st_size > 0
-    traced = _leave("sys.settrace(lambda *a: None)\nimport atexit\n"
+    # with a tracer, the usual way: `os._exit` (the fast way out) is never called
+    traced = _leave("import os\nreal = os._exit\n"
+                    "os._exit = lambda s: (print('fast', flush=True), real(s))\n"
+                    "sys.settrace(lambda *a: None)\nimport atexit\n"
                     "atexit.register(lambda: print('after'))\nleave(4)\n", tmp_path)
     assert (traced.returncode, traced.stdout) == (4, "after\n")
