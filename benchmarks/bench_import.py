@@ -101,8 +101,8 @@ def bench_dump(dump: Path, repeat: int) -> None:
 
 def bench_dump_cold(raw: bytes, repeat: int) -> None:
     """The same goal as a user meets it: a cold `deckcheck cards update --from cardinfo.json`
-    into a new store (the process from its start: Python, deckcheck's and pydantic's imports,
-    the import, the exit), against a cold `python -c` that json.loads the same file; medians
+    into a new store (the process from its start: Python, deckcheck's imports, the import,
+    the exit), against a cold `python -c` that json.loads the same file; medians
     of CPU (user + system) and wall, the two commands taking turns (`_timing`).
 
     Both run with Python's bytecode cache on, as an installed deckcheck does (pip compiles
@@ -266,9 +266,14 @@ def _three_floor(files: list[Path], built: Path, tmp: Path
                        "cache_size=-131072", "temp_store=MEMORY"):
             con.execute(f"PRAGMA {pragma}")
         con.executescript(DDL)
-        with con:  # as the import writes them: `ROWS_PER_INSERT` rows a statement
+        with con:  # as the import writes them: `ROWS_PER_INSERT` rows a statement, and
+            # each card's own id copied by SQLite from the cards (`writer._fresh_tables`)
             for t, data in rows.items():
-                insert(con, t, len(data[0]), data)
+                if t == "ids":
+                    con.execute("INSERT INTO ids SELECT passcode, passcode, 'main' FROM cards")
+                    data = [r for r in data if r[2] != "main"]
+                if data:
+                    insert(con, t, len(data[0]), data)
         for t, data in suggest.items():
             create_suggest_table(con, t)
             with con:
@@ -355,7 +360,7 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     import sqlite3
 
     from deckcheck.cards.names import normalize
-    from deckcheck.cards.store import SAME_SUGGEST, SUGGEST_TABLES
+    from deckcheck.cards.store import SUGGEST_TABLES, StorePool
     from deckcheck.imports.writer import _card_row, create_suggest_table, insert
     from deckcheck.sources import read_source
 
@@ -375,9 +380,8 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     had = set(rows(pool, "SELECT key, passcode FROM names"))
     name_rows = [r for r in rows(built, "SELECT key, passcode FROM names") if r not in had]
     table = SUGGEST_TABLES["all"]
-    # a store of English names only answers "all" from its English table (`SAME_SUGGEST`)
-    had_table = SAME_SUGGEST[1] if SAME_SUGGEST in rows(pool, "SELECT key, value FROM meta") \
-        else table
+    # a store of English names only answers "all" from its English table
+    had_table = StorePool(pool)._trigram_tables()["all"]
     had_suggest = {k for k, in rows(pool, f"SELECT key FROM {had_table}")}
     suggest_rows = [r for r in rows(built, f"SELECT key, passcodes FROM {table}")
                     if r[0] not in had_suggest]
@@ -390,18 +394,17 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     def copy() -> None:
         shutil.copyfile(pool, target)
 
-    def write(sql: str, data: list[tuple[object, ...]]) -> None:
-        """`sql` for each row; a bare table name: its rows inserted as the import inserts
-        them (`writer.insert`: 64 a statement)."""
+    def write(put: Callable[[sqlite3.Connection], object]) -> None:
         con = sqlite3.connect(target)
         con.execute("PRAGMA journal_mode=OFF")
         con.execute("PRAGMA synchronous=OFF")
         with con:
-            if " " in sql:
-                con.executemany(sql, data)
-            else:
-                insert(con, sql, len(data[0]), data)
+            put(con)
         con.close()
+
+    def write_rows(table: str, data: list[tuple[object, ...]]) -> None:
+        """`data` inserted into `table` as the import inserts rows (64 a statement)."""
+        write(lambda con: insert(con, table, len(data[0]), data))
 
     def parse() -> None:
         read_source(src)
@@ -411,7 +414,7 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
             normalize(n)
 
     def names() -> None:
-        write("names", name_rows)
+        write_rows("names", name_rows)
 
     def fts() -> None:
         mem = sqlite3.connect(":memory:")
@@ -423,10 +426,11 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     def cards() -> None:
         # each row as the import encodes it (its JSON and, from schema 5, its compact form)
         data = [_card_row(r[0], c) for r, c in card_rows]
-        write(f"INSERT OR REPLACE INTO cards VALUES ({', '.join('?' * len(data[0]))})", data)
+        write(lambda con: con.executemany(
+            f"INSERT OR REPLACE INTO cards VALUES ({', '.join('?' * len(data[0]))})", data))
 
     def source_rows() -> None:
-        write("source_records", [("yaml-yugi", r["passcode"], dumps(r)) for r in records])
+        write_rows("source_records", [("yaml-yugi", r["passcode"], dumps(r)) for r in records])
 
     def cpu(fn: Callable[[], object], setup: Callable[[], object] | None = None) -> float:
         return best_cpu_and_wall(fn, repeat, setup)[0]

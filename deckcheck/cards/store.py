@@ -9,7 +9,7 @@ the file as deckcheck's):
 - ``names``: normalised name in any language -> passcode,
 - ``sources`` and ``source_records``: what each source said, so importing another source
   re-merges everything,
-- ``meta``: when the pool was built (and facts of the layout: `SAME_SUGGEST`).
+- ``meta``: when the pool was built.
 
 This module is the store's reading side: its layout (`SCHEMA`, `DDL`…), `connect`,
 `store_info` and `StorePool`, which answers the `CardPool` protocol lazily from the file,
@@ -57,17 +57,15 @@ if TYPE_CHECKING:
 #: for a check reads neither the cards' JSON nor their pages. A schema-1 to -4 store is still
 #: read (its cards decoded from the JSON); the next import writes it anew.
 #: Schema 6 leaves out ``suggest_all`` when it would hold the rows of ``suggest_en`` (a store
-#: of English names only: the YGOPRODeck dump alone), saying so in ``meta`` (`SAME_SUGGEST`):
-#: the "all" tier then asks ``suggest_en`` (half the trigram rows to write, a sixth of the
-#: import). A schema-1 to -5 store is read as it is; the next import writes it anew.
+#: of English names only: the YGOPRODeck dump alone): the "all" tier of a store with
+#: ``suggest_en`` alone asks ``suggest_en`` (half the trigram rows to write: 0.13-0.20 ->
+#: 0.074-0.078 s of the dump's import). A schema-1 to -5 store is read as it is; the next
+#: import writes it anew.
 SCHEMA = 6
 READABLE = (1, 2, 3, 4, 5, 6)
 #: FTS5 tables (trigram tokenizer) of padded normalised names -> their passcodes
 #: ("1,2"): English card names ("en", for ASCII queries) and names in every language ("all").
 SUGGEST_TABLES = {"en": "suggest_en", "all": "suggest_all"}
-#: A ``meta`` row (key, value) saying that ``suggest_all`` was left out because it would hold
-#: the rows of ``suggest_en``, which answers the "all" tier instead.
-SAME_SUGGEST = ("suggest_all", "suggest_en")
 #: How the store creates each of them (`SUGGEST_TABLES`)
 SUGGEST_FTS = ("fts5(key, passcodes UNINDEXED, tokenize='trigram case_sensitive 1', "
                "detail='none', columnsize=0)")
@@ -201,8 +199,8 @@ class StorePool:
         self._by_name: dict[str, list[Card]] = {}
         #: tier -> (in-memory index, key -> passcodes), for a store without trigram tables
         self._suggest: dict[str, tuple[TrigramIndex, dict[str, list[int]]]] = {}
-        #: tier -> the trigram table that answers it (`SUGGEST_TABLES`, `SAME_SUGGEST`), once
-        #: looked for: empty when the store has none
+        #: tier -> the trigram table that answers it (`SUGGEST_TABLES`), once looked for:
+        #: empty when the store has none
         self._suggest_tables: dict[str, str] | None = None
         try:
             meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
@@ -213,7 +211,6 @@ class StorePool:
             raise CardPoolError(f"{self.path} is damaged ({exc}); delete it and run "
                                 "`deckcheck cards update`.") from None
         self._len = int(meta.get("cards", 0))
-        self._same_suggest = meta.get(SAME_SUGGEST[0]) == SAME_SUGGEST[1]
         #: the store keeps each card's compact form (schema 5): `preload` builds cards from it
         self._lean = any(col[1] == "facts" for col in self._q("PRAGMA table_info(cards)"))
         #: every card's compact row (passcode -> facts) once read, and the ids that are not a
@@ -413,12 +410,13 @@ class StorePool:
 
     def _trigram_tables(self) -> dict[str, str]:
         """Tier -> the trigram table answering it; empty for a store without them (schema 1
-        and 2, or an SQLite without FTS5 when it was written)."""
+        and 2, or an SQLite without FTS5 when it was written). A store with the English table
+        alone has no names in other languages: it answers both tiers (schema 6)."""
         found = {r[0] for r in self._q("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        tables = dict(SUGGEST_TABLES)
-        if self._same_suggest:
-            tables["all"] = SAME_SUGGEST[1]
-        return tables if set(tables.values()) <= found else {}
+        en, every = SUGGEST_TABLES["en"], SUGGEST_TABLES["all"]
+        if en not in found:
+            return {}
+        return {"en": en, "all": every if every in found else en}
 
     def _memory_index(self, which: str) -> tuple[TrigramIndex, dict[str, list[int]]]:
         codes: dict[str, list[int]] = {}

@@ -24,7 +24,6 @@ from deckcheck.cards.store import (
     COVERS,
     DDL,
     INDEXES,
-    SAME_SUGGEST,
     SCHEMA,
     SUGGEST_FTS,
     SUGGEST_TABLES,
@@ -270,7 +269,7 @@ def _fresh_tables(con: sqlite3.Connection, sources: dict[str, SourceRows], merge
         # every card answers to its own passcode (`Merged.ids`' "main" rows): those rows
         # copied by SQLite from the cards just written, the few others bound one by one
         con.execute("INSERT INTO ids SELECT passcode, passcode, 'main' FROM cards")
-        con.executemany("INSERT INTO ids VALUES (?, ?, ?)", sorted(
+        insert(con, "ids", 3, sorted(
             (i, pc, kind) for i, (pc, kind) in merged.ids.items() if kind != "main"))
         insert(con, "names", 2, _name_rows(merged.names))
     _write_suggest(con, merged, patching=False)
@@ -391,17 +390,15 @@ def _write_suggest(con: sqlite3.Connection, merged: Merged, patching: bool) -> N
     other is written anew, so that a store holds the same rows under the same rowids (and
     FTS5 breaks ties in rank the same way) however its sources were imported
     (`create_suggest_table`). The "all" table is left out when it would hold the English
-    table's rows (the same keys and passcodes: English names only; `SAME_SUGGEST` says so).
+    table's rows (the same keys and passcodes: English names only; the reader then asks the
+    English table).
     An SQLite without FTS5 gets none: suggestions then build the index in memory, as for an
     older store."""
     tables = _suggest_rows(merged)
     same = tables[SUGGEST_TABLES["all"]] == tables[SUGGEST_TABLES["en"]]
-    with con:  # `SAME_SUGGEST`: the "all" tier asks the English table
-        con.execute("DELETE FROM meta WHERE key = ?", SAME_SUGGEST[:1])
-        if same:
-            con.execute("INSERT INTO meta VALUES (?, ?)", SAME_SUGGEST)
-            con.execute(f"DROP TABLE IF EXISTS {SUGGEST_TABLES['all']}")
-            del tables[SUGGEST_TABLES["all"]]
+    if same:
+        con.execute(f"DROP TABLE IF EXISTS {SUGGEST_TABLES['all']}")
+        del tables[SUGGEST_TABLES["all"]]
     try:
         for table, rows in tables.items():
             if patching and _has_table(con, table) and con.execute(

@@ -169,13 +169,12 @@ def _tables(path: Path) -> set[str]:
 
 def test_english_names_only_write_one_trigram_table(tmp_path: Path) -> None:
     """A store of English names only (the dump alone) leaves out `suggest_all`, which would
-    hold the English table's rows, and says so in meta: a query in another script asks the
-    English table. Adding a source with names in other languages writes `suggest_all` (and
-    drops the meta row); the same suggestions as the store written in one go."""
+    hold the English table's rows: a query in another script asks the English table. Adding
+    a source with names in other languages writes `suggest_all`; the same suggestions as the
+    store written in one go."""
     db = tmp_path / "cards.sqlite"
     import_sources(db, [read_source(FIX / "ygoprodeck_small.json")])
     assert "suggest_en" in _tables(db) and "suggest_all" not in _tables(db)
-    assert (store.SAME_SUGGEST[0], store.SAME_SUGGEST[1]) in _rows(db, "meta")
     pool = store.StorePool(db)
     assert pool._trigram_tables() == {"en": "suggest_en", "all": "suggest_en"}
     queries = ["ash blosom", "Dark Magican", "harpie lady 4", "Harpie ハーピィ", "灰流うらら"]
@@ -185,7 +184,7 @@ def test_english_names_only_write_one_trigram_table(tmp_path: Path) -> None:
     assert pool.suggest("Harpie ハーピィ")  # a query in another script found English names
     import_sources(db, [read_source(FIX / "yamlyugi_small.json")])  # patches a copy
     assert {"suggest_en", "suggest_all"} <= _tables(db)
-    assert store.SAME_SUGGEST[0] not in dict(_rows(db, "meta"))
+    assert store.StorePool(db)._trigram_tables() == {"en": "suggest_en", "all": "suggest_all"}
     both = tmp_path / "both.sqlite"
     import_sources(both, [read_source(FIX / "ygoprodeck_small.json"),
                           read_source(FIX / "yamlyugi_small.json")])
