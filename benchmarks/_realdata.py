@@ -90,17 +90,25 @@ def store_path() -> Path:
 def _settle(tmp: Path, path: Path) -> None:
     """The store imported into `tmp` renamed to `path`; the lock file the import left beside
     `tmp` removed (one a cached store, else they pile up in the temp folder)."""
+    from deckcheck.imports.guard import lock_path
+
     os.replace(tmp, path)
-    Path(f"{tmp}.lock").unlink(missing_ok=True)
+    lock_path(tmp).unlink(missing_ok=True)
 
 
 def fresh_builtin_pool() -> BuiltinPool:
     """A new built-in pool (nothing looked up yet), as a fresh process has it."""
-    from deckcheck.cards.builtin import CARDS_FILE, IDS_FILE, NAMES_FILE, BuiltinPool
+    from deckcheck.cards.builtin import (
+        CARDS_FILE,
+        IDS_FILE,
+        INDEX_FILE,
+        NAMES_FILE,
+        BuiltinPool,
+    )
     from deckcheck.cards.builtin import _package_file as package_file
 
     return BuiltinPool(package_file(CARDS_FILE), package_file(IDS_FILE),
-                       package_file(NAMES_FILE))
+                       package_file(NAMES_FILE), index=INDEX_FILE)
 
 
 def builtin_env(tmp: str | os.PathLike[str]) -> dict[str, str]:

@@ -262,6 +262,9 @@ def read_index(raw: bytes, data: Buffer, start: int) -> tuple[array[int], array[
 _REMEMBERED = 12
 #: How many lines a pool finds by bisection before it indexes the file (`BuiltinPool._line`).
 _BISECTIONS = 2_000
+#: The same, for a pool with the shipped index file: reading it (0.23-0.46 ms) costs what
+#: ~25-40 bisections do (1.1-1.3 ms a hundred); one deck's cards (~40) stay under this.
+_SHIPPED_BISECTIONS = 64
 #: A bisection's probe of a file: the line around a byte position (start, end, first cell).
 Probe = tuple[int, int, "int | bytes"]
 
@@ -390,13 +393,15 @@ class BuiltinPool:
     def _line(self, passcode: int) -> bytes | None:
         """The line of the card whose own passcode is `passcode` (None: no card's own). Found
         by bisecting the file's bytes (~10 µs) until `_BISECTIONS` lines were found so, then
-        through `_index` (made then: about what that many bisections cost), so that a run
-        over many decks pays for its ~10,000 different cards at most about twice what the
-        index alone would cost, and one deck never pays for the index."""
+        through `_index` (made then: about what that many bisections cost; read from the
+        shipped file after `_SHIPPED_BISECTIONS`, what reading it costs), so that a run over
+        many decks pays for its ~10,000 different cards at most about twice what the index
+        alone would cost, and one deck never pays for the index."""
         index = self._line_index
         if index is None:
             self._bisected += 1
-            if self._bisected <= _BISECTIONS:
+            if self._bisected <= (_BISECTIONS if self._index_file is None
+                                  else _SHIPPED_BISECTIONS):
                 return _find(self._data, self._start, passcode, self._probes)
             index = self._index()
         codes, starts = index

@@ -246,6 +246,12 @@ def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
 
     monkeypatch.setattr(builtin, "line_index", spy)
     assert BuiltinPool(data, index=builtin.INDEX_FILE)._index() == made and made_here == []
+    # such a pool reads it after `_SHIPPED_BISECTIONS` finds (reading costs ~30 bisections)
+    monkeypatch.setattr(builtin, "_SHIPPED_BISECTIONS", 2)
+    reads = BuiltinPool(data, index=builtin.INDEX_FILE)
+    assert [reads._line(pc) is not None for pc in made[0][:2]] == [True, True]
+    assert reads._line_index is None
+    assert reads._line(made[0][2]) and reads._index_read and made_here == []
     # a cards file one line shorter (the last card gone): the shipped index does not fit it
     shorter = data[:data.rstrip(b"\n").rfind(b"\n") + 1]
     assert builtin.read_index(shipped, shorter, builtin._body(shorter)) is None
