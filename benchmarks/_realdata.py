@@ -100,6 +100,7 @@ def fresh_builtin_pool() -> BuiltinPool:
     """A new built-in pool (nothing looked up yet), as a fresh process has it."""
     from deckcheck.cards.builtin import (
         CARDS_FILE,
+        FACTS_FILE,
         IDS_FILE,
         INDEX_FILE,
         NAMES_FILE,
@@ -108,7 +109,7 @@ def fresh_builtin_pool() -> BuiltinPool:
     from deckcheck.cards.builtin import _package_file as package_file
 
     return BuiltinPool(package_file(CARDS_FILE), package_file(IDS_FILE),
-                       package_file(NAMES_FILE), index=INDEX_FILE)
+                       package_file(NAMES_FILE), index=INDEX_FILE, facts=FACTS_FILE)
 
 
 def builtin_env(tmp: str | os.PathLike[str]) -> dict[str, str]:

@@ -6,11 +6,12 @@ reads every card source under DATA_DIR (default ``../shared/data/cards``: the YG
 dump, YAML Yugi, YGOJSON, the EDOPro cdbs and mappings.json) exactly as `deckcheck cards
 import` does, merges them as the store does (`deckcheck.imports.merge`), and writes the check
 facts of every card into the package (`builtin_cards.tsv`, `builtin_ids.tsv`,
-`builtin_names.tsv`, and the cards file's index `builtin_cards.idx`; see
-`deckcheck.cards.builtin` for the columns). No card texts. The header names each source, its
-file, version and the day its data ends, and what the pool covers per family of facts
-(`deckcheck.cards.coverage`). ``--check`` writes nothing and exits 1 when the files in the
-package differ from what the data gives (the test does the same).
+`builtin_names.tsv`, the cards file's index `builtin_cards.idx` and its compact facts
+`builtin_facts.tsv`; see `deckcheck.cards.builtin` for the columns). No card texts. The
+header names each source, its file, version and the day its data ends, and what the pool
+covers per family of facts (`deckcheck.cards.coverage`). ``--check`` writes nothing and
+exits 1 when the files in the package differ from what the data gives (the test does the
+same).
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from typing import Any
 from deckcheck.cards.builtin import (
     CARDS_FILE,
     COLUMNS,
+    FACTS_FILE,
     IDS_FILE,
     INDEX_FILE,
     NAME_LANGS,
     NAMES_FILE,
+    facts_text,
     index_bytes,
     released_cell,
 )
@@ -201,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no card data under {args.data}", file=sys.stderr)
         return 2
     texts = dict(zip((CARDS_FILE, IDS_FILE, NAMES_FILE), render(sources), strict=True))
+    texts[FACTS_FILE] = facts_text(texts[CARDS_FILE])
     stale = [name for name, text in texts.items()
              if not (args.out / name).is_file()
              or (args.out / name).read_text(encoding="utf-8") != text]

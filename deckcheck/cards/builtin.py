@@ -15,6 +15,10 @@ them and compares):
 - `builtin_cards.idx`: where each line of the cards file starts, by passcode (`index_bytes`:
   binary, made from the cards file; a pool checks it against the file, and each line it finds
   through it, and makes the index itself when it does not fit).
+- `builtin_facts.tsv`: each card's compact facts, what a check reads (`compact.stored_facts`,
+  the store's form), one card a line in the cards file's order: ``passcode<TAB>facts``
+  (`facts_text`, made from the cards file; a pool checks each line it reads, and reads the
+  cards file's line instead when one does not fit).
 
 Reading them costs nothing at start-up: the files are mapped into memory (`mmap`: only the
 pages a look-up touches are read, where reading the 7 MB cost `deckcheck check` ~4 ms), the
@@ -23,8 +27,8 @@ ids and names files only when first needed; `BuiltinPool.get` finds a passcode, 
 ~40 lines; after `_BISECTIONS` look-ups, a run over many decks, it finds lines through the
 shipped index, read once); the first look-up by Konami id or rule name, a suggestion or a
 walk over every card parses every line once (`MemoryPool`). A card found by passcode is built
-from the cells a check reads (`check_card`) and fills in the rest from its line when first
-read.
+from its line of the facts file (`compact.card_from_row`, as a store's card: ~4 µs where
+parsing its cards line cost ~15) and fills in the rest from its cards line when first read.
 
 `builtin_pool()` is what `deckcheck.cards.load.open_pool` falls back to when no card
 database has been imported; an imported store always wins over it.
@@ -42,8 +46,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from deckcheck.cards.compact import RowCard, released_days
-from deckcheck.cards.model import FRAME_OF, KIND_OF, NO_SCOPES, Card, rule_key_of
+from deckcheck.cards.compact import card_from_row, stored_facts
+from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import LineSuggester, MemoryPool, PoolInfo
 from deckcheck.cards.suggest import NameLines
@@ -57,6 +61,7 @@ if TYPE_CHECKING:
 
 CARDS_FILE = "builtin_cards.tsv"
 INDEX_FILE = "builtin_cards.idx"
+FACTS_FILE = "builtin_facts.tsv"
 IDS_FILE = "builtin_ids.tsv"
 NAMES_FILE = "builtin_names.tsv"
 #: the languages `builtin_names.tsv` indexes (with the English name)
@@ -133,37 +138,26 @@ def parse_line(line: str, where: str = CARDS_FILE) -> Card:
         raise BuiltinDataError(f"{where}: {exc}; regenerate the built-in card file.") from None
 
 
-#: the cells of `COLUMNS` that `check_card` reads
-_PASSCODE, _ALT, _KIND, _FRAME, _NAME, _RULE_NAME, _SCOPES, _RELEASED = map(COLUMNS.index, (
-    "passcode", "alt", "kind", "frame", "name", "rule_name", "scopes", "released"))
+def line_facts(line: str) -> str:
+    """A cards file line's compact facts (`compact.stored_facts`: what a check reads, as a
+    store keeps them), for the facts file."""
+    card = parse_line(line)
+    return stored_facts({
+        "kind": card.kind.value, "frame": card.frame.value, "alt_passcodes": card.alt_passcodes,
+        "scopes": card.scopes, "released": card.released, "name": card.name,
+        "rule_name": card.rule_name})
 
 
-def check_card(line: str, pool: BuiltinPool, where: str = CARDS_FILE) -> Card:
-    """The card of one line of `builtin_cards.tsv`, with what a check reads of it only: a
-    `RowCard` (`deckcheck.cards.compact`) whose fields of `ROW_FIELDS` (passcode, alternate
-    passcodes, kind, frame, name, rule name, scopes, release dates) are set from the line,
-    the others filled from `pool.stored_card` (the full `parse_line`) the first time one is
-    read. Equal to `parse_line(line)`, and 3-4x cheaper: a pool pays it for each of the
-    ~10,000 different cards an event meets."""
-    cells = line.split("\t")
-    if len(cells) != _N:
-        return parse_line(line, where)  # says what is wrong with the line
-    card = object.__new__(RowCard)
-    try:
-        card.passcode = int(cells[_PASSCODE])
-        card.alt_passcodes = _ints(cells[_ALT])
-        card.kind = KIND_OF[cells[_KIND]]
-        card.frame = FRAME_OF[cells[_FRAME]]
-        card.released = released_days(cells[_RELEASED])
-    except (ValueError, KeyError):
-        return parse_line(line, where)  # says what is wrong with the line
-    card.name = name = cells[_NAME]
-    card.rule_name = rule_name = cells[_RULE_NAME] or name
-    card._rule_key = rule_key_of(rule_name)  # `Card.rule_key`, set at once
-    scopes = cells[_SCOPES]
-    card.scopes = frozenset(scopes.split(",")) if scopes else NO_SCOPES
-    card._stored = pool
-    return card
+def facts_text(cards: str) -> str:
+    """The facts file of the cards file's text `cards`: a header, then each card's line
+    ``passcode<TAB>facts`` (`line_facts`), in the cards file's order."""
+    lines = [line for line in cards.splitlines() if line and line[0] != "#"]
+    head = (f"# deckcheck built-in card pool: each card's compact facts (what a check reads, "
+            f"as a store keeps them), one card a line in the order of {CARDS_FILE}, made from "
+            "it by `python -m deckcheck.cards.build_builtin`; do not edit by hand.\n"
+            "# passcode\tfacts\n")
+    return head + "".join(f"{line[:line.index(chr(9))]}\t{line_facts(line)}\n"
+                          for line in lines)
 
 
 def _package_path(name: str) -> str:
@@ -311,12 +305,21 @@ class BuiltinPool:
     `MemoryPool` of every card, built on first need."""
 
     def __init__(self, cards: Buffer, ids: Buffer | None = None,
-                 names: Buffer | None = None, index: str | None = None) -> None:
+                 names: Buffer | None = None, index: str | None = None,
+                 facts: str | None = None) -> None:
         """The pool over the bytes of the three files (read or mapped); `ids` and `names`
         None: the package's own, mapped when first needed. `index`: the package's file
-        holding the cards file's index (`index_bytes`), read when first needed."""
+        holding the cards file's index (`index_bytes`), read when first needed. `facts`: the
+        package's facts file (`facts_text`), mapped when first needed; without it (or when
+        it does not fit the cards file) each card is parsed from its cards line."""
         self._data = cards
         self._index_file = index
+        self._facts_file = facts
+        #: the facts file's bytes and where its lines start, once mapped
+        self._facts: tuple[Buffer, int] | None = None
+        #: the facts file's lines, in the cards file's order, once read whole (`_facts_lines`)
+        self._fact_lines: list[str] | None = None
+        self._fact_probes: dict[int, Probe] = {}
         self._start = _body(cards)
         self._ids: tuple[Buffer, int] | None = None if ids is None else (ids, _body(ids))
         self._names: tuple[Buffer, int] | None = (None if names is None
@@ -361,10 +364,69 @@ class BuiltinPool:
             self._names = data, _body(data)
         return self._names
 
-    def _line_card(self, line: bytes) -> Card:
-        card = check_card(line.decode("utf-8"), self)
-        self._cards[card.passcode] = card
-        return card
+    def _own_card(self, passcode: int) -> Card | None:
+        """The card whose own passcode is `passcode` (None: no card's own): built from its
+        facts line, else parsed from its cards line."""
+        if self._facts_file is not None:
+            facts = self._facts_row(passcode)
+            if facts is not None:
+                try:
+                    return card_from_row(passcode, facts, self) if facts else None
+                except (ValueError, KeyError):  # a line that is no facts: the cards line's
+                    self._facts_file = None
+        line = self._line(passcode)
+        return None if line is None else parse_line(line.decode("utf-8"))
+
+    def _facts_row(self, passcode: int) -> str | None:
+        """The facts of the card whose own passcode is `passcode` ("" for none), from the
+        facts file: by bisection for the first finds, as `_line`, then by the cards file's
+        index, whose lines the facts file's follow; None when the facts file cannot say
+        (missing, or not the cards file's: the pool then reads cards lines)."""
+        if self._bisecting():
+            facts = self._facts_map()
+            if facts is None:
+                return None
+            found = _find(facts[0], facts[1], passcode, self._fact_probes)
+            return "" if found is None else found[found.find(b"\t") + 1:].decode("utf-8")
+        codes = self._index()[0]
+        lines = self._facts_lines()
+        i = bisect_left(codes, passcode)
+        if i == len(codes) or codes[i] != passcode:
+            return ""
+        head = f"{passcode}\t"
+        line = lines[i] if lines is not None and i < len(lines) else ""
+        if not line.startswith(head):  # not the cards file's facts
+            self._facts_file = None
+            return None
+        return line[len(head):]
+
+    def _facts_map(self) -> tuple[Buffer, int] | None:
+        """The facts file's bytes and where its lines start (None: no such file)."""
+        if self._facts is None and self._facts_file is not None:
+            try:
+                data = _package_map(self._facts_file)
+            except BuiltinDataError:
+                self._facts_file = None
+                return None
+            self._facts = data, _body(data)
+        return self._facts
+
+    def _facts_lines(self) -> list[str] | None:
+        """The facts file's lines, read whole (~5 ms): one per line of the cards file, or
+        None when their number is not the cards file's."""
+        if self._fact_lines is None:
+            facts = self._facts_map()
+            if facts is None:
+                return None
+            data, start = facts
+            lines = data[start:].decode("utf-8").split("\n")
+            if lines and not lines[-1]:
+                lines.pop()
+            if len(lines) != len(self._index()[0]):
+                self._facts_file = None
+                return None
+            self._fact_lines = lines
+        return self._fact_lines
 
     def stored_card(self, passcode: int) -> Card:
         """The full card of a card's own passcode, parsed from its line, not kept (a card of
@@ -390,6 +452,14 @@ class BuiltinPool:
             self._line_index = shipped or line_index(self._data, self._start)
         return self._line_index
 
+    def _bisecting(self) -> bool:
+        """Whether the next line is found by bisection (counted), not through `_index`."""
+        if self._line_index is not None:
+            return False
+        self._bisected += 1
+        return self._bisected <= (_BISECTIONS if self._index_file is None
+                                  else _SHIPPED_BISECTIONS)
+
     def _line(self, passcode: int) -> bytes | None:
         """The line of the card whose own passcode is `passcode` (None: no card's own). Found
         by bisecting the file's bytes (~10 µs) until `_BISECTIONS` lines were found so, then
@@ -397,14 +467,9 @@ class BuiltinPool:
         shipped file after `_SHIPPED_BISECTIONS`, what reading it costs), so that a run over
         many decks pays for its ~10,000 different cards at most about twice what the index
         alone would cost, and one deck never pays for the index."""
-        index = self._line_index
-        if index is None:
-            self._bisected += 1
-            if self._bisected <= (_BISECTIONS if self._index_file is None
-                                  else _SHIPPED_BISECTIONS):
-                return _find(self._data, self._start, passcode, self._probes)
-            index = self._index()
-        codes, starts = index
+        if self._bisecting():
+            return _find(self._data, self._start, passcode, self._probes)
+        codes, starts = self._index()
         i = bisect_left(codes, passcode)
         if i == len(codes) or codes[i] != passcode:
             return None
@@ -430,11 +495,8 @@ class BuiltinPool:
         elif not isinstance(passcode, int) or passcode < 0:
             return None
         else:
-            line = self._line(passcode)
-            card = None
-            if line is not None:
-                card = self._cards.get(passcode) or self._line_card(line)
-            else:
+            card = self._own_card(passcode)
+            if card is None:
                 alias = _find(*self._ids_file(), passcode)
                 if alias is not None:
                     main = int(alias.split(b"\t")[1])
@@ -478,9 +540,9 @@ class BuiltinPool:
         return self._all().with_rule_name(rule_name)
 
     def preload(self, passcodes: Iterable[int]) -> None:
-        """Nothing to do ahead of the look-ups: `get` finds each card's line in the file in
-        memory (bisecting, through one index after 2,000 finds: `_line`) and keeps the card
-        it parses."""
+        """Nothing to do ahead of the look-ups: `get` finds each card's facts line in the
+        file in memory (bisecting, then through the index: `_facts_row`) and keeps the card
+        it builds."""
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self._all())
@@ -491,10 +553,13 @@ class BuiltinPool:
     # --- what an event's workers need (`event.run.CachingPool`, `event.jobs`) -------------
 
     def before_fork(self) -> None:
-        """Before worker processes are forked: index the cards file now (`_index`), so that
-        every worker finds its cards through the one index instead of making its own."""
+        """Before worker processes are forked: index the cards file now (`_index`) and read
+        the facts file's lines, so that every worker finds its cards through the one index
+        and lines instead of reading its own."""
         if self._memory is None:
             self._index()
+            if self._facts_file is not None:
+                self._facts_lines()
 
     def reopen(self) -> None:
         """In a forked worker: nothing to reopen (the files are mapped or read into memory,
@@ -509,4 +574,4 @@ def builtin_cards() -> list[Card]:
 @functools.cache
 def builtin_pool() -> BuiltinPool:
     """The built-in card pool (read once, then cached)."""
-    return BuiltinPool(_package_map(CARDS_FILE), index=INDEX_FILE)
+    return BuiltinPool(_package_map(CARDS_FILE), index=INDEX_FILE, facts=FACTS_FILE)

@@ -89,11 +89,24 @@ def stored_facts(d: dict[str, Any], key: str | None = None) -> str:
 
 def released_days(cell: str) -> dict[str, dt.date]:
     """The release dates of a stored or built-in row's cell, "tcg=2002-03-08,ocg=…" (regions
-    and days taking turns), by region ({} for "")."""
+    and days taking turns), by region ({} for ""): a new dict, made from the one remembered
+    for the cell (the cards of a set share theirs: ~4,000 cells for ~24,000 cards)."""
     if not cell:
         return {}
+    try:
+        return dict(_RELEASED[cell])
+    except KeyError:
+        pass
     parts = cell.replace("=", ",").split(",")
-    return dict(zip(parts[::2], map(_fromiso, parts[1::2]), strict=True))
+    days = dict(zip(parts[::2], map(_fromiso, parts[1::2]), strict=True))
+    if len(_RELEASED) >= 50_000:  # bounded, whatever the pool
+        _RELEASED.clear()
+    _RELEASED[cell] = days
+    return dict(days)
+
+
+#: release-date cells already read (`released_days`), never handed out themselves
+_RELEASED: dict[str, dict[str, dt.date]] = {}
 
 
 def card_from_row(passcode: int, facts: str, store: Store) -> Card:

@@ -15,10 +15,12 @@ import pytest
 from deckcheck.cards.builtin import (
     CARDS_FILE,
     COLUMNS,
+    FACTS_FILE,
     BuiltinDataError,
     BuiltinPool,
     builtin_cards,
     builtin_pool,
+    facts_text,
     index_bytes,
     parse_line,
 )
@@ -51,7 +53,7 @@ def test_the_header_says_where_each_family_of_facts_ends() -> None:
 def _fresh() -> BuiltinPool:
     return BuiltinPool((PACKAGE / CARDS_FILE).read_bytes(),
                        (PACKAGE / "builtin_ids.tsv").read_bytes(),
-                       (PACKAGE / "builtin_names.tsv").read_bytes())
+                       (PACKAGE / "builtin_names.tsv").read_bytes(), facts=FACTS_FILE)
 
 
 def test_bisection_finds_every_id_the_full_parse_does(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,7 +99,7 @@ def test_after_many_bisections_the_pool_finds_lines_through_its_index(
 
     def spy(data: builtin.Buffer, lo: int, key: int | bytes,
             probes: dict[int, builtin.Probe] | None = None) -> bytes | None:
-        if data is pool._data:
+        if pool._facts is not None and data is pool._facts[0]:  # a card's facts line
             bisected.append(key)  # type: ignore[arg-type]
         return find(data, lo, key, probes)
 
@@ -156,16 +158,23 @@ def test_a_looked_up_card_holds_what_a_check_reads_and_fills_in_the_rest(
         assert copied == other and copied.names == other.names  # type: ignore[union-attr]
     every = [line for line in (PACKAGE / CARDS_FILE).read_text("utf-8").splitlines()
              if line and line[0] != "#"]
+    from deckcheck.cards.compact import card_from_row
+
     for text in every[::23]:
-        assert builtin.check_card(text, pool) == parse(text)
+        made = card_from_row(int(text.split("\t")[0]), builtin.line_facts(text), pool)
+        assert made == parse(text)
 
 
 def test_the_pool_maps_its_files_and_opens_ids_and_names_only_when_needed(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """`builtin_pool()` maps the cards file (no 7 MB read at start-up); the ids file is opened
-    for the first passcode that is no card's own, the names file for the first name."""
+    """`builtin_pool()` maps the cards file (no 7 MB read at start-up); the facts file is
+    opened for the first look-up, the ids file for the first passcode that is no card's own,
+    the names file for the first name."""
     from deckcheck.cards import builtin
 
+    codes = (89631139, 14558127, 55144522, 1)  # own passcodes, then one no card has
+    mapped = _fresh()
+    expected = [mapped.get(pc) for pc in codes]
     opened: list[str] = []
     real = builtin._package_map
 
@@ -178,12 +187,10 @@ def test_the_pool_maps_its_files_and_opens_ids_and_names_only_when_needed(
     try:
         pool = builtin.builtin_pool()
         assert opened == [CARDS_FILE]
-        mapped = _fresh()
-        for pc in (89631139, 14558127, 55144522, 1):  # own passcodes, then one no card has
-            assert pool.get(pc) == mapped.get(pc)
-        assert opened == [CARDS_FILE, "builtin_ids.tsv"]
+        assert [pool.get(pc) for pc in codes] == expected
+        assert opened == [CARDS_FILE, FACTS_FILE, "builtin_ids.tsv"]
         assert [c.passcode for c in pool.find_name("Pot of Greed")] == [55144522]
-        assert opened == [CARDS_FILE, "builtin_ids.tsv", "builtin_names.tsv"]
+        assert opened == [CARDS_FILE, FACTS_FILE, "builtin_ids.tsv", "builtin_names.tsv"]
     finally:
         builtin.builtin_pool.cache_clear()
 
@@ -220,6 +227,38 @@ def test_file_is_text_with_facts_only() -> None:
         if line and not line.startswith("#"):
             assert len(line.split("\t")) == len(COLUMNS)
             assert len(line) < 400  # no card texts
+
+
+def test_a_facts_file_that_does_not_fit_is_left_for_the_cards_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`builtin_facts.tsv` is the cards file's facts, line for line (`facts_text`). A facts
+    file that does not fit the cards file (a line missing, or another card's line where one
+    is read) is not used: the pool parses cards lines instead, and gives the same cards."""
+    from deckcheck.cards import builtin
+
+    data = (PACKAGE / CARDS_FILE).read_bytes()
+    shipped = (PACKAGE / FACTS_FILE).read_text(encoding="utf-8")
+    assert shipped == facts_text(data.decode("utf-8"))
+    memory = _fresh()._all()
+    codes = [89631139, 14558127, 46986414, 55144522, 27204311, 5, 14558128]
+    head, _, body = shipped.partition("\n# passcode\tfacts\n")
+    lines = body.splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith("46986414\t"))
+    swapped = lines[:i] + [lines[i + 1], lines[i]] + lines[i + 2:]  # two lines swapped
+    for name, text in (("short.tsv", "\n".join(lines[:-1])), ("swapped.tsv", "\n".join(swapped))):
+        (tmp_path / name).write_text(f"{head}\n# passcode\tfacts\n{text}\n", encoding="utf-8")
+        monkeypatch.setattr(builtin, "_SHIPPED_BISECTIONS", 0)  # through the index at once
+        pool = BuiltinPool(data, index=builtin.INDEX_FILE, facts=str(tmp_path / name))
+        assert [pool.get(pc) for pc in codes] == [memory.get(pc) for pc in codes], name
+        assert pool._facts_file is None, name  # left after the first line that did not fit
+    # the shipped one fits: every card read comes from it, and equals the full parse
+    pool = BuiltinPool(data, index=builtin.INDEX_FILE, facts=FACTS_FILE)
+    parsed: list[str] = []
+    monkeypatch.setattr(builtin, "parse_line", lambda line, where="": parsed.append(line))
+    cards = [pool.get(pc) for pc in codes]
+    assert parsed == [] and pool._facts_file == FACTS_FILE
+    monkeypatch.undo()
+    assert cards == [memory.get(pc) for pc in codes]
 
 
 def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
@@ -308,6 +347,7 @@ def test_regenerated_from_the_real_data_is_the_same(shared_data: Path) -> None:
     assert (PACKAGE / "builtin_ids.tsv").read_text(encoding="utf-8") == ids
     assert (PACKAGE / "builtin_names.tsv").read_text(encoding="utf-8") == names
     assert (PACKAGE / "builtin_cards.idx").read_bytes() == index_bytes(cards.encode())
+    assert (PACKAGE / FACTS_FILE).read_text(encoding="utf-8") == facts_text(cards)
 
 
 # --------------------------------------------------------------------------- structure

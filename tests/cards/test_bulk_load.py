@@ -1,5 +1,5 @@
-"""What an event reads before forking its workers: the built-in cards file's index
-(`BuiltinPool.before_fork`), every compact row
+"""What an event reads before forking its workers: the built-in cards file's index and
+facts lines (`BuiltinPool.before_fork`), every compact row
 of a store (`StorePool.before_fork`), and a forked worker's own connection
 (`StorePool.reopen`)."""
 
@@ -12,6 +12,7 @@ import pytest
 from deckcheck.cards import builtin
 from deckcheck.cards.builtin import (
     CARDS_FILE,
+    FACTS_FILE,
     IDS_FILE,
     NAMES_FILE,
     BuiltinPool,
@@ -21,7 +22,7 @@ from deckcheck.cards.store import StorePool
 
 def _fresh() -> BuiltinPool:
     return BuiltinPool(builtin._package_file(CARDS_FILE), builtin._package_file(IDS_FILE),
-                       builtin._package_file(NAMES_FILE))
+                       builtin._package_file(NAMES_FILE), facts=FACTS_FILE)
 
 
 def test_after_before_fork_every_card_is_found_through_the_index(
@@ -46,10 +47,12 @@ def test_before_fork_indexes_the_cards_file_once_for_every_worker() -> None:
     assert getattr(pool, "_line_index", None) is None
     pool.before_fork()
     index = pool._line_index  # type: ignore[attr-defined]  # made by `_index`
-    assert index is not None
+    lines = pool._fact_lines  # the facts file's lines, read whole
+    assert index is not None and lines is not None and len(lines) == len(index[0])
     pool.reopen()  # (nothing to reopen: the files are in memory)
     pool.before_fork()
     assert pool._line_index is index  # type: ignore[attr-defined]  # the one made before
+    assert pool._fact_lines is lines
     assert pool.get(89631139) is not None
 
 
