@@ -430,7 +430,7 @@ class BuiltinPool:
 
     def stored_card(self, passcode: int) -> Card:
         """The full card of a card's own passcode, parsed from its line, not kept (a card of
-        `check_card` fills itself from it)."""
+        `card_from_row` fills itself from it)."""
         line = self._line(passcode)
         if line is None:
             raise BuiltinDataError(f"{CARDS_FILE}: no line for {passcode}; reinstall deckcheck.")

@@ -10,9 +10,11 @@ read. Measured on the store of every card source (`benchmarks/bench_check.py`, c
 decoding its JSON, so building cards from their JSON would add ~30 µs a deck and break the
 goal that the first look at the cards adds at most 15% to a check (1.13x with the row).
 
-The interface: `stored_facts(card_json, key)` (the import writes it), `card_from_row(passcode,
-facts, store)` (the pool reads it; `store.stored_card(passcode)` gives the full card), and
-`ROW_FIELDS` (what the row holds: a field a check starts to read joins it, with a schema bump).
+The interface: `stored_facts(card_json, key)` (the import writes it, and the built-in pool's
+facts file holds it: `cards.builtin.facts_text`), `card_from_row(passcode, facts, store)` (both
+pools read it; `store.stored_card(passcode)` gives the full card), and `ROW_FIELDS` (what the
+row holds: a field a check starts to read joins it, with a schema bump and the built-in files
+regenerated).
 """
 
 from __future__ import annotations
