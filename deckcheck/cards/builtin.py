@@ -23,12 +23,13 @@ them and compares):
 Reading them costs nothing at start-up: the files are mapped into memory (`mmap`: only the
 pages a look-up touches are read, where reading the 7 MB cost `deckcheck check` ~4 ms), the
 ids and names files only when first needed; `BuiltinPool.get` finds a passcode, and
-`find_name` a name, by bisecting the sorted bytes of the files (a deck parses only its own
-~40 lines; after `_BISECTIONS` look-ups, a run over many decks, it finds lines through the
-shipped index, read once); the first look-up by Konami id or rule name, a suggestion or a
-walk over every card parses every line once (`MemoryPool`). A card found by passcode is built
-from its line of the facts file (`compact.card_from_row`, as a store's card: ~4 µs where
-parsing its cards line cost ~15) and fills in the rest from its cards line when first read.
+`find_name` a name, by bisecting the sorted bytes of the files (a deck reads only its own
+~40 facts lines; after `_FACT_BISECTIONS` finds, a run over many decks, it reads the facts
+file whole and finds lines through the shipped index); the first look-up by Konami id or
+rule name, a suggestion or a walk over every card parses every line once (`MemoryPool`). A
+card found by passcode is built from its line of the facts file (`compact.card_from_row`, as
+a store's card: ~4 µs where parsing its cards line cost ~15) and fills in the rest from its
+cards line when first read.
 
 `builtin_pool()` is what `deckcheck.cards.load.open_pool` falls back to when no card
 database has been imported; an imported store always wins over it.
@@ -259,6 +260,10 @@ _BISECTIONS = 2_000
 #: The same, for a pool with the shipped index file: reading it (0.23-0.46 ms) costs what
 #: ~25-40 bisections do (1.1-1.3 ms a hundred); one deck's cards (~40) stay under this.
 _SHIPPED_BISECTIONS = 64
+#: How many facts lines a pool finds by bisection before it reads the facts file whole
+#: (`_facts_lines`: 10-17 ms, what ~1,000-1,500 bisections cost; an event reads it before it
+#: forks, `before_fork`).
+_FACT_BISECTIONS = 1_000
 #: A bisection's probe of a file: the line around a byte position (start, end, first cell).
 Probe = tuple[int, int, "int | bytes"]
 
@@ -320,6 +325,8 @@ class BuiltinPool:
         #: the facts file's lines, in the cards file's order, once read whole (`_facts_lines`)
         self._fact_lines: list[str] | None = None
         self._fact_probes: dict[int, Probe] = {}
+        #: how many facts lines were found by bisection (`_facts_row`)
+        self._fact_finds = 0
         self._start = _body(cards)
         self._ids: tuple[Buffer, int] | None = None if ids is None else (ids, _body(ids))
         self._names: tuple[Buffer, int] | None = (None if names is None
@@ -366,35 +373,43 @@ class BuiltinPool:
 
     def _own_card(self, passcode: int) -> Card | None:
         """The card whose own passcode is `passcode` (None: no card's own): built from its
-        facts line, else parsed from its cards line."""
+        facts line, else parsed from its cards line (no facts file, one that does not fit or
+        cannot be read, and a passcode the facts file does not hold, asked again there)."""
         if self._facts_file is not None:
-            facts = self._facts_row(passcode)
-            if facts is not None:
-                try:
-                    return card_from_row(passcode, facts, self) if facts else None
-                except (ValueError, KeyError):  # a line that is no facts: the cards line's
-                    self._facts_file = None
+            try:
+                facts = self._facts_row(passcode)
+                if facts is not None:
+                    return card_from_row(passcode, facts, self)
+            except (ValueError, KeyError):  # a line that is no facts: the cards lines'
+                self._facts_file = None
         line = self._line(passcode)
         return None if line is None else parse_line(line.decode("utf-8"))
 
     def _facts_row(self, passcode: int) -> str | None:
-        """The facts of the card whose own passcode is `passcode` ("" for none), from the
-        facts file: by bisection for the first finds, as `_line`, then by the cards file's
-        index, whose lines the facts file's follow; None when the facts file cannot say
-        (missing, or not the cards file's: the pool then reads cards lines)."""
-        if self._bisecting():
-            facts = self._facts_map()
-            if facts is None:
-                return None
-            found = _find(facts[0], facts[1], passcode, self._fact_probes)
-            return "" if found is None else found[found.find(b"\t") + 1:].decode("utf-8")
-        codes = self._index()[0]
+        """The facts of the card whose own passcode is `passcode`, from the facts file: by
+        bisection for its first `_FACT_BISECTIONS` finds (~10 µs each), then from its lines
+        read whole (`_facts_lines`, what that many cost) by the cards file's index, whose
+        lines they follow. None when the facts file holds no such line (the cards file
+        then says whether a card has it), or cannot say (missing, or not the cards file's:
+        the pool then reads cards lines)."""
+        if self._fact_lines is None:
+            self._fact_finds += 1
+            if self._fact_finds <= _FACT_BISECTIONS:
+                facts = self._facts_map()
+                if facts is None:
+                    return None
+                found = _find(facts[0], facts[1], passcode, self._fact_probes)
+                return None if found is None else \
+                    found[found.find(b"\t") + 1:].decode("utf-8")
         lines = self._facts_lines()
+        if lines is None:
+            return None
+        codes = self._index()[0]
         i = bisect_left(codes, passcode)
         if i == len(codes) or codes[i] != passcode:
-            return ""
+            return None
         head = f"{passcode}\t"
-        line = lines[i] if lines is not None and i < len(lines) else ""
+        line = lines[i]
         if not line.startswith(head):  # not the cards file's facts
             self._facts_file = None
             return None
@@ -412,8 +427,8 @@ class BuiltinPool:
         return self._facts
 
     def _facts_lines(self) -> list[str] | None:
-        """The facts file's lines, read whole (~5 ms): one per line of the cards file, or
-        None when their number is not the cards file's."""
+        """The facts file's lines, read whole (10-17 ms): one per line of the cards file, or
+        None when their number is not the cards file's (the facts file is then left)."""
         if self._fact_lines is None:
             facts = self._facts_map()
             if facts is None:

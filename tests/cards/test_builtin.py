@@ -63,6 +63,7 @@ def test_bisection_finds_every_id_the_full_parse_does(monkeypatch: pytest.Monkey
     from deckcheck.cards import builtin
 
     monkeypatch.setattr(builtin, "_BISECTIONS", 10**9)  # never the index (see below)
+    monkeypatch.setattr(builtin, "_FACT_BISECTIONS", 10**9)
     full = _fresh()
     memory = full._all()
     ids = {pc for c in memory for pc in c.all_passcodes}
@@ -79,10 +80,10 @@ def test_bisection_finds_every_id_the_full_parse_does(monkeypatch: pytest.Monkey
     # the bisections' first steps are remembered, within a bound, and found the same lines
     from deckcheck.cards.builtin import _REMEMBERED, _find
 
-    assert 0 < len(lazy._probes) <= 2 ** _REMEMBERED
+    assert 0 < len(lazy._fact_probes) <= 2 ** _REMEMBERED
+    facts, start = lazy._facts_map()  # type: ignore[misc]  # mapped by the finds above
     for pc in sorted(ids)[::97]:
-        assert _find(lazy._data, lazy._start, pc, lazy._probes) == \
-            _find(lazy._data, lazy._start, pc), pc
+        assert _find(facts, start, pc, lazy._fact_probes) == _find(facts, start, pc), pc
 
 
 def test_after_many_bisections_the_pool_finds_lines_through_its_index(
@@ -93,6 +94,7 @@ def test_after_many_bisections_the_pool_finds_lines_through_its_index(
     from deckcheck.cards import builtin
 
     monkeypatch.setattr(builtin, "_BISECTIONS", 3)
+    monkeypatch.setattr(builtin, "_FACT_BISECTIONS", 3)
     pool = _fresh()
     bisected: list[int] = []
     find = builtin._find
@@ -232,8 +234,9 @@ def test_file_is_text_with_facts_only() -> None:
 def test_a_facts_file_that_does_not_fit_is_left_for_the_cards_lines(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`builtin_facts.tsv` is the cards file's facts, line for line (`facts_text`). A facts
-    file that does not fit the cards file (a line missing, or another card's line where one
-    is read) is not used: the pool parses cards lines instead, and gives the same cards."""
+    file that does not fit the cards file (a line missing, or two lines swapped) gives no
+    other card: a passcode it misses while bisecting is asked of the cards file, and read
+    whole it is left at the first line that does not fit (the cards lines are parsed)."""
     from deckcheck.cards import builtin
 
     data = (PACKAGE / CARDS_FILE).read_bytes()
@@ -245,12 +248,22 @@ def test_a_facts_file_that_does_not_fit_is_left_for_the_cards_lines(
     lines = body.splitlines()
     i = next(n for n, line in enumerate(lines) if line.startswith("46986414\t"))
     swapped = lines[:i] + [lines[i + 1], lines[i]] + lines[i + 2:]  # two lines swapped
+    last = int(lines[-1].split("\t")[0])
+    swapped_at = [int(lines[i].split("\t")[0]), int(lines[i + 1].split("\t")[0])]
     for name, text in (("short.tsv", "\n".join(lines[:-1])), ("swapped.tsv", "\n".join(swapped))):
         (tmp_path / name).write_text(f"{head}\n# passcode\tfacts\n{text}\n", encoding="utf-8")
-        monkeypatch.setattr(builtin, "_SHIPPED_BISECTIONS", 0)  # through the index at once
+        # by bisection (a deck's first cards): a card the facts file misses is asked of the
+        # cards file
         pool = BuiltinPool(data, index=builtin.INDEX_FILE, facts=str(tmp_path / name))
-        assert [pool.get(pc) for pc in codes] == [memory.get(pc) for pc in codes], name
-        assert pool._facts_file is None, name  # left after the first line that did not fit
+        asked = [last, *swapped_at, *codes]
+        assert [pool.get(pc) for pc in asked] == [memory.get(pc) for pc in asked], name
+        assert None not in [pool.get(pc) for pc in (last, *swapped_at)]
+        # through the index (read whole): the file is left at the first line that does not fit
+        monkeypatch.setattr(builtin, "_FACT_BISECTIONS", 0)
+        pool = BuiltinPool(data, index=builtin.INDEX_FILE, facts=str(tmp_path / name))
+        assert [pool.get(pc) for pc in asked] == [memory.get(pc) for pc in asked], name
+        assert pool._facts_file is None, name
+        monkeypatch.undo()
     # the shipped one fits: every card read comes from it, and equals the full parse
     pool = BuiltinPool(data, index=builtin.INDEX_FILE, facts=FACTS_FILE)
     parsed: list[str] = []
