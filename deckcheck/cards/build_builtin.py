@@ -216,17 +216,20 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if stale else 0
     for name, text in texts.items():
         (args.out / name).write_text(text, encoding="utf-8")
-    # the index of the bytes as written (line ends included)
-    (args.out / INDEX_FILE).write_bytes(index_bytes((args.out / CARDS_FILE).read_bytes()))
+    (args.out / INDEX_FILE).write_bytes(_index_of(args.out))
     print(f"wrote {', '.join([*texts, INDEX_FILE])} to {args.out} ({len(sources)} sources)")
     return 0
 
 
+def _index_of(folder: Path) -> bytes:
+    """The index of `folder`'s cards and facts files as written (line ends included)."""
+    return index_bytes((folder / CARDS_FILE).read_bytes(), (folder / FACTS_FILE).read_bytes())
+
+
 def _index_fits(folder: Path) -> bool:
-    """Whether `folder`'s index file is the index of its cards file (`index_bytes`)."""
+    """Whether `folder`'s index file is the index of its cards and facts files."""
     index = folder / INDEX_FILE
-    return index.is_file() and \
-        index.read_bytes() == index_bytes((folder / CARDS_FILE).read_bytes())
+    return index.is_file() and index.read_bytes() == _index_of(folder)
 
 
 if __name__ == "__main__":

@@ -12,20 +12,20 @@ them and compares):
   prerelease ids), sorted: ``id<TAB>passcode<TAB>kind``.
 - `builtin_names.tsv`: every name of every card, normalised (`cards.names.normalize`), sorted:
   ``key<TAB>passcode,passcode``.
-- `builtin_cards.idx`: where each line of the cards file starts, by passcode (`index_bytes`:
-  binary, made from the cards file; a pool checks it against the file, and each line it finds
-  through it, and makes the index itself when it does not fit).
 - `builtin_facts.tsv`: each card's compact facts, what a check reads (`compact.stored_facts`,
   the store's form), one card a line in the cards file's order: ``passcode<TAB>facts``
-  (`facts_text`, made from the cards file; a pool checks each line it reads, and reads the
-  cards file's line instead when one does not fit).
+  (`facts_text`, made from the cards file).
+- `builtin_cards.idx`: where each card's line starts in the cards file and in the facts file,
+  by passcode (`index_bytes`: binary, made from both; a pool checks it against the files, and
+  each line it finds through it, and makes the index itself when it does not fit; a facts file
+  that does not fit is left for the cards lines).
 
 Reading them costs nothing at start-up: the files are mapped into memory (`mmap`: only the
 pages a look-up touches are read, where reading the 7 MB cost `deckcheck check` ~4 ms), the
 ids and names files only when first needed; `BuiltinPool.get` finds a passcode, and
 `find_name` a name, by bisecting the sorted bytes of the files (a deck reads only its own
-~40 facts lines; after `_FACT_BISECTIONS` finds, a run over many decks, it reads the facts
-file whole and finds lines through the shipped index); the first look-up by Konami id or
+~40 facts lines; after `_SHIPPED_BISECTIONS` finds, a run over many decks, it finds lines
+through the shipped index, read once); the first look-up by Konami id or
 rule name, a suggestion or a walk over every card parses every line once (`MemoryPool`). A
 card found by passcode is built from its line of the facts file (`compact.card_from_row`, as
 a store's card: ~4 µs where parsing its cards line cost ~15) and fills in the rest from its
@@ -206,8 +206,9 @@ def _body(data: Buffer) -> int:
     return at
 
 
-def line_index(data: Buffer, start: int) -> tuple[array[int], array[int]]:
-    """The passcode of each line of the cards file's bytes `data` from `start` (its body),
+def line_index(data: Buffer, start: int, name: str = CARDS_FILE
+               ) -> tuple[array[int], array[int]]:
+    """The passcode of each line of the file `name`'s bytes `data` from `start` (its body),
     and where the line starts: two arrays, in file order (the file is sorted by passcode)."""
     lines = data[start:].split(b"\n")
     if lines and not lines[-1]:
@@ -215,42 +216,57 @@ def line_index(data: Buffer, start: int) -> tuple[array[int], array[int]]:
     try:
         codes = [int(line[:line.find(b"\t")]) for line in lines]
     except ValueError:
-        raise BuiltinDataError(f"{CARDS_FILE} holds a line that is not a card; reinstall "
+        raise BuiltinDataError(f"{name} holds a line that is not a card; reinstall "
                                "deckcheck.") from None
     starts = list(accumulate([len(line) + 1 for line in lines[:-1]], initial=start))
     return array("q", codes), array("q", starts)
 
 
-def index_bytes(data: bytes) -> bytes:
-    """The index file of the cards file's bytes `data`: the file's length, every line's
-    passcode, then where each line starts, as little-endian 64-bit integers."""
-    codes, starts = line_index(data, _body(data))
-    out = array("q", [len(data)]) + codes + starts
+def index_bytes(cards: bytes, facts: bytes) -> bytes:
+    """The index file of the cards file's bytes `cards` and the facts file's `facts` (whose
+    lines follow the cards file's): both files' lengths, every line's passcode, where each
+    line starts in the cards file, then in the facts file, as little-endian 64-bit integers."""
+    codes, starts = line_index(cards, _body(cards))
+    fact_codes, fact_starts = line_index(facts, _body(facts), FACTS_FILE)
+    if fact_codes != codes:
+        raise BuiltinDataError(f"{FACTS_FILE} does not follow {CARDS_FILE} line for line; "
+                               "regenerate the built-in card files.")
+    out = array("q", [len(cards), len(facts)]) + codes + starts + fact_starts
     if sys.byteorder == "big":
         out.byteswap()
     return out.tobytes()
 
 
-def read_index(raw: bytes, data: Buffer, start: int) -> tuple[array[int], array[int]] | None:
-    """The index in `raw` (`index_bytes`) when it fits the cards file's bytes `data` (body
-    from `start`): its length, and the first, middle and last line where it says; else None."""
-    n, odd = divmod(len(raw) - 8, 16)
+def _fits(data: Buffer, codes: array[int], starts: array[int]) -> bool:
+    """Whether the first, middle and last line of `data` start where `starts` says, with
+    their passcodes."""
+    n = len(codes)
+    for i in (0, n // 2, n - 1):
+        head = b"%d\t" % codes[i]
+        if data[starts[i]:starts[i] + len(head)] != head:
+            return False
+    return True
+
+
+def read_index(raw: bytes, cards: Buffer, start: int, facts: tuple[Buffer, int] | None = None
+               ) -> tuple[array[int], array[int], array[int] | None] | None:
+    """The index in `raw` (`index_bytes`) when it fits the cards file's bytes `cards` (body
+    from `start`): its length, and the first, middle and last line where it says; else None.
+    With it, where each facts line starts when it fits the facts file `facts` (its bytes and
+    body) too, else None."""
+    n, odd = divmod(len(raw) - 16, 24)
     if n < 1 or odd:
         return None
     numbers = array("q")
     numbers.frombytes(raw)
     if sys.byteorder == "big":
         numbers.byteswap()
-    if numbers[0] != len(data):
+    codes, starts, fact_starts = numbers[2:n + 2], numbers[n + 2:2 * n + 2], numbers[2 * n + 2:]
+    if numbers[0] != len(cards) or starts[0] != start or not _fits(cards, codes, starts):
         return None
-    codes, starts = numbers[1:n + 1], numbers[n + 1:]
-    if starts[0] != start:
-        return None
-    for i in (0, n // 2, n - 1):
-        head = b"%d\t" % codes[i]
-        if data[starts[i]:starts[i] + len(head)] != head:
-            return None
-    return codes, starts
+    fits = facts is not None and numbers[1] == len(facts[0]) and fact_starts[0] == facts[1] \
+        and _fits(facts[0], codes, fact_starts)
+    return codes, starts, fact_starts if fits else None
 
 
 #: How many steps of each bisection `_find` remembers (the cards file takes ~22 steps).
@@ -260,12 +276,14 @@ _BISECTIONS = 2_000
 #: The same, for a pool with the shipped index file: reading it (0.23-0.46 ms) costs what
 #: ~25-40 bisections do (1.1-1.3 ms a hundred); one deck's cards (~40) stay under this.
 _SHIPPED_BISECTIONS = 64
-#: How many facts lines a pool finds by bisection before it reads the facts file whole
-#: (`_facts_lines`: 10-17 ms, what ~1,000-1,500 bisections cost; an event reads it before it
-#: forks, `before_fork`).
-_FACT_BISECTIONS = 1_000
 #: A bisection's probe of a file: the line around a byte position (start, end, first cell).
 Probe = tuple[int, int, "int | bytes"]
+
+
+def _line_at(data: Buffer, begin: int) -> bytes:
+    """The line of `data` that starts at `begin`, without its line end."""
+    end = data.find(b"\n", begin)
+    return data[begin:end if end >= 0 else len(data)]
 
 
 def _find(data: Buffer, lo: int, key: int | bytes,
@@ -322,11 +340,10 @@ class BuiltinPool:
         self._facts_file = facts
         #: the facts file's bytes and where its lines start, once mapped
         self._facts: tuple[Buffer, int] | None = None
-        #: the facts file's lines, in the cards file's order, once read whole (`_facts_lines`)
-        self._fact_lines: list[str] | None = None
+        #: the facts file's bisection probes (`_find`)
         self._fact_probes: dict[int, Probe] = {}
-        #: how many facts lines were found by bisection (`_facts_row`)
-        self._fact_finds = 0
+        #: where each facts line starts, in `_index`'s order (None: no facts file that fits)
+        self._fact_starts: array[int] | None = None
         self._start = _body(cards)
         self._ids: tuple[Buffer, int] | None = None if ids is None else (ids, _body(ids))
         self._names: tuple[Buffer, int] | None = (None if names is None
@@ -387,33 +404,27 @@ class BuiltinPool:
 
     def _facts_row(self, passcode: int) -> str | None:
         """The facts of the card whose own passcode is `passcode`, from the facts file: by
-        bisection for its first `_FACT_BISECTIONS` finds (~10 µs each), then from its lines
-        read whole (`_facts_lines`, what that many cost) by the cards file's index, whose
-        lines they follow. None when the facts file holds no such line (the cards file
-        then says whether a card has it), or cannot say (missing, or not the cards file's:
-        the pool then reads cards lines)."""
-        if self._fact_lines is None:
-            self._fact_finds += 1
-            if self._fact_finds <= _FACT_BISECTIONS:
-                facts = self._facts_map()
-                if facts is None:
-                    return None
-                found = _find(facts[0], facts[1], passcode, self._fact_probes)
-                return None if found is None else \
-                    found[found.find(b"\t") + 1:].decode("utf-8")
-        lines = self._facts_lines()
-        if lines is None:
+        bisection for the first finds, as `_line`, then through `_index`. None when the facts
+        file holds no such line (the cards file then says whether a card has it), or cannot
+        say (missing, or not the cards file's: the pool then reads cards lines)."""
+        facts = self._facts_map()
+        if facts is None:
             return None
+        data, start = facts
+        if self._bisecting():
+            found = _find(data, start, passcode, self._fact_probes)
+            return None if found is None else found[found.find(b"\t") + 1:].decode("utf-8")
         codes = self._index()[0]
+        fact_starts = self._fact_starts
         i = bisect_left(codes, passcode)
-        if i == len(codes) or codes[i] != passcode:
+        if fact_starts is None or i == len(codes) or codes[i] != passcode:
             return None
-        head = f"{passcode}\t"
-        line = lines[i]
+        line = _line_at(data, fact_starts[i])
+        head = b"%d\t" % passcode
         if not line.startswith(head):  # not the cards file's facts
             self._facts_file = None
             return None
-        return line[len(head):]
+        return line[len(head):].decode("utf-8")
 
     def _facts_map(self) -> tuple[Buffer, int] | None:
         """The facts file's bytes and where its lines start (None: no such file)."""
@@ -424,24 +435,7 @@ class BuiltinPool:
                 self._facts_file = None
                 return None
             self._facts = data, _body(data)
-        return self._facts
-
-    def _facts_lines(self) -> list[str] | None:
-        """The facts file's lines, read whole (10-17 ms): one per line of the cards file, or
-        None when their number is not the cards file's (the facts file is then left)."""
-        if self._fact_lines is None:
-            facts = self._facts_map()
-            if facts is None:
-                return None
-            data, start = facts
-            lines = data[start:].decode("utf-8").split("\n")
-            if lines and not lines[-1]:
-                lines.pop()
-            if len(lines) != len(self._index()[0]):
-                self._facts_file = None
-                return None
-            self._fact_lines = lines
-        return self._fact_lines
+        return self._facts if self._facts_file is not None else None
 
     def stored_card(self, passcode: int) -> Card:
         """The full card of a card's own passcode, parsed from its line, not kept (a card of
@@ -454,17 +448,29 @@ class BuiltinPool:
     def _index(self) -> tuple[array[int], array[int]]:
         """Every card's passcode and where its line starts, sorted by passcode: two arrays,
         read from the package's index file (`index_bytes`) when it fits the cards file, else
-        made from it (~15-30 ms, once); a forked process shares them without copying."""
+        made from it (~15-30 ms, once); a forked process shares them without copying. Where
+        each facts line starts (`_fact_starts`) comes with them: from the index file when it
+        fits the facts file too, else made from the facts file; a facts file whose lines do
+        not follow the cards file's is left."""
         if self._line_index is None:
+            facts = self._facts_map()
             shipped = None
             if self._index_file is not None:
                 try:
                     shipped = read_index(_package_file(self._index_file), self._data,
-                                         self._start)
+                                         self._start, facts)
                 except BuiltinDataError:  # no index file: made here
                     pass
             self._index_read = shipped is not None
-            self._line_index = shipped or line_index(self._data, self._start)
+            codes, starts, fact_starts = shipped or (*line_index(self._data, self._start), None)
+            if facts is not None and fact_starts is None:
+                try:
+                    fact_codes, fact_starts = line_index(*facts, FACTS_FILE)
+                except BuiltinDataError:
+                    fact_codes = array("q")
+                if fact_codes != codes:
+                    self._facts_file, fact_starts = None, None
+            self._line_index, self._fact_starts = (codes, starts), fact_starts
         return self._line_index
 
     def _bisecting(self) -> bool:
@@ -489,9 +495,7 @@ class BuiltinPool:
         if i == len(codes) or codes[i] != passcode:
             return None
         data = self._data
-        begin = starts[i]
-        end = data.find(b"\n", begin)
-        line = data[begin:end if end >= 0 else len(data)]
+        line = _line_at(data, starts[i])
         if not line.startswith(b"%d\t" % passcode):  # a shipped index that does not fit
             if not self._index_read:
                 raise BuiltinDataError(f"{CARDS_FILE}: the line of {passcode} is not where "
@@ -568,13 +572,11 @@ class BuiltinPool:
     # --- what an event's workers need (`event.run.CachingPool`, `event.jobs`) -------------
 
     def before_fork(self) -> None:
-        """Before worker processes are forked: index the cards file now (`_index`) and read
-        the facts file's lines, so that every worker finds its cards through the one index
-        and lines instead of reading its own."""
+        """Before worker processes are forked: read the index of the cards and facts files
+        now (`_index`), so that every worker finds its cards through the one index instead
+        of reading its own."""
         if self._memory is None:
             self._index()
-            if self._facts_file is not None:
-                self._facts_lines()
 
     def reopen(self) -> None:
         """In a forked worker: nothing to reopen (the files are mapped or read into memory,

@@ -63,7 +63,6 @@ def test_bisection_finds_every_id_the_full_parse_does(monkeypatch: pytest.Monkey
     from deckcheck.cards import builtin
 
     monkeypatch.setattr(builtin, "_BISECTIONS", 10**9)  # never the index (see below)
-    monkeypatch.setattr(builtin, "_FACT_BISECTIONS", 10**9)
     full = _fresh()
     memory = full._all()
     ids = {pc for c in memory for pc in c.all_passcodes}
@@ -94,7 +93,6 @@ def test_after_many_bisections_the_pool_finds_lines_through_its_index(
     from deckcheck.cards import builtin
 
     monkeypatch.setattr(builtin, "_BISECTIONS", 3)
-    monkeypatch.setattr(builtin, "_FACT_BISECTIONS", 3)
     pool = _fresh()
     bisected: list[int] = []
     find = builtin._find
@@ -235,8 +233,9 @@ def test_a_facts_file_that_does_not_fit_is_left_for_the_cards_lines(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`builtin_facts.tsv` is the cards file's facts, line for line (`facts_text`). A facts
     file that does not fit the cards file (a line missing, or two lines swapped) gives no
-    other card: a passcode it misses while bisecting is asked of the cards file, and read
-    whole it is left at the first line that does not fit (the cards lines are parsed)."""
+    other card: a passcode it misses while bisecting is asked of the cards file, and through
+    the index it is left when its lines do not follow the cards file's, or at the first line
+    that is not where the index says (the cards lines are parsed)."""
     from deckcheck.cards import builtin
 
     data = (PACKAGE / CARDS_FILE).read_bytes()
@@ -258,8 +257,8 @@ def test_a_facts_file_that_does_not_fit_is_left_for_the_cards_lines(
         asked = [last, *swapped_at, *codes]
         assert [pool.get(pc) for pc in asked] == [memory.get(pc) for pc in asked], name
         assert None not in [pool.get(pc) for pc in (last, *swapped_at)]
-        # through the index (read whole): the file is left at the first line that does not fit
-        monkeypatch.setattr(builtin, "_FACT_BISECTIONS", 0)
+        # through the index (read at once)
+        monkeypatch.setattr(builtin, "_SHIPPED_BISECTIONS", 0)
         pool = BuiltinPool(data, index=builtin.INDEX_FILE, facts=str(tmp_path / name))
         assert [pool.get(pc) for pc in asked] == [memory.get(pc) for pc in asked], name
         assert pool._facts_file is None, name
@@ -276,25 +275,30 @@ def test_a_facts_file_that_does_not_fit_is_left_for_the_cards_lines(
 
 def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`builtin_cards.idx` is the index of the shipped cards file (`index_bytes`); the pool
-    reads it instead of indexing the file itself. An index that does not fit the cards file
-    (another length, or lines elsewhere) is not used: the pool makes its own."""
+    """`builtin_cards.idx` is the index of the shipped cards and facts files (`index_bytes`);
+    the pool reads it instead of indexing the files itself. An index that does not fit the
+    cards file (another length, or lines elsewhere) is not used: the pool makes its own."""
     from deckcheck.cards import builtin
 
     data = (PACKAGE / CARDS_FILE).read_bytes()
+    facts = (PACKAGE / FACTS_FILE).read_bytes()
     shipped = (PACKAGE / builtin.INDEX_FILE).read_bytes()
-    assert shipped == builtin.index_bytes(data)
+    assert shipped == builtin.index_bytes(data, facts)
     made = builtin.line_index(data, builtin._body(data))
-    assert builtin.read_index(shipped, data, builtin._body(data)) == made
+    made_facts = builtin.line_index(facts, builtin._body(facts), FACTS_FILE)
+    assert made_facts[0] == made[0]  # the facts file's lines follow the cards file's
+    assert builtin.read_index(shipped, data, builtin._body(data)) == (*made, None)
+    assert builtin.read_index(shipped, data, builtin._body(data),
+                              (facts, builtin._body(facts))) == (*made, made_facts[1])
     pool = builtin_pool()
-    assert pool._index() == made
+    assert pool._index() == made and pool._fact_starts == made_facts[1]
     # the pool over the package's files reads the index file: it does not index the file
     made_here: list[int] = []
     real = builtin.line_index
 
-    def spy(data: builtin.Buffer, start: int) -> tuple[Any, Any]:
+    def spy(data: builtin.Buffer, start: int, name: str = CARDS_FILE) -> tuple[Any, Any]:
         made_here.append(start)
-        return real(data, start)
+        return real(data, start, name)
 
     monkeypatch.setattr(builtin, "line_index", spy)
     assert BuiltinPool(data, index=builtin.INDEX_FILE)._index() == made and made_here == []
@@ -310,7 +314,8 @@ def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
     # the same length, a line moved: the first, middle or last line is not where it says
     codes, starts = made
     moved = bytearray(shipped)
-    moved[8 + 8 * len(codes) * 2 - 8:] = (starts[-1] + 1).to_bytes(8, "little")
+    at = 8 * (2 + 2 * len(codes) - 1)  # the last card line's start
+    moved[at:at + 8] = (starts[-1] + 1).to_bytes(8, "little")
     assert builtin.read_index(bytes(moved), data, builtin._body(data)) is None
     # a pool over the package's cards whose index file does not fit makes its own
     (tmp_path / "stale.idx").write_bytes(bytes(moved))
@@ -321,8 +326,8 @@ def test_the_shipped_index_is_the_cards_files_and_a_stale_one_is_not_used(
     # an index that passes those looks but is wrong between them (two lines swapped in it):
     # the first line found where it does not start is seen, and the pool makes its own
     i = len(codes) // 4
-    swapped = array("q", [len(data)]) + codes + starts
-    swapped[1 + len(codes) + i], swapped[2 + len(codes) + i] = starts[i + 1], starts[i]
+    swapped = array("q", [len(data), len(facts)]) + codes + starts + made_facts[1]
+    swapped[2 + len(codes) + i], swapped[3 + len(codes) + i] = starts[i + 1], starts[i]
     (tmp_path / "swapped.idx").write_bytes(swapped.tobytes())
     pool = BuiltinPool(data, index=str(tmp_path / "swapped.idx"))
     assert pool._index() != made and len(made_here) == 2  # read: it fits the three looks
@@ -359,8 +364,9 @@ def test_regenerated_from_the_real_data_is_the_same(shared_data: Path) -> None:
     assert (PACKAGE / CARDS_FILE).read_text(encoding="utf-8") == cards
     assert (PACKAGE / "builtin_ids.tsv").read_text(encoding="utf-8") == ids
     assert (PACKAGE / "builtin_names.tsv").read_text(encoding="utf-8") == names
-    assert (PACKAGE / "builtin_cards.idx").read_bytes() == index_bytes(cards.encode())
     assert (PACKAGE / FACTS_FILE).read_text(encoding="utf-8") == facts_text(cards)
+    assert (PACKAGE / "builtin_cards.idx").read_bytes() == \
+        index_bytes(cards.encode(), facts_text(cards).encode())
 
 
 # --------------------------------------------------------------------------- structure

@@ -1,5 +1,5 @@
-"""What an event reads before forking its workers: the built-in cards file's index and
-facts lines (`BuiltinPool.before_fork`), every compact row
+"""What an event reads before forking its workers: the index of the built-in cards and facts
+files (`BuiltinPool.before_fork`), every compact row
 of a store (`StorePool.before_fork`), and a forked worker's own connection
 (`StorePool.reopen`)."""
 
@@ -47,12 +47,12 @@ def test_before_fork_indexes_the_cards_file_once_for_every_worker() -> None:
     assert getattr(pool, "_line_index", None) is None
     pool.before_fork()
     index = pool._line_index  # type: ignore[attr-defined]  # made by `_index`
-    lines = pool._fact_lines  # the facts file's lines, read whole
-    assert index is not None and lines is not None and len(lines) == len(index[0])
+    starts = pool._fact_starts  # where each facts line starts, from the same index
+    assert index is not None and starts is not None and len(starts) == len(index[0])
     pool.reopen()  # (nothing to reopen: the files are in memory)
     pool.before_fork()
     assert pool._line_index is index  # type: ignore[attr-defined]  # the one made before
-    assert pool._fact_lines is lines
+    assert pool._fact_starts is starts
     assert pool.get(89631139) is not None
 
 
