@@ -167,7 +167,8 @@ class _Forked:
         self.sent: list[int | None] = []  # per worker: the pipe its runs go to, until closed
         self.back: list[int] = []  # per worker: the pipe its results come from
         self.given: list[list[int]] = []  # per worker: its runs not back yet, in order
-        for _ in range(min(jobs, len(runs))):  # none left without a run (`results`)
+        # none left without a run, and one at least left for this process (`results`)
+        for _ in range(min(jobs, len(runs) - 1)):
             task_r, task_w = os.pipe()
             result_r, result_w = os.pipe()
             pid = os.fork()
@@ -206,7 +207,10 @@ class _Forked:
         ok = False
         try:
             with selectors.DefaultSelector() as sel:
-                for _ in range(_AHEAD):  # a run to each worker in turn: each gets one
+                # a run to each worker in turn: each gets one, and this process keeps a
+                # share of a short event's runs (it would only wait)
+                ahead = max(1, min(_AHEAD, len(self.runs) // (len(self.back) + 1)))
+                for _ in range(ahead):
                     for w in range(len(self.back)):
                         self._give(w)
                 for w, fd in enumerate(self.back):

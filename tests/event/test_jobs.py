@@ -216,17 +216,29 @@ def test_more_jobs_than_the_runs_need_fork_only_the_workers_given_runs(
         kit: SimpleNamespace, pool: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """On many cores an event of a few hundred files has fewer runs than the workers could
     take ahead: a worker given no run ended at once and its pipe's end was taken for a worker
-    killed (the event stopped with "stopped before it was done"). No more workers than runs
-    are forked, and the first runs go to each worker in turn: every one forked has a run, and
-    as many work as there are runs (up to `jobs - 1`), not a worker per `_AHEAD` runs."""
+    killed (the event stopped with "stopped before it was done"). Fewer workers than runs are
+    forked, and the first runs go to each worker in turn: every one forked has a run, as many
+    work as there are runs (up to `jobs - 1`), not a worker per `_AHEAD` runs, and this
+    process keeps runs of its own (it had handed them all out and only waited)."""
     from deckcheck.event import jobs, run
 
     folder = _folder(kit, tmp_path, 130)
     forked = _counted_forks(monkeypatch)
+    parent, plain = os.getpid(), run.check_run
+    here: list[int] = []
+
+    def check_run(entries: Any, *args: Any) -> Any:
+        if os.getpid() == parent:
+            here.append(len(entries))
+        return plain(entries, *args)
+
+    monkeypatch.setattr(run, "check_run", check_run)
     kw: dict[str, Any] = dict(date="2026-12-05")
     eight = check_event([folder], pool, jobs=8, **kw)
     runs = jobs.runs_of(list(folder.iterdir()), 8, run.BATCH)
-    assert len(forked) == min(7, len(runs)) > -(-len(runs) // jobs._AHEAD)
+    assert len(forked) == min(7, len(runs) - 1) > -(-len(runs) // jobs._AHEAD)
+    assert len(here) > 1  # the warm-up's one file, and a run at least
+    monkeypatch.setattr(run, "check_run", plain)
     assert to_dict(eight) == to_dict(check_event([folder], pool, **kw))
 
 
