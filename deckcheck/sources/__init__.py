@@ -77,15 +77,14 @@ def _read_source(path: str | Path) -> SourceData:
     if head.startswith(b"SQLite format 3"):
         raise ImportFailed(f"{path} is an SQLite file but not a YGOPro card database (no datas/"
                            "texts tables, or the file is damaged); nothing was changed.")
-    if zipfile.is_zipfile(path):
-        version = file_digest(path)
+    if zipfile.is_zipfile(path):  # its digest taken where it is not read whole below
         try:
             with zipfile.ZipFile(path) as zf:
                 check_archive(zf, path)
                 from deckcheck.sources import ygojson
 
                 if ygojson.looks_like_zip(zf):
-                    return ygojson.read_zip(zf, origin=origin, version=version)
+                    return ygojson.read_zip(zf, origin=origin, version=file_digest(path))
                 cdbs = [n for n in zf.namelist() if n.lower().endswith((".cdb", ".db",
                                                                          ".sqlite"))]
                 if cdbs and json_member(zf, None) is None:
@@ -98,11 +97,12 @@ def _read_source(path: str | Path) -> SourceData:
                         if not edopro_cdb.is_cdb(target):
                             raise ImportFailed(f"{path} holds {member}, which is not a YGOPro "
                                                "card database; nothing was changed.")
-                        return _cdb(target, origin, version, label=Path(member).name)
+                        return _cdb(target, origin, file_digest(path),
+                                    label=Path(member).name)
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError,
                 RuntimeError) as exc:  # RuntimeError: an encrypted member
             raise zip_error(path, exc) from None
-    raw = path.read_bytes()  # once, for its version (digest) and its data
+    raw = path.read_bytes()  # once, for its version (digest) and its data (a zip's too)
     return parse_json(read_json_file(path, raw=raw), origin=origin, version=digest(raw))
 
 

@@ -97,15 +97,22 @@ def test_an_update_from_a_file_starts_without_the_http_client(tmp_path: Path) ->
     assert out.stdout.strip() == "False False False"
 
 
-def test_a_json_file_imported_is_read_once(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_json_file_imported_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           zipped: bool) -> None:
     """`cards import cards.json` (`read_source`) read the file for its digest, then again for
     its cards; its bytes now give both, and its version is the same digest (the look for a
-    zip's directory at its end still reads up to 128 KiB of it)."""
+    zip's directory at its end still reads up to 128 KiB of it). A zip holding the JSON, as
+    the dump is downloaded, too."""
     from deckcheck.sources import read_source
 
-    src = tmp_path / "cardinfo.json"
-    src.write_bytes(FIXTURE.read_bytes() + b" " * 2_000_000)
+    src = tmp_path / ("cardinfo.zip" if zipped else "cardinfo.json")
+    answer = FIXTURE.read_bytes() + b" " * 2_000_000
+    if zipped:  # stored, not compressed: as big as the JSON
+        with zipfile.ZipFile(src, "w") as zf:
+            zf.writestr("cardinfo.json", answer)
+    else:
+        src.write_bytes(answer)
     version = file_digest(src)
     read = _bytes_read_of(src, monkeypatch)
     sd = read_source(src)
