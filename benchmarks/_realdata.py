@@ -97,19 +97,11 @@ def _settle(tmp: Path, path: Path) -> None:
 
 
 def fresh_builtin_pool() -> BuiltinPool:
-    """A new built-in pool (nothing looked up yet), as a fresh process has it."""
-    from deckcheck.cards.builtin import (
-        CARDS_FILE,
-        FACTS_FILE,
-        IDS_FILE,
-        INDEX_FILE,
-        NAMES_FILE,
-        BuiltinPool,
-    )
-    from deckcheck.cards.builtin import _package_file as package_file
+    """A new built-in pool (nothing looked up yet), as a fresh process has it: what
+    `builtin_pool()` makes, without its cache."""
+    from deckcheck.cards.builtin import builtin_pool
 
-    return BuiltinPool(package_file(CARDS_FILE), package_file(IDS_FILE),
-                       package_file(NAMES_FILE), index=INDEX_FILE, facts=FACTS_FILE)
+    return builtin_pool.__wrapped__()
 
 
 def builtin_env(tmp: str | os.PathLike[str]) -> dict[str, str]:
