@@ -129,7 +129,7 @@ class PlainValidator:
     name (across alternate artworks and cards treated as another name) and list limits."""
 
     def __init__(self, pool: str, fmt: object, banlist: object) -> None:
-        from deckcheck.cards.names import normalize
+        from deckcheck.cards.model import rule_key_of
 
         cards, ids = plain_tables(pool)
         limits: dict[int, int] = {e.passcode: e.limit for e in banlist.entries  # type: ignore[attr-defined]
@@ -163,7 +163,7 @@ class PlainValidator:
             if c["name"] != c["rule_name"] and c["rule_name"] in by_name:
                 other = cards[by_name[c["rule_name"]]]
                 named = strictest([other["passcode"], *other.get("alt_passcodes", ())])
-            self.facts[id_] = (normalize(c["rule_name"]) or c["rule_name"], place, bad,
+            self.facts[id_] = (rule_key_of(c["rule_name"]), place, bad,
                                strictest([id_, *own]), named)
 
     def verdict(self, path: str) -> str:

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from deckcheck.cards.compact import card_from_row, stored_facts
+from deckcheck.cards.compact import card_from_row, released_days, stored_facts
 from deckcheck.cards.model import Card
 from deckcheck.cards.names import normalize
 from deckcheck.cards.pool import LineSuggester, MemoryPool, PoolInfo
@@ -130,8 +130,7 @@ def parse_line(line: str, where: str = CARDS_FILE) -> Card:
             monster_types=types.split(",") if types else (), level=level, rank=rank,
             link_rating=link, scale=_int(scale), attribute=attribute or None,
             race=race or None, atk=atk, defense=defense,
-            released={r: d for r, _, d in (p.partition("=") for p in released.split(","))}
-            if released else None,
+            released=released_days(released),
             master_duel=None if not md else md.startswith("yes"),
             scopes=scopes.split(",") if scopes else (), rule_name=rule_name or name,
             cannot_normal_summon=cns == "1")
