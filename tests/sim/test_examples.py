@@ -24,7 +24,7 @@ def test_example_profile_compiles_and_runs() -> None:
     assert len(state.extra) == 15 and len(state.hand) == 5
     found = profile_next_to(deck_path)
     assert found == str(EXAMPLES / "tcg-legal.profile.toml")
-    cp = compile_profile(load_profile_file(found), main, pool, str(found), extra=len(extra))
+    cp = compile_profile(load_profile_file(found), main, pool, found, extra=len(extra))
     assert cp.notes == []
     assert {b.kind for b in cp.behaviours.values()} == {"search", "draw", "excavate"}
     rep = odds(cp, hands=5000, seed=1, turns=2, with_sensitivity=False)

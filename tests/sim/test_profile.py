@@ -316,13 +316,11 @@ def test_plain_rules_read_the_annotations_as_written(monkeypatch: pytest.MonkeyP
         pf.plain_rules.cache_clear()
     monkeypatch.setattr(pf, "_written_rule", lambda written: None)  # e.g. list[int]
     with pytest.raises(TypeError, match=r"^Options\.\w+: write its annotation as bool"):
-        pf.plain_rules(pf.Options)
-    pf.plain_rules.cache_clear()
+        pf.plain_rules(pf.Options)  # (a call that raises is not cached)
     monkeypatch.undo()
-    assert pf._written_rule("list[int]") is None
     assert pf._written_rule("int | None") == ((int,), True)
     assert pf._written_rule("Literal['bottom', \"shuffle\"]") == (("bottom", "shuffle"), False)
-    for other in ("dict[str, Any]", "Literal['a, b']", "int | str", "Any", "list[str]"):
+    for other in ("dict[str, Any]", "Literal['a, b']", "int | str", "Any", "list[int]"):
         assert pf._written_rule(other) is None
 
 
