@@ -270,9 +270,10 @@ def read_index(raw: bytes, cards: Buffer, start: int, facts: tuple[Buffer, int] 
 
 #: How many steps of each bisection `_find` remembers (the cards file takes ~22 steps).
 _REMEMBERED = 12
-#: How many lines a pool finds by bisection before it indexes the file (`BuiltinPool._line`).
+#: How many lines (cards or facts) a pool finds by bisection before it indexes the files
+#: (`BuiltinPool._bisecting`).
 _BISECTIONS = 2_000
-#: The same, for a pool with the shipped index file: reading it (0.23-0.46 ms) costs what
+#: The same, for a pool with the shipped index file: reading it (0.37-0.46 ms) costs what
 #: ~25-40 bisections do (1.1-1.3 ms a hundred); one deck's cards (~40) stay under this.
 _SHIPPED_BISECTIONS = 64
 #: A bisection's probe of a file: the line around a byte position (start, end, first cell).
@@ -329,11 +330,12 @@ class BuiltinPool:
     def __init__(self, cards: Buffer, ids: Buffer | None = None,
                  names: Buffer | None = None, index: str | None = None,
                  facts: str | None = None) -> None:
-        """The pool over the bytes of the three files (read or mapped); `ids` and `names`
-        None: the package's own, mapped when first needed. `index`: the package's file
-        holding the cards file's index (`index_bytes`), read when first needed. `facts`: the
-        package's facts file (`facts_text`), mapped when first needed; without it (or when
-        it does not fit the cards file) each card is parsed from its cards line."""
+        """The pool over the bytes of the cards, ids and names files (read or mapped);
+        `ids` and `names` None: the package's own, mapped when first needed. `index`: the
+        package's file holding the cards and facts files' index (`index_bytes`), read when
+        first needed. `facts`: the package's facts file (`facts_text`), mapped when first
+        needed; without it (or when it does not fit the cards file) each card is parsed from
+        its cards line."""
         self._data = cards
         self._index_file = index
         self._facts_file = facts
@@ -354,7 +356,7 @@ class BuiltinPool:
         self._probes: dict[int, Probe] = {}
         #: every card's passcode and where its line starts, sorted (`_index`), once made
         self._line_index: tuple[array[int], array[int]] | None = None
-        #: how many lines were found by bisection (`_line`)
+        #: how many lines were found by bisection (`_bisecting`)
         self._bisected = 0
         self._memory: MemoryPool | None = None
         #: "did you mean" from the names file (`LineSuggester`), made on the first suggestion
