@@ -6,8 +6,8 @@ reads every card source under DATA_DIR (default ``../shared/data/cards``: the YG
 dump, YAML Yugi, YGOJSON, the EDOPro cdbs and mappings.json) exactly as `deckcheck cards
 import` does, merges them as the store does (`deckcheck.imports.merge`), and writes the check
 facts of every card into the package (`builtin_cards.tsv`, `builtin_ids.tsv`,
-`builtin_names.tsv`, the cards file's index `builtin_cards.idx` and its compact facts
-`builtin_facts.tsv`; see `deckcheck.cards.builtin` for the columns). No card texts. The
+`builtin_names.tsv`, the cards' compact facts `builtin_facts.tsv` and both files' index
+`builtin_cards.idx`; see `deckcheck.cards.builtin` for the columns). No card texts. The
 header names each source, its file, version and the day its data ends, and what the pool
 covers per family of facts (`deckcheck.cards.coverage`). ``--check`` writes nothing and
 exits 1 when the files in the package differ from what the data gives (the test does the

@@ -156,7 +156,7 @@ def facts_text(cards: str) -> str:
             f"as a store keeps them), one card a line in the order of {CARDS_FILE}, made from "
             "it by `python -m deckcheck.cards.build_builtin`; do not edit by hand.\n"
             "# passcode\tfacts\n")
-    return head + "".join(f"{line[:line.index(chr(9))]}\t{line_facts(line)}\n"
+    return head + "".join(line.split("\t", 1)[0] + "\t" + line_facts(line) + "\n"
                           for line in lines)
 
 
