@@ -101,6 +101,23 @@ def test_the_files_of_each_run_are_counted_without_making_their_paths(
     assert files_between(list(entries), 2, 8) == 4  # a plain list: counted from its items
 
 
+def _runs_checked_here(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of each run this process checks from now on (`run.check_run` counted in
+    this process only, not in the workers it forks)."""
+    from deckcheck.event import run
+
+    parent, plain = os.getpid(), run.check_run
+    here: list[int] = []
+
+    def check_run(entries: Any, *args: Any) -> Any:
+        if os.getpid() == parent:
+            here.append(len(entries))
+        return plain(entries, *args)
+
+    monkeypatch.setattr(run, "check_run", check_run)
+    return here
+
+
 def _counted_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The pids of the processes this process forks from now on (`os.fork` counted)."""
     forked: list[int] = []
@@ -157,15 +174,8 @@ def test_jobs_counts_this_process_which_checks_runs_too(
     from deckcheck.event import jobs, run
 
     forked = _counted_forks(monkeypatch)
-    parent, plain = os.getpid(), run.check_run
-    here: list[int] = []
-
-    def check_run(entries: Any, *args: Any) -> Any:
-        if os.getpid() == parent:
-            here.append(len(entries))
-        return plain(entries, *args)
-
-    monkeypatch.setattr(run, "check_run", check_run)
+    plain = run.check_run
+    here = _runs_checked_here(monkeypatch)
     folder = _folder(kit, tmp_path, MIN_FILES_PER_JOB * 4)
     kw: dict[str, Any] = dict(date="2026-12-05")
     two = check_event([folder], pool, jobs=2, **kw)
@@ -224,15 +234,8 @@ def test_more_jobs_than_the_runs_need_fork_only_the_workers_given_runs(
 
     folder = _folder(kit, tmp_path, 130)
     forked = _counted_forks(monkeypatch)
-    parent, plain = os.getpid(), run.check_run
-    here: list[int] = []
-
-    def check_run(entries: Any, *args: Any) -> Any:
-        if os.getpid() == parent:
-            here.append(len(entries))
-        return plain(entries, *args)
-
-    monkeypatch.setattr(run, "check_run", check_run)
+    plain = run.check_run
+    here = _runs_checked_here(monkeypatch)
     kw: dict[str, Any] = dict(date="2026-12-05")
     eight = check_event([folder], pool, jobs=8, **kw)
     runs = jobs.runs_of(list(folder.iterdir()), 8, run.BATCH)
