@@ -45,6 +45,9 @@ MIN_FILES_PER_JOB = 64
 #: in one query, and no more than this many decks are held at once.
 BATCH = 256
 
+#: About how many problem rows a registration makes, as its spool holds them (`RowSpool`).
+PROBLEMS_EACH = 4
+
 #: Violations of these severities are the event's "problems" (info notes are not).
 PROBLEM_SEVERITIES = ("error", "warning")
 
@@ -178,7 +181,9 @@ def check_event(sources: Iterable[str | Path] | Entries, pool: CardPool, *,
         raise no_deck_files(sources)
     event = _new_event(format, day)
     event.event = event_name
-    event.players, event.problems = RowSpool(PlayerRow), RowSpool(ProblemRow)  # not held
+    # held up to a few thousand registrations (4,000 of real decks: 12,246 problems)
+    event.players = RowSpool(PlayerRow)
+    event.problems = RowSpool(ProblemRow, per_registration=PROBLEMS_EACH)
     with gc_paused():
         if jobs > 1 and entries.files >= MIN_FILES_PER_JOB * 2:
             from deckcheck.event.jobs import Work, check_files

@@ -4,8 +4,9 @@ An event of 100,000 registrations makes about as many player rows and three time
 problem rows (~3 KB a registration); held in memory they were most of what `event check` used
 (issue 24). `RowSpool` is the table of one kind of row (`PlayerRow`, `ProblemRow`): rows are
 appended as each registration is checked, each kept as the tuple of its values (no row object
-is made as it comes); the first `KEEP` are held (an event of a few thousand registrations
-never touches the disk), and past that every row is written to an unnamed temporary file,
+is made as it comes); the first `KEEP` are held (`KEEP * per_registration` of a table with
+several rows a registration: an event of a few thousand registrations never touches the
+disk), and past that every row is written to an unnamed temporary file,
 `BLOCK` rows to a pickled block, and only the current block and each block's place are
 kept. Reading gives the rows back in order, as new row objects:
 `len`, iteration, an index or a slice (a forked process reads its slice of the file with
@@ -27,7 +28,8 @@ from typing import IO, Any, TypeVar, overload
 
 T = TypeVar("T")
 
-#: Rows held in memory before the table moves to disk.
+#: Rows held in memory before the table moves to disk (the player rows of an event of 8,192
+#: registrations).
 KEEP = 8192
 #: Rows in one pickled block on disk.
 BLOCK = 1024
@@ -45,11 +47,13 @@ class RowSpool(Sequence[T]):
     """An append-only table of slotted dataclass rows (`kind`), on disk past `KEEP` rows."""
 
     def __init__(self, kind: type[T], *, keep: int | None = None,
-                 block: int | None = None) -> None:
+                 block: int | None = None, per_registration: int = 1) -> None:
+        """`per_registration`: about how many rows a registration makes (a table of problems:
+        three or four), so that `KEEP` rows each are held (when `keep` is not given)."""
         self.kind = kind
         self.names = tuple(f.name for f in fields(kind))  # type: ignore[arg-type]
         self._setters = [getattr(kind, n).__set__ for n in self.names]  # slotted: descriptors
-        self.keep = KEEP if keep is None else keep
+        self.keep = KEEP * per_registration if keep is None else keep
         self.block = BLOCK if block is None else block
         #: Completes a row as it is read back (the duplicate flags), or None.
         self.fill: Callable[[T], None] | None = None

@@ -196,6 +196,13 @@ def test_an_event_read_back_from_disk_writes_the_same_reports(
 
     held = run()
     assert held.players._file is None  # type: ignore[union-attr]
+    # a table of problems holds `PROBLEMS_EACH` rows a registration: more than the players
+    keep = -(-len(held.problems) // 4)
+    assert len(held.problems) > keep and len(held.players) > keep
+    monkeypatch.setattr(spool, "KEEP", keep)
+    fewer = run()
+    assert fewer.players._file is not None  # type: ignore[union-attr]
+    assert fewer.problems._file is None  # type: ignore[union-attr]
     monkeypatch.setattr(spool, "KEEP", 5)
     monkeypatch.setattr(spool, "BLOCK", 4)
     on_disk = run()
