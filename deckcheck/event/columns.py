@@ -26,6 +26,7 @@ PLAYER_COLUMNS: tuple[tuple[str, str], ...] = (
     ("duplicate", "Duplicate"),
     ("deck_hash", "Deck hash"),
     ("error", "Error"),
+    ("notes", "Notes"),
 )
 
 #: (field, header) of the problems table, in column order.

@@ -66,6 +66,11 @@ class PlayerRow:
     """A short hash of the normalised deck (canonical passcodes and counts per section)."""
     error: str | None = None
     """The one-sentence reason when verdict == "unreadable"."""
+    notes: str | None = None
+    """What could not be checked in this deck, one per line: the points the card data could
+    not settle on the date (verdict "unchecked") and the check's notes on this deck alone
+    ("2 cards have no known TCG release date; not checked."). Notes on every deck (which card
+    set, a stale list) are the event's `notices`."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -116,7 +121,8 @@ class EventReport:
     """How many lists could not be fully checked (not in the JSON report: their rows say
     it)."""
     notices: list[str] = field(default_factory=list)
-    """Notes that apply to the whole check (e.g. the built-in card set was used)."""
+    """Notes that apply to the whole check (e.g. the built-in card set was used), and how many
+    registrations have `PlayerRow.notes`."""
     players: list[PlayerRow] | RowSpool[PlayerRow] = field(default_factory=list)
     """The rows in number order: a list, or (`check_event`) a `RowSpool` kept on disk past
     a few thousand rows, read back in order."""

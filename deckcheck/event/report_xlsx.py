@@ -36,7 +36,7 @@ MIN_WIDTH, MAX_WIDTH = 6, 60
 #: the Players and Problems sheets, printed one A4 page wide, stay at a readable scale
 #: (about 8 pt: the columns add up to about 200 characters; at 60 a column, long names and
 #: paths made it about 310 and the print about 5 pt).
-WRAPPED = {"problems": 36, "duplicate": 20, "error": 28, "message": 40}
+WRAPPED = {"problems": 34, "duplicate": 16, "error": 20, "message": 40, "notes": 20}
 #: Columns fitted to their content up to this width, and wrapped beyond it (names, paths).
 CAPPED = {"player": 24, "source": 24, "name": 20, "card": 24, "location": 28}
 #: verdict label -> style name of `xlsx_tables.STYLES`

@@ -321,7 +321,7 @@ ProblemData = tuple[str, str, str, "str | None", "str | None", "int | None", "in
                     "str | None", str]
 #: One checked registration, compact (what a worker sends back): (player, player_id,
 #: source, verdict, main, extra, side, problem_count, problems, deck_hash, error, problems
-#: as `ProblemData`) — the fields of `PlayerRow` without number and duplicate.
+#: as `ProblemData`, notes) — the fields of `PlayerRow` without number and duplicate.
 RowData = tuple[Any, ...]
 
 
@@ -334,7 +334,7 @@ def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
     if deck is None or reg.error is not None:
         error = reg.error or "The list could not be read."
         return (reg.player, reg.player_id, reg.source, "unreadable", None, None, None, 0,
-                error, None, error, ())
+                error, None, error, (), None)
     h = None
     if deck.main or deck.extra or deck.side:
         h = deck_hash(deck, pool, pool.canonical if isinstance(pool, CachingPool) else None)
@@ -343,7 +343,7 @@ def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
     except Exception as exc:  # one deck the checker chokes on never stops the event
         error = _check_error(reg, exc)
         return (reg.player, reg.player_id, reg.source, "unreadable", deck.size("main"),
-                deck.size("extra"), deck.size("side"), 0, error, h, error, ())
+                deck.size("extra"), deck.size("side"), 0, error, h, error, (), None)
     sizes = report.sizes
     main = sizes["main"] if "main" in sizes else deck.size("main")
     extra = sizes["extra"] if "extra" in sizes else deck.size("extra")
@@ -352,11 +352,18 @@ def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
         event.banlist = report.banlist
     if event.date is None and report.date:
         event.date = report.date
+    notes = report.open_points
     if report.notices:
+        # the notices every deck gets (the checker's own) are the event's; the others are
+        # this deck's notes
+        shared = getattr(getattr(checker, "__self__", None), "notices", ())
         notices = event.notices
         for notice in report.notices:
-            if notice not in notices:
-                notices.append(notice)
+            if notice in shared:
+                if notice not in notices:
+                    notices.append(notice)
+            else:
+                notes = [*notes, notice]
     problems: list[ProblemData] = []
     lines: list[str] = []
     for v in report.violations:
@@ -367,7 +374,8 @@ def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
             problems.append((v.code, v.name, v.severity, v.card, v.section, v.count, v.limit,
                              place, v.message))
     return (reg.player, reg.player_id, reg.source, report.verdict, main, extra, side,
-            len(problems), "\n".join(lines), h, None, problems)
+            len(problems), "\n".join(lines), h, None, problems,
+            "\n".join(notes) if notes else None)
 
 
 def add_row(event: EventReport, data: RowData) -> None:
@@ -375,10 +383,10 @@ def add_row(event: EventReport, data: RowData) -> None:
     a spooled table as its values: past the rows it holds, no row object is made)."""
     number = len(event.players) + 1
     (player, player_id, source, verdict, main, extra, side, count, text, h, error,
-     problems) = data
+     problems, notes) = data
     # the fields of `PlayerRow`, in order (`duplicate` is set by `finish`)
     values = (number, player, player_id, source, verdict, main, extra, side, count, text, None,
-              h, error)
+              h, error, notes)
     players = event.players
     if isinstance(players, RowSpool):
         players.append_values(values)
@@ -396,7 +404,7 @@ def add_row(event: EventReport, data: RowData) -> None:
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerRow))
 _PROBLEM_FIELDS = tuple(f.name for f in fields(ProblemRow))
 #: what `finish` reads of each row
-_FINISH_FIELDS = ("number", "player", "player_id", "deck_hash", "verdict")
+_FINISH_FIELDS = ("number", "player", "player_id", "deck_hash", "verdict", "notes")
 _FINISH_AT = itemgetter(*map(_PLAYER_FIELDS.index, _FINISH_FIELDS))
 
 
@@ -415,9 +423,12 @@ def finish(event: EventReport) -> EventReport:
     players = event.players
     rows = map(_FINISH_AT, players.values()) if isinstance(players, RowSpool) else \
         map(attrgetter(*_FINISH_FIELDS), players)  # a spool's values: no row object made
-    for number, player, player_id, h, verdict in rows:
+    noted = 0
+    for number, player, player_id, h, verdict, notes in rows:
         dups.add(number, player, player_id, h)
         verdicts[verdict] += 1
+        if notes:
+            noted += 1
     dups.done()
     if isinstance(event.players, RowSpool):
         event.players.fill = dups.fill
@@ -430,7 +441,15 @@ def finish(event: EventReport) -> EventReport:
     event.unreadable = verdicts["unreadable"]
     event.unchecked = verdicts["unchecked"]
     event.duplicates = dups.flagged()
+    if noted and noted_notice(noted) not in event.notices:
+        event.notices.append(noted_notice(noted))
     return event
+
+
+def noted_notice(noted: int) -> str:
+    """The event's notice for its registrations with notes (`PlayerRow.notes`)."""
+    some = f"{noted} registration{'s' if noted != 1 else ''} {'have' if noted != 1 else 'has'}"
+    return f"{some} notes on what could not be checked in the deck (see the Notes column)."
 
 
 def flag_duplicates(rows: Iterable[PlayerRow]) -> None:

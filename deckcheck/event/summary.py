@@ -55,7 +55,8 @@ def format_summary(event: EventReport, *, worst: int = WORST) -> str:
                                   f"as of {event.date}" if event.date else None) if x)
     lines = [f"{_plural(event.total, 'registration')} checked: {facts}",
              f"  {event.legal} legal, {event.illegal} illegal, "
-             f"{event.unreadable} could not be read"]
+             f"{event.unreadable} could not be read"
+             + (f", {event.unchecked} could not be fully checked" if event.unchecked else "")]
     if event.duplicates:
         lines.append(f"  {_plural(event.duplicates, 'registration')} flagged as duplicate"
                      " (see the Duplicate column)")

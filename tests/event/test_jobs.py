@@ -294,3 +294,52 @@ def test_spawned_workers_check_on_the_built_in_pool(
     monkeypatch.delattr(os, "fork", raising=False)
     two = check_event([folder], pool, date="2026-12-05", jobs=2)
     assert to_dict(two) == to_dict(one) and one.total == MIN_FILES_PER_JOB * 2
+
+
+class _NotingChecker:
+    """A checker whose reports carry a notice of its own (every deck's, as a `Checker`'s
+    list notices are) and, for some decks, a notice or an open point of their own."""
+
+    notices = ["Using the test card set."]
+
+    def __init__(self, kit: SimpleNamespace) -> None:
+        self.kit = kit
+
+    def check(self, deck: Any) -> Any:
+        report = self.kit.fake_check(deck)
+        report.notices = list(self.notices)
+        number = int(deck.source.rsplit(" ", 1)[-1].removesuffix(".ydk"))
+        if number % 10 == 1:
+            report.notices.append(f"{number % 7 + 1} cards have no known TCG release date; "
+                                  "not checked.")
+        if number % 50 == 2:
+            report.verdict = "unchecked"
+            report.open_points = ["The card data ends on 2026-05-30: Ash's status is not known."]
+        return report
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_decks_own_notes_go_to_its_row_and_the_lists_to_the_event(
+        kit: SimpleNamespace, pool: Any, tmp_path: Any, jobs: int) -> None:
+    """A notice about one deck (cards with no known release date) is that registration's
+    note, as are the points its check could not settle; the event's notices are the list's
+    once, and how many registrations have notes: 4,000 registrations printed ten lines
+    "7 cards have no known…", "1 card…", one per count, and no row said whose they were."""
+    from deckcheck.event.summary import format_summary
+
+    folder = _folder(kit, tmp_path)
+    event = check_event([folder], pool, date="2026-12-05", jobs=jobs,
+                        checker=_NotingChecker(kit).check)
+    rows = list(event.players)
+    noted = {r.number: r.notes for r in rows if r.notes}
+    want = {n + 1: f"{n % 7 + 1} cards have no known TCG release date; not checked."
+            for n in range(len(rows)) if n % 10 == 1}
+    for n in range(2, len(rows), 50):
+        want[n + 1] = "The card data ends on 2026-05-30: Ash's status is not known."
+    assert noted == want and len(want) == 16
+    assert event.notices == [
+        "Using the test card set.",
+        f"{len(want)} registrations have notes on what could not be checked in the deck "
+        "(see the Notes column)."]
+    assert event.unchecked == 3 and event.exit_code == 2
+    assert "0 could not be read, 3 could not be fully checked" in format_summary(event)

@@ -21,7 +21,7 @@ from deckcheck.event.columns import PLAYER_COLUMNS, PROBLEM_COLUMNS
 from deckcheck.event.models import VERDICT_LABELS, EventReport, PlayerRow, Registration
 from deckcheck.event.report_csv import write_csv
 from deckcheck.event.report_json import write_json
-from deckcheck.event.report_xlsx import write_xlsx
+from deckcheck.event.report_xlsx import WRAPPED, write_xlsx
 from deckcheck.event.run import check_registrations
 from deckcheck.event.summary import format_summary
 from deckcheck.event.xlsx_tables import MAX_CELL_TEXT, TRUNCATED, Sheet, write_workbook
@@ -51,9 +51,9 @@ def test_xlsx_opens_with_header_filter_widths_fills(event: EventReport, tmp_path
     assert wb.sheetnames == ["Players", "Problems", "Event"]
     ws = wb["Players"]
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == f"A1:M{len(event.players) + 1}"
+    assert ws.auto_filter.ref == f"A1:N{len(event.players) + 1}"
     assert ws["A1"].font.b and ws["A1"].value == "#"
-    assert ws.column_dimensions["J"].width == 36  # problem details, wrapped
+    assert ws.column_dimensions["J"].width == WRAPPED["problems"]  # problem details, wrapped
     last = len(event.players) + 1                   # "Bad": could not be read
     assert ws[f"M{last}"].value and ws[f"M{last}"].alignment.wrap_text   # the error wraps too
     assert 6 <= ws.column_dimensions["D"].width <= 60
