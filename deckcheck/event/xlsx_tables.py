@@ -26,6 +26,7 @@ import math
 import os
 import re
 import shutil
+import struct
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
@@ -235,9 +236,11 @@ def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = 
 
 #: The first share of a sheet's rows (this process's) against each later one (a helper's):
 #: this process also compresses every share, its own as it renders it and each helper's as
-#: it copies it in (compressing cost 0.12-0.25 of rendering in profiles of a 4,000-player
-#: report), so it renders fewer rows and the processes finish closer together.
-FIRST_SHARE = 0.7
+#: it copies it in, block by block as the helper writes them (compressing cost 0.12-0.3 of
+#: rendering in profiles of a 4,000-player report), so it renders fewer rows and the
+#: processes finish closer together (4,000 players: at 0.7 this process never waited for
+#: the helper's blocks, at 0.35 the helper ended last).
+FIRST_SHARE = 0.5
 
 
 def _cuts(n: int, shares: int) -> list[int]:
@@ -314,9 +317,11 @@ class _Cells(dict[Any, str]):
             return self.__missing__(v)
 
 
-def _rows_xml(sheet: Sheet, start: int, stop: int, out: Any) -> None:
-    """Write the XML of data rows `start` to `stop` (0-based) of `sheet` to `out`."""
-    writer = RowWriter(sheet)
+def _rows_xml(sheet: Sheet, start: int, stop: int, out: Any,
+              writer: RowWriter | None = None) -> None:
+    """Write the XML of data rows `start` to `stop` (0-based) of `sheet` to `out` (with
+    `writer`, whose cells are remembered from the rows it wrote before, when given)."""
+    writer = RowWriter(sheet) if writer is None else writer
     rows = sheet.rows
     if start == 0 and stop == len(rows):
         writer.write(rows, 2, out)
@@ -428,16 +433,23 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path, *, jobs: int = 1) 
     return path
 
 
+#: What a helper tells the parent after each block of a share's rows: the share's rows
+#: written so far and the bytes of its file they fill.
+_WRITTEN = struct.Struct("<QQ")
+
+
 class _Helpers:
     """Forked processes, each rendering one later share of every long sheet's rows into a
-    file of its own; each tells the parent through a pipe when a sheet's share is done. A
-    helper that fails (its pipe ends early) leaves its share to the parent."""
+    file of its own, a block of rows at a time; after each block a helper tells the parent
+    through a pipe how far its file is written, and the parent copies (and compresses) the
+    finished blocks as they come, while the helper renders the next. A helper that fails
+    (its pipe ends early) leaves the rest of its shares to the parent."""
 
     def __init__(self, sheets: list[Sheet], jobs: int) -> None:
         self.sheets, self.jobs = sheets, jobs
         self.split = [len(s.rows) >= MIN_ROWS_PER_JOB * jobs for s in sheets]
         self.kids: list[tuple[int, Any]] = []
-        self.done: list[int] = []
+        self.failed: list[bool] = []  # per helper: it stopped before writing all its shares
         self.dir = ""
         if jobs < 2 or not any(self.split) or not hasattr(os, "fork"):
             self.split = [False] * len(sheets)
@@ -451,7 +463,7 @@ class _Helpers:
                 self._helper(k, w)
             os.close(w)
             self.kids.append((pid, os.fdopen(r, "rb", buffering=0)))
-            self.done.append(0)
+            self.failed.append(False)
 
     def _file(self, sheet: int, share: int) -> str:
         return os.path.join(self.dir, f"{sheet}-{share}.xml")
@@ -463,9 +475,14 @@ class _Helpers:
             for i, sheet in enumerate(self.sheets):
                 if self.split[i]:
                     cuts = _cuts(len(sheet.rows), self.jobs)
+                    start, stop = cuts[k], cuts[k + 1]
+                    writer = RowWriter(sheet)
                     with open(self._file(i, k), "wb", buffering=1 << 20) as f:
-                        _rows_xml(sheet, cuts[k], cuts[k + 1], f)
-                    os.write(signal, b".")
+                        for first in range(start, stop, _BLOCK):
+                            last = min(first + _BLOCK, stop)
+                            _rows_xml(sheet, first, last, f, writer)
+                            f.flush()
+                            os.write(signal, _WRITTEN.pack(last - start, f.tell()))
             code = 0
         finally:
             os._exit(code)
@@ -477,20 +494,36 @@ class _Helpers:
         return [partial(self._copy, i, k) for k in range(1, self.jobs)]
 
     def _copy(self, i: int, k: int, out: Any) -> None:
-        pid, pipe = self.kids[k - 1]
-        need = sum(self.split[:i + 1])  # sheets this helper has finished by then
-        while self.done[k - 1] < need:
-            if not pipe.read(1):  # the helper failed: its share is rendered here
-                self.done[k - 1] = -len(self.sheets)
-                break
-            self.done[k - 1] += 1
-        if self.done[k - 1] < 0:
-            sheet = self.sheets[i]
-            cuts = _cuts(len(sheet.rows), self.jobs)
-            _rows_xml(sheet, cuts[k], cuts[k + 1], out)
-            return
-        with open(self._file(i, k), "rb") as f:
-            shutil.copyfileobj(f, out, 1 << 20)
+        """Copy helper `k`'s share of sheet `i` to `out`, each block as soon as it is written
+        (the helper writes its shares in sheet order, as they are copied); what a failed
+        helper did not write is rendered here."""
+        _, pipe = self.kids[k - 1]
+        sheet = self.sheets[i]
+        cuts = _cuts(len(sheet.rows), self.jobs)
+        start, stop = cuts[k], cuts[k + 1]
+        rows = copied = 0
+        f = None
+        try:
+            while rows < stop - start and self.failed[k - 1] is False:
+                message = _read_fully(pipe, _WRITTEN.size)
+                if len(message) < _WRITTEN.size:  # the helper failed
+                    self.failed[k - 1] = True
+                    break
+                if f is None:
+                    f = open(self._file(i, k), "rb", buffering=0)  # noqa: SIM115 - closed below
+                rows, end = _WRITTEN.unpack(message)
+                while copied < end:
+                    chunk = f.read(min(end - copied, 1 << 20))
+                    if not chunk:  # pragma: no cover - the file is shorter than told
+                        self.failed[k - 1] = True
+                        break
+                    out.write(chunk)
+                    copied += len(chunk)
+        finally:
+            if f is not None:
+                f.close()
+        if rows < stop - start:  # the rows the helper did not write (whole blocks)
+            _rows_xml(sheet, start + rows, stop, out)
 
     def close(self, ok: bool) -> None:
         for pid, pipe in self.kids:
@@ -498,6 +531,17 @@ class _Helpers:
             pipe.close()
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _read_fully(pipe: Any, n: int) -> bytes:
+    """`n` bytes from `pipe` (fewer only at its end)."""
+    data = b""
+    while len(data) < n:
+        part = pipe.read(n - len(data))
+        if not part:
+            break
+        data += part
+    return data
 
 
 def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Path,

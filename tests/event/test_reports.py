@@ -397,6 +397,33 @@ def test_xlsx_a_failing_helper_leaves_its_share_to_the_parent(
     assert _parts(many) == _parts(one)
 
 
+@pytest.mark.parametrize("blocks", [1, 2])
+def test_xlsx_a_helper_failing_midway_leaves_the_rest_to_the_parent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, blocks: int) -> None:
+    """A helper that dies after writing some blocks of its share: the parent copies those and
+    renders the rest, and the file is the same."""
+    from deckcheck.event import xlsx_tables
+
+    parent, real = os.getpid(), xlsx_tables._rows_xml
+    written = [0]
+
+    def some_then_die(*args: Any) -> None:
+        if os.getpid() != parent:
+            written[0] += 1
+            if written[0] > blocks:
+                raise RuntimeError("helper died")
+        real(*args)
+
+    one, many = tmp_path / "one.xlsx", tmp_path / "many.xlsx"
+    sheets = _long_sheets()
+    sheets[0].rows = sheets[0].rows * 2  # 6,002 rows: the helper's share is several blocks
+    write_workbook(sheets, one)
+    monkeypatch.setattr(xlsx_tables, "_rows_xml", some_then_die)
+    write_workbook(sheets, many, jobs=2)
+    assert _parts(many) == _parts(one)
+    assert openpyxl.load_workbook(many)["Long"].max_row == 6003
+
+
 def _hostile_event() -> EventReport:
     from deckcheck.event.models import ProblemRow, SkippedRow
 
