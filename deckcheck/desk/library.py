@@ -236,11 +236,12 @@ class Library:
                         concerns.setdefault(n, []).append(who)
                     return report
 
-                add_registration(event, reg, check, self.pool)
+                add_registration(event, reg, check, self.pool, self.checker.notices)
             event = finish(event)
-        event.notices = [n if len(who) == players and players > 1 else
-                         f"{n} ({', '.join(who)})" for n, who in concerns.items()] or \
-            event.notices
+        grouped = [n if len(who) == players and players > 1 else f"{n} ({', '.join(who)})"
+                   for n, who in concerns.items()]
+        # and what `finish` adds (how many registrations have notes)
+        event.notices = [*grouped, *(n for n in event.notices if n not in concerns)]
         return event
 
     def import_files(self, files: Sequence[tuple[str, bytes]]) -> list[tuple[str, str | None,

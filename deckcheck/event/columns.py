@@ -71,6 +71,7 @@ def event_values(event: EventReport) -> list[tuple[str, Any]]:
         ("Legal", event.legal),
         ("Illegal", event.illegal),
         ("Could not read", event.unreadable),
+        ("Could not be fully checked", event.unchecked),
         ("Duplicates", event.duplicates),
         ("Skipped", len(event.skipped)),
     ]

@@ -68,9 +68,10 @@ class PlayerRow:
     """The one-sentence reason when verdict == "unreadable"."""
     notes: str | None = None
     """What could not be checked in this deck, one per line: the points the card data could
-    not settle on the date (verdict "unchecked") and the check's notes on this deck alone
-    ("2 cards have no known TCG release date; not checked."). Notes on every deck (which card
-    set, a stale list) are the event's `notices`."""
+    not settle on the date (with no error, the verdict is "unchecked") and the check's notes
+    on this deck alone ("2 cards have no known TCG release date; not checked."). What the
+    checker says of every deck (which card set, a stale list) is in the event's `notices`,
+    and so is, once, a note every checked registration has."""
 
 
 @dataclass(slots=True, kw_only=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import fields
 from operator import attrgetter, itemgetter
 from pathlib import Path
@@ -326,10 +326,13 @@ RowData = tuple[Any, ...]
 
 
 def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
-              event: EventReport) -> RowData:
+              event: EventReport, shared: Collection[str] | None = None) -> RowData:
     """Check one registration; its row as plain data. The list's facts (list name, date,
-    notes) go to `event` when it has none yet. A deck the checker fails on is a row with the
-    reason, never an exception."""
+    notices) go to `event` when it has none yet. A deck the checker fails on is a row with
+    the reason, never an exception.
+
+    `shared`: the notices the checker gives every deck (default: `shared_notices`); the
+    report's others, and its open points, are the row's notes."""
     deck = reg.deck
     if deck is None or reg.error is not None:
         error = reg.error or "The list could not be read."
@@ -356,7 +359,8 @@ def check_one(reg: Registration, checker: CheckFn, pool: CardPool,
     if report.notices:
         # the notices every deck gets (the checker's own) are the event's; the others are
         # this deck's notes
-        shared = getattr(getattr(checker, "__self__", None), "notices", ())
+        if shared is None:
+            shared = shared_notices(checker)
         notices = event.notices
         for notice in report.notices:
             if notice in shared:
@@ -409,26 +413,37 @@ _FINISH_AT = itemgetter(*map(_PLAYER_FIELDS.index, _FINISH_FIELDS))
 
 
 def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
-                     pool: CardPool) -> None:
+                     pool: CardPool, shared: Collection[str] | None = None) -> None:
     """Check one registration and add its row (and its problems) to `event`; a list that
-    could not be read or checked is a row with its sentence."""
-    add_row(event, check_one(reg, checker, pool, event))
+    could not be read or checked is a row with its sentence. `shared`: as `check_one`."""
+    add_row(event, check_one(reg, checker, pool, event, shared))
+
+
+def shared_notices(checker: CheckFn) -> Collection[str]:
+    """The notices `checker` gives every deck: a `Checker.check`'s own (which card set, a
+    stale list, no list in force); none for any other callable (then every notice of a
+    report is its deck's note, unless the caller says which are shared)."""
+    owner = getattr(checker, "__self__", None)
+    notices = getattr(owner, "notices", None) if owner is not None else None
+    return notices if isinstance(notices, list) else ()
 
 
 def finish(event: EventReport) -> EventReport:
     """Flag duplicates and count verdicts once every registration is in (one pass over the
-    rows; a spooled table's rows get their flags as they are read back)."""
+    rows; a spooled table's rows get their flags as they are read back). The event's notices
+    gain each note every checked registration has (`Notes`), and how many registrations have
+    others."""
     dups = Duplicates()
     verdicts: Counter[str] = Counter()
+    notes = _Notes()
     players = event.players
     rows = map(_FINISH_AT, players.values()) if isinstance(players, RowSpool) else \
         map(attrgetter(*_FINISH_FIELDS), players)  # a spool's values: no row object made
-    noted = 0
-    for number, player, player_id, h, verdict, notes in rows:
+    for number, player, player_id, h, verdict, noted in rows:
         dups.add(number, player, player_id, h)
         verdicts[verdict] += 1
-        if notes:
-            noted += 1
+        if noted:
+            notes.add(noted)
     dups.done()
     if isinstance(event.players, RowSpool):
         event.players.fill = dups.fill
@@ -441,9 +456,38 @@ def finish(event: EventReport) -> EventReport:
     event.unreadable = verdicts["unreadable"]
     event.unchecked = verdicts["unchecked"]
     event.duplicates = dups.flagged()
-    if noted and noted_notice(noted) not in event.notices:
-        event.notices.append(noted_notice(noted))
+    for notice in notes.notices(event.total - event.unreadable):
+        if notice not in event.notices:
+            event.notices.append(notice)
     return event
+
+
+class _Notes:
+    """The rows' notes, counted in `finish`'s pass: how many rows have notes, how many have
+    each text and each line (up to `MOST` different of each: an event's notes are a few
+    kinds, but open points name cards)."""
+
+    MOST = 1000
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.texts: Counter[str] = Counter()
+        self.lines: Counter[str] = Counter()
+
+    def add(self, notes: str) -> None:
+        self.rows += 1
+        if notes in self.texts or len(self.texts) < self.MOST:
+            self.texts[notes] += 1
+        for line in notes.split("\n"):
+            if line in self.lines or len(self.lines) < self.MOST:
+                self.lines[line] += 1
+
+    def notices(self, checked: int) -> list[str]:
+        """The event's notices: each note every one of the `checked` registrations has (a
+        pool with no release dates: every deck's), then how many registrations have others."""
+        every = [line for line, n in self.lines.items() if n == checked] if checked > 1 else []
+        others = self.rows - (self.texts["\n".join(every)] if every else 0)
+        return every + ([noted_notice(others)] if others else [])
 
 
 def noted_notice(noted: int) -> str:

@@ -137,6 +137,16 @@ def test_the_exported_notices_name_the_players_they_concern(
     assert len(grouped) == 2 and "Alice" not in grouped[0]
     assert grouped[1] == ("2 cards have no known TCG release date; not checked. "
                           "(Alice Example)")
+    # the note is Alice's row's too, and the list's notices no row's (a closure checks here);
+    # this pool has no release dates: every deck's note, said once among the notices too
+    every = "Release dates in the TCG are not known for this deck's cards in this card pool"
+    notes = {p["player"]: p["notes"] for p in doc["players"]}
+    assert notes["Bob Example"].startswith(every) and "\n" not in notes["Bob Example"]
+    assert notes["Alice Example"] == (notes["Bob Example"] + "\n2 cards have no known TCG "
+                                      "release date; not checked.")
+    assert [n for n in doc["notices"] if n.startswith(every)] == [notes["Bob Example"]]
+    assert doc["notices"][-1] == ("1 registration has notes on what could not be checked in "
+                                  "the deck (see the Notes column).")
 
 
 def test_a_deck_laid_out_for_people_is_no_card() -> None:

@@ -273,3 +273,29 @@ def test_caching_pool_leaves_the_fork_to_the_pool(pool: Any, kit: SimpleNamespac
     bare.before_fork()
     bare.preload([1])
     bare.reopen()  # nothing to do, no error
+
+
+def test_a_note_every_deck_has_is_said_once_among_the_events_notices(
+        kit: SimpleNamespace, pool: Any) -> None:
+    """A card pool with no release dates gives every deck the same note: it stays in each
+    row, and the event says it once, as a notice (not "5 registrations have notes")."""
+    every = "Release dates in the TCG are not known for this deck's cards in this card pool."
+
+    def noting(extra: dict[str, str]) -> Any:
+        def check(deck: Any) -> Any:
+            report = kit.fake_check(deck)
+            report.notices = [every, *([extra[deck.source]] if deck.source in extra else [])]
+            return report
+        return check
+
+    alone = check_registrations(_event(kit, pool), noting({}), pool)
+    assert alone.notices == [every]
+    assert [r.notes for r in alone.players] == [every, every, None, every, every, every]
+    bob = "2 cards have no known TCG release date; not checked."
+    more = check_registrations(_event(kit, pool), noting({"a/bob.ydk": bob}), pool)
+    assert more.notices == [every, "1 registration has notes on what could not be checked "
+                            "in the deck (see the Notes column)."]
+    assert more.players[1].notes == f"{every}\n{bob}"
+    one = check_registrations(_event(kit, pool)[:1], noting({}), pool)
+    assert one.notices == ["1 registration has notes on what could not be checked in the "
+                           "deck (see the Notes column)."]
