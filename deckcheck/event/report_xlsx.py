@@ -1,10 +1,10 @@
 """The event report as a workbook an organiser opens: Players, Problems and Event sheets.
 
 Players and Problems have a bold frozen header row, an auto-filter and column widths fitted
-to their content; long text (problem details, duplicates, errors, messages) wraps in rows tall
-enough to show it; the verdict cell is filled green (legal), red (illegal) or amber (could
-not read). Players and Problems print A4 landscape, one page wide, the header row on every
-page, at about 8 pt: long names, paths and messages wrap in columns of bounded width
+to their content; long text (problem details, duplicates, errors, notes, messages) wraps in
+rows tall enough to show it; the verdict cell is filled green (legal), red (illegal) or amber
+(could not read). Players and Problems print A4 landscape, one page wide, the header row on
+every page, at 7.5 pt or more: long names, paths and messages wrap in columns of bounded width
 (`WRAPPED`, `CAPPED`) instead of widening the sheet; Event prints portrait. Every string is
 written as text, never as a formula: text a player wrote that starts with `= + - @`, a tab
 or a line break is stored as a quote-prefixed text cell (as if typed with a leading `'`);
@@ -34,11 +34,12 @@ from deckcheck.event.xlsx_tables import MAX_CELL_TEXT, Sheet, write_workbook
 MIN_WIDTH, MAX_WIDTH = 6, 60
 #: Columns holding long or several-line text get these widths, wrapped: narrow enough that
 #: the Players and Problems sheets, printed one A4 page wide, stay at a readable scale
-#: (about 8 pt: the columns add up to about 200 characters; at 60 a column, long names and
-#: paths made it about 310 and the print about 5 pt).
-WRAPPED = {"problems": 34, "duplicate": 16, "error": 20, "message": 40, "notes": 20}
-#: Columns fitted to their content up to this width, and wrapped beyond it (names, paths).
-CAPPED = {"player": 24, "source": 24, "name": 20, "card": 24, "location": 28}
+#: (7.5 pt or more: the columns add up to at most 210 characters; at 60 a column, long names
+#: and paths made it about 310 and the print about 5 pt).
+WRAPPED = {"problems": 34, "duplicate": 16, "error": 18, "message": 40, "notes": 18}
+#: Columns fitted to their content up to this width, and wrapped beyond it (names, paths;
+#: "could not be fully checked" in three lines).
+CAPPED = {"player": 24, "source": 24, "name": 20, "card": 24, "location": 28, "verdict": 12}
 #: verdict label -> style name of `xlsx_tables.STYLES`
 VERDICT_STYLES = {VERDICT_LABELS[v]: v for v in ("legal", "illegal", "unreadable")}
 

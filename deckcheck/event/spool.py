@@ -44,7 +44,7 @@ def values_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 
 class RowSpool(Sequence[T]):
-    """An append-only table of slotted dataclass rows (`kind`), on disk past `KEEP` rows."""
+    """An append-only table of slotted dataclass rows (`kind`), on disk past `keep` rows."""
 
     def __init__(self, kind: type[T], *, keep: int | None = None,
                  block: int | None = None, per_registration: int = 1) -> None:

@@ -104,8 +104,22 @@ def test_xlsx_prints_legibly_with_long_names_and_paths(kit: SimpleNamespace, poo
                          deck=kit.make_deck([(kit.POT_OF_GREED, 3)],
                                             source=f"{folder}{name} 0301234567.ydk"))
             for name in ("Maximilian Alexander von Hohenzollern-Sigmaringen the Third",
-                         "Jane Doe")]
-    event = check_registrations(regs, kit.fake_check, pool)
+                         "Jane Doe", "Ann Open")]
+    # every verdict, the longest labels included ("could not be fully checked"), and notes
+    regs.append(Registration(source=f"{folder}broken.ydk", player="Broken",
+                             error="The file holds no deck."))
+
+    def check(deck: Any) -> Any:
+        report = kit.fake_check(deck)
+        if "Ann Open" in deck.source:
+            report.verdict = "unchecked"
+            report.violations = []
+            report.open_points = ["The card data ends on 2026-05-30: what Pot of Greed may be "
+                                  "on 2026-12-05 is not known."]
+        return report
+
+    event = check_registrations(regs, check, pool)
+    assert {r.verdict for r in event.players} == {"illegal", "unchecked", "unreadable"}
     out = tmp_path / "report.xlsx"
     write_xlsx(event, out)
     wb = openpyxl.load_workbook(out)
@@ -119,6 +133,8 @@ def test_xlsx_prints_legibly_with_long_names_and_paths(kit: SimpleNamespace, poo
     ws = wb["Players"]
     assert ws.cell(2, 2).alignment.wrap_text and ws.cell(2, 4).alignment.wrap_text
     assert ws.row_dimensions[2].height >= 30  # the long name and path wrap: a taller row
+    facts = {r[0]: r[1] for r in wb["Event"].iter_rows(values_only=True)}
+    assert (facts["Could not read"], facts["Could not be fully checked"]) == (1, 1)
 
 
 _M = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
@@ -406,12 +422,15 @@ def test_xlsx_a_helper_failing_midway_leaves_the_rest_to_the_parent(
 
     parent, real = os.getpid(), xlsx_tables._rows_xml
     written = [0]
+    here: list[tuple[int, int]] = []  # the rows this process rendered
 
     def some_then_die(*args: Any) -> None:
         if os.getpid() != parent:
             written[0] += 1
             if written[0] > blocks:
                 raise RuntimeError("helper died")
+        elif args[0].title == "Long":
+            here.append((args[1], args[2]))
         real(*args)
 
     one, many = tmp_path / "one.xlsx", tmp_path / "many.xlsx"
@@ -422,6 +441,9 @@ def test_xlsx_a_helper_failing_midway_leaves_the_rest_to_the_parent(
     write_workbook(sheets, many, jobs=2)
     assert _parts(many) == _parts(one)
     assert openpyxl.load_workbook(many)["Long"].max_row == 6003
+    # its own share, then what the helper did not write: from the block after its last
+    cuts = xlsx_tables._cuts(6002, 2)
+    assert here == [(0, cuts[1]), (cuts[1] + blocks * xlsx_tables._BLOCK, 6002)]
 
 
 def _hostile_event() -> EventReport:

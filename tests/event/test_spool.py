@@ -23,7 +23,7 @@ from deckcheck.event.models import EventReport, PlayerRow
 from deckcheck.event.report_csv import write_csv
 from deckcheck.event.report_json import dumps, to_dict, write_to
 from deckcheck.event.report_xlsx import write_xlsx
-from deckcheck.event.run import check_event
+from deckcheck.event.run import PROBLEMS_EACH, check_event
 from deckcheck.event.spool import RowSpool
 from deckcheck.event.summary import format_summary
 
@@ -197,7 +197,7 @@ def test_an_event_read_back_from_disk_writes_the_same_reports(
     held = run()
     assert held.players._file is None  # type: ignore[union-attr]
     # a table of problems holds `PROBLEMS_EACH` rows a registration: more than the players
-    keep = -(-len(held.problems) // 4)
+    keep = -(-len(held.problems) // PROBLEMS_EACH)
     assert len(held.problems) > keep and len(held.players) > keep
     monkeypatch.setattr(spool, "KEEP", keep)
     fewer = run()
