@@ -6,6 +6,7 @@ the JSON report; the verdict is written for people ("could not read" for "unread
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -52,9 +53,14 @@ _VERDICT = [f for f, _ in PLAYER_COLUMNS].index("verdict")
 
 
 def player_values(row: PlayerRow) -> list[Any]:
-    values = list(_player_fields(row))
-    values[_VERDICT] = VERDICT_LABELS[row.verdict]
-    return values
+    return player_cells(_player_fields(row))
+
+
+def player_cells(values: Sequence[Any]) -> list[Any]:
+    """A player row's values in column order as cells: the verdict as people read it."""
+    cells = list(values)
+    cells[_VERDICT] = VERDICT_LABELS[cells[_VERDICT]]
+    return cells
 
 
 def problem_values(row: ProblemRow) -> list[Any]:

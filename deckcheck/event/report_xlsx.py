@@ -24,6 +24,7 @@ from deckcheck.event.columns import (
     PLAYER_COLUMNS,
     PROBLEM_COLUMNS,
     event_values,
+    player_cells,
     player_values,
     problem_values,
 )
@@ -135,14 +136,16 @@ def _table(title: str, columns: tuple[tuple[str, str], ...], rows: _Values) -> S
     return Sheet(title, [h for _, h in columns], rows, widths, styles, by_value, plain=True)
 
 
-def _problem_rows(event: EventReport) -> _Values:
-    """The Problems table's cell values: a spooled table's rows as stored, when they are
-    the columns in order (no row object made of each, twice: measuring, writing)."""
-    rows = event.problems
-    if isinstance(rows, RowSpool) and rows.fill is None and \
-            rows.names == tuple(f for f, _ in PROBLEM_COLUMNS):
-        return _Values(rows.values(), list, rows.names)
-    return _Values(rows, problem_values)
+def _rows_of(rows: Sequence[Any], columns: tuple[tuple[str, str], ...],
+             of_row: Callable[[Any], list[Any]], of_values: Callable[[Any], list[Any]]
+             ) -> _Values:
+    """A table's cell values (`of_row` of each row object): a spooled table's rows as their
+    values (`of_values`), when they are the columns in order (no row object made of each,
+    twice: measuring, writing)."""
+    names = tuple(f for f, _ in columns)
+    if isinstance(rows, RowSpool) and rows.names == names:
+        return _Values(rows.values(), of_values, names)
+    return _Values(rows, of_row)
 
 
 def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None) -> list[Path]:
@@ -152,8 +155,10 @@ def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None)
         from deckcheck.event.jobs import default_jobs
 
         jobs = default_jobs()
-    players = _table("Players", PLAYER_COLUMNS, _Values(event.players, player_values))
-    problems = _table("Problems", PROBLEM_COLUMNS, _problem_rows(event))
+    players = _table("Players", PLAYER_COLUMNS,
+                     _rows_of(event.players, PLAYER_COLUMNS, player_values, player_cells))
+    problems = _table("Problems", PROBLEM_COLUMNS,
+                      _rows_of(event.problems, PROBLEM_COLUMNS, problem_values, list))
     facts = [list(kv) for kv in event_values(event)]
     facts += [["Note", n] for n in event.notices]
     facts += [["Skipped", f"{s.source}: {s.reason}"] for s in event.skipped]

@@ -14,6 +14,7 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import fields
+from functools import partial
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -446,7 +447,7 @@ def finish(event: EventReport) -> EventReport:
             notes.add(noted)
     dups.done()
     if isinstance(event.players, RowSpool):
-        event.players.fill = dups.fill
+        event.players.fill = partial(_fill_duplicate, dups)
     else:
         for r in event.players:
             dups.fill(r)
@@ -460,6 +461,14 @@ def finish(event: EventReport) -> EventReport:
         if notice not in event.notices:
             event.notices.append(notice)
     return event
+
+
+_NUMBER, _DUPLICATE = _PLAYER_FIELDS.index("number"), _PLAYER_FIELDS.index("duplicate")
+
+
+def _fill_duplicate(dups: Duplicates, values: list[Any]) -> None:
+    """Complete a player row's values (`RowSpool.fill`) with its duplicate flags."""
+    values[_DUPLICATE] = dups.note(values[_NUMBER])
 
 
 class _Notes:

@@ -12,8 +12,9 @@ kept. Reading gives the rows back in order, as new row objects:
 `len`, iteration, an index or a slice (a forked process reads its slice of the file with
 `os.pread`, so processes do not share a file position).
 
-`fill` (set by `run.finish`) completes each row as it is read back: the duplicate flags,
-known only once every registration is in, are never stored with the rows.
+`fill` (set by `run.finish`) completes each row's values as they are read back (as rows or as
+values): the duplicate flags, known only once every registration is in, are never stored with
+the rows.
 """
 
 from __future__ import annotations
@@ -55,20 +56,23 @@ class RowSpool(Sequence[T]):
         self._setters = [getattr(kind, n).__set__ for n in self.names]  # slotted: descriptors
         self.keep = KEEP * per_registration if keep is None else keep
         self.block = BLOCK if block is None else block
-        #: Completes a row as it is read back (the duplicate flags), or None.
-        self.fill: Callable[[T], None] | None = None
+        #: Completes a row's values (a list, in field order) as they are read back (the
+        #: duplicate flags), or None.
+        self.fill: Callable[[list[Any]], None] | None = None
         #: the values of the rows held (until the table moves to disk), or once on disk, of
         #: the rows after the last block written
         self._tail: list[tuple[Any, ...]] = []
-        #: the held rows as row objects, made on the first read after an append
+        #: the held rows as row objects, and as completed values (`fill`), each made on the
+        #: first read after an append (or after `fill` is set)
         self._rows: list[T] = []
+        self._done: list[list[Any]] | None = None
         #: a row's values, in field order
         self._values: Callable[[T], tuple[Any, ...]] = values_getter(self.names)
         self._file: IO[bytes] | None = None
         self._blocks: list[tuple[int, int]] = []  # (offset, length) of each block on disk
         self._end = 0
         self._len = 0
-        self._filled = False  # `fill` has been applied to `_rows`
+        self._filled: object = None  # the `fill` `_rows` and `_done` were completed by
 
     def __len__(self) -> int:
         return self._len
@@ -84,8 +88,8 @@ class RowSpool(Sequence[T]):
         tail.append(values)
         self._len += 1
         if self._file is None:
-            if self._rows:
-                self._rows = []  # made again on the next read
+            if self._rows or self._done is not None:
+                self._rows, self._done = [], None  # made again on the next read
             if len(tail) > self.keep:
                 self._to_disk()
         elif len(tail) == self.block:
@@ -135,27 +139,40 @@ class RowSpool(Sequence[T]):
     def _block(self, i: int) -> list[T]:
         """Block `i` as rows (the held rows, or the tail not on disk yet, as the last)."""
         if self._file is None and i == 0:  # the held rows: made once, filled once
-            rows = self._rows
-            if len(rows) != self._len:
-                rows = self._rows = list(map(self._make, self._tail))
-                self._filled = False
-            if self.fill is not None and not self._filled:
-                for r in rows:
-                    self.fill(r)
-                self._filled = True
-            return rows
-        rows = [self._make(v) for v in self._stored(i)]
-        if self.fill is not None:
-            for r in rows:
-                self.fill(r)
-        return rows
+            if len(self._rows) != self._len or self._filled is not self.fill:
+                self._rows = list(map(self._make, self._values_of(0)))
+                self._filled = self.fill
+            return self._rows
+        return list(map(self._make, self._values_of(i)))
 
-    def values(self) -> Sequence[tuple[Any, ...]]:
-        """The rows as their values in field order (`names`), read back without making a
-        row object of each (for a table without `fill`: its rows are complete as stored)."""
+    def _values_of(self, i: int) -> Sequence[Sequence[Any]]:
+        """Block `i` as each row's values, completed by `fill` (the held rows' once)."""
+        fill = self.fill
+        if fill is None:
+            return self._stored(i)
+        if self._file is None and i == 0:
+            if self._done is None or self._filled is not fill:
+                self._done, self._filled = self._completed(self._tail, fill), fill
+            return self._done
+        return self._completed(self._stored(i), fill)
+
+    @staticmethod
+    def _completed(stored: list[tuple[Any, ...]], fill: Callable[[list[Any]], None]
+                   ) -> list[list[Any]]:
+        done = []
+        for v in stored:
+            values = list(v)
+            fill(values)
+            done.append(values)
+        return done
+
+    def values(self) -> Sequence[Sequence[Any]]:
+        """The rows as their values in field order (`names`), completed by `fill`, read back
+        without making a row object of each. Those of the rows held are the spool's own:
+        read them, never change them."""
         return _Stored(self)
 
-    def _make(self, values: tuple[Any, ...]) -> T:
+    def _make(self, values: Sequence[Any]) -> T:
         """A row from its stored values, set through the slots' own descriptors (twice as
         fast as `object.__setattr__` by name, a third faster than the constructor)."""
         row = object.__new__(self.kind)
@@ -188,7 +205,7 @@ class RowSpool(Sequence[T]):
             self._file.close()
 
 
-def _index(table: RowSpool[Any], i: int | slice, block: Callable[[int], list[Any]]) -> Any:
+def _index(table: RowSpool[Any], i: int | slice, block: Callable[[int], Sequence[Any]]) -> Any:
     """Item or slice `i` of `table`'s rows, read a block at a time with `block`."""
     if isinstance(i, slice):
         start, stop, step = i.indices(table._len)
@@ -211,29 +228,29 @@ def _index(table: RowSpool[Any], i: int | slice, block: Callable[[int], list[Any
     return block(i // size)[i % size]
 
 
-class _Stored(Sequence[tuple[Any, ...]]):
-    """A spool's rows as their stored values (`RowSpool.values`)."""
+class _Stored(Sequence[Sequence[Any]]):
+    """A spool's rows as their values (`RowSpool.values`)."""
 
     def __init__(self, table: RowSpool[Any]) -> None:
         self._table = table
 
-    def _block(self, i: int) -> list[tuple[Any, ...]]:
-        return self._table._stored(i)
+    def _block(self, i: int) -> Sequence[Sequence[Any]]:
+        return self._table._values_of(i)
 
     def __len__(self) -> int:
         return len(self._table)
 
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+    def __iter__(self) -> Iterator[Sequence[Any]]:
         table = self._table
         for i in range(len(table._blocks) + 1 if table._file is not None else 1):
             yield from self._block(i)
 
     @overload
-    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
+    def __getitem__(self, i: int) -> Sequence[Any]: ...
 
     @overload
-    def __getitem__(self, i: slice) -> list[tuple[Any, ...]]: ...
+    def __getitem__(self, i: slice) -> list[Sequence[Any]]: ...
 
-    def __getitem__(self, i: int | slice) -> tuple[Any, ...] | list[tuple[Any, ...]]:
-        result: tuple[Any, ...] | list[tuple[Any, ...]] = _index(self._table, i, self._block)
+    def __getitem__(self, i: int | slice) -> Sequence[Any] | list[Sequence[Any]]:
+        result: Sequence[Any] | list[Sequence[Any]] = _index(self._table, i, self._block)
         return result

@@ -15,9 +15,12 @@ escaped (`deckcheck.reports.printable`) so they cannot drive the terminal.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from operator import attrgetter
+from typing import Any
 
-from deckcheck.event.models import EventReport, PlayerRow
+from deckcheck.event.models import PLAYER_FIELDS, EventReport, PlayerRow
+from deckcheck.event.spool import RowSpool
 from deckcheck.reports import printable
 
 #: How many illegal registrations the summary lists by name.
@@ -33,21 +36,32 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+_VALUES = attrgetter(*PLAYER_FIELDS)
+_NUMBER, _VERDICT, _COUNT = map(PLAYER_FIELDS.index, ("number", "verdict", "problem_count"))
+
+
 def _worst(rows: Iterable[PlayerRow], worst: int) -> tuple[list[PlayerRow], list[PlayerRow]]:
-    """In one pass over the rows (a large event's are read back from disk): the `worst`
-    illegal rows with the most problems (then by number), and the first `worst` unreadable
-    rows (how many there are of each, `finish` has counted)."""
-    unreadable: list[PlayerRow] = []
+    """In one pass over the rows (a large event's are read back from disk; a spool's as their
+    values, a row made only of those shown): the `worst` illegal rows with the most problems
+    (then by number), and the first `worst` unreadable rows (how many there are of each,
+    `finish` has counted)."""
+    values = rows.values() if isinstance(rows, RowSpool) else map(_VALUES, rows)
+    unreadable: list[Sequence[Any]] = []
 
-    def illegal() -> Iterator[PlayerRow]:
-        for r in rows:
-            if r.verdict == "illegal":
-                yield r
-            elif r.verdict == "unreadable" and len(unreadable) < worst:
-                unreadable.append(r)
+    def illegal() -> Iterator[Sequence[Any]]:
+        for v in values:
+            verdict = v[_VERDICT]
+            if verdict == "illegal":
+                yield v
+            elif verdict == "unreadable" and len(unreadable) < worst:
+                unreadable.append(v)
 
-    offenders = heapq.nsmallest(worst, illegal(), key=lambda r: (-r.problem_count, r.number))
-    return offenders, unreadable
+    offenders = heapq.nsmallest(worst, illegal(), key=lambda v: (-v[_COUNT], v[_NUMBER]))
+    return list(map(_row, offenders)), list(map(_row, unreadable))
+
+
+def _row(values: Sequence[Any]) -> PlayerRow:
+    return PlayerRow(**dict(zip(PLAYER_FIELDS, values, strict=True)))
 
 
 def format_summary(event: EventReport, *, worst: int = WORST) -> str:

@@ -78,13 +78,22 @@ def test_rows_given_as_values_are_stored_as_they_are(monkeypatch: pytest.MonkeyP
     assert list(table) == rows and table[17] == rows[17] and table[2:21] == rows[2:21]
 
 
-def test_spool_fills_rows_as_they_are_read_back() -> None:
-    disk = RowSpool(PlayerRow, keep=2, block=2)
+@pytest.mark.parametrize("keep", [2, 100])
+def test_spool_fills_rows_as_they_are_read_back(keep: int) -> None:
+    """As rows and as values, held and on disk; a row read before `fill` was set is made
+    again with it."""
+    table = RowSpool(PlayerRow, keep=keep, block=2)
     for n in range(1, 8):
-        disk.append(_row(n))
-    disk.fill = lambda r: setattr(r, "duplicate", f"d{r.number}")
-    assert [r.duplicate for r in disk] == [f"d{n}" for n in range(1, 8)]
-    assert disk[6].duplicate == "d7" and [r.duplicate for r in disk[1:4]] == ["d2", "d3", "d4"]
+        table.append(_row(n))
+    assert table[0].duplicate is None
+    at = table.names.index("duplicate")
+    table.fill = lambda v: v.__setitem__(at, f"d{v[0]}")
+    assert [r.duplicate for r in table] == [f"d{n}" for n in range(1, 8)]
+    assert table[6].duplicate == "d7" and [r.duplicate for r in table[1:4]] == ["d2", "d3", "d4"]
+    assert [v[at] for v in table.values()] == [f"d{n}" for n in range(1, 8)]
+    assert [v[at] for v in table.values()[5:]] == ["d6", "d7"]
+    table.append(_row(8))  # a row more: the held rows are made again, filled
+    assert [r.duplicate for r in table][-2:] == ["d7", "d8"]
 
 
 # --- the duplicate flags against the plain algorithm they replaced ------------------------------
