@@ -122,8 +122,9 @@ class EventReport:
     """How many lists could not be fully checked (not in the JSON report: their rows say
     it)."""
     notices: list[str] = field(default_factory=list)
-    """Notes that apply to the whole check (e.g. the built-in card set was used), and how many
-    registrations have `PlayerRow.notes`."""
+    """Notes that apply to the whole check (e.g. the built-in card set was used), each note
+    every checked registration has (`PlayerRow.notes`), once, and how many registrations have
+    other notes."""
     players: list[PlayerRow] | RowSpool[PlayerRow] = field(default_factory=list)
     """The rows in number order: a list, or (`check_event`) a `RowSpool` kept on disk past
     a few thousand rows, read back in order."""

@@ -51,8 +51,8 @@ class _Values(Sequence[list[Any]]):
 
     def __init__(self, rows: Sequence[Any], values: Callable[[Any], list[Any]],
                  fields: Sequence[str] | None = None) -> None:
-        """`fields`: the rows are tuples of these fields' values (a spool's stored rows),
-        not row objects."""
+        """`fields`: the rows are sequences of these fields' values (a spool's rows as
+        `RowSpool.values` gives them), not row objects."""
         self._rows, self._values = rows, values
         self._fields = fields
 

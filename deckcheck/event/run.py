@@ -421,18 +421,18 @@ def add_registration(event: EventReport, reg: Registration, checker: CheckFn,
 
 
 def shared_notices(checker: CheckFn) -> Collection[str]:
-    """The notices `checker` gives every deck: a `Checker.check`'s own (which card set, a
-    stale list, no list in force); none for any other callable (then every notice of a
-    report is its deck's note, unless the caller says which are shared)."""
-    owner = getattr(checker, "__self__", None)
-    notices = getattr(owner, "notices", None) if owner is not None else None
+    """The notices `checker` gives every deck: those of the object it is a method of, when
+    that has a `notices` list (a `Checker.check`'s: which card set, a stale list, no list in
+    force); none for any other callable (then every notice of a report is its deck's note,
+    unless the caller says which are shared)."""
+    notices = getattr(getattr(checker, "__self__", None), "notices", None)
     return notices if isinstance(notices, list) else ()
 
 
 def finish(event: EventReport) -> EventReport:
     """Flag duplicates and count verdicts once every registration is in (one pass over the
     rows; a spooled table's rows get their flags as they are read back). The event's notices
-    gain each note every checked registration has (`Notes`), and how many registrations have
+    gain each note every checked registration has (`_Notes`), and how many registrations have
     others."""
     dups = Duplicates()
     verdicts: Counter[str] = Counter()
@@ -472,30 +472,31 @@ def _fill_duplicate(dups: Duplicates, values: list[Any]) -> None:
 
 
 class _Notes:
-    """The rows' notes, counted in `finish`'s pass: how many rows have notes, how many have
-    each text and each line (up to `MOST` different of each: an event's notes are a few
-    kinds, but open points name cards)."""
+    """The rows' notes, counted in `finish`'s pass: how many rows have notes, how many rows
+    have each note (up to `MOST` different: an event's notes are a few kinds, but open points
+    name cards), and how many have each number of different notes."""
 
     MOST = 1000
 
     def __init__(self) -> None:
         self.rows = 0
-        self.texts: Counter[str] = Counter()
         self.lines: Counter[str] = Counter()
+        self.sizes: Counter[int] = Counter()
 
     def add(self, notes: str) -> None:
         self.rows += 1
-        if notes in self.texts or len(self.texts) < self.MOST:
-            self.texts[notes] += 1
-        for line in notes.split("\n"):
+        mine = dict.fromkeys(notes.split("\n"))  # each once, in the order written
+        self.sizes[len(mine)] += 1
+        for line in mine:
             if line in self.lines or len(self.lines) < self.MOST:
                 self.lines[line] += 1
 
     def notices(self, checked: int) -> list[str]:
         """The event's notices: each note every one of the `checked` registrations has (a
-        pool with no release dates: every deck's), then how many registrations have others."""
+        pool with no release dates: every deck's), then how many registrations have others
+        (those with more different notes than the ones every registration has)."""
         every = [line for line, n in self.lines.items() if n == checked] if checked > 1 else []
-        others = self.rows - (self.texts["\n".join(every)] if every else 0)
+        others = self.rows - (self.sizes[len(every)] if every else 0)
         return every + ([noted_notice(others)] if others else [])
 
 

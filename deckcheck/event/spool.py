@@ -8,7 +8,8 @@ is made as it comes); the first `KEEP` are held (`KEEP * per_registration` of a 
 several rows a registration: an event of a few thousand registrations never touches the
 disk), and past that every row is written to an unnamed temporary file,
 `BLOCK` rows to a pickled block, and only the current block and each block's place are
-kept. Reading gives the rows back in order, as new row objects:
+kept. Reading gives the rows back in order, as row objects or as their values (`values`;
+those of the rows held are made once and shared by every read):
 `len`, iteration, an index or a slice (a forked process reads its slice of the file with
 `os.pread`, so processes do not share a file position).
 
@@ -72,7 +73,9 @@ class RowSpool(Sequence[T]):
         self._blocks: list[tuple[int, int]] = []  # (offset, length) of each block on disk
         self._end = 0
         self._len = 0
-        self._filled: object = None  # the `fill` `_rows` and `_done` were completed by
+        # the `fill` `_rows` and `_done` were each completed by
+        self._rows_fill: object = None
+        self._done_fill: object = None
 
     def __len__(self) -> int:
         return self._len
@@ -139,9 +142,9 @@ class RowSpool(Sequence[T]):
     def _block(self, i: int) -> list[T]:
         """Block `i` as rows (the held rows, or the tail not on disk yet, as the last)."""
         if self._file is None and i == 0:  # the held rows: made once, filled once
-            if len(self._rows) != self._len or self._filled is not self.fill:
+            if len(self._rows) != self._len or self._rows_fill is not self.fill:
                 self._rows = list(map(self._make, self._values_of(0)))
-                self._filled = self.fill
+                self._rows_fill = self.fill
             return self._rows
         return list(map(self._make, self._values_of(i)))
 
@@ -151,8 +154,8 @@ class RowSpool(Sequence[T]):
         if fill is None:
             return self._stored(i)
         if self._file is None and i == 0:
-            if self._done is None or self._filled is not fill:
-                self._done, self._filled = self._completed(self._tail, fill), fill
+            if self._done is None or self._done_fill is not fill:
+                self._done, self._done_fill = self._completed(self._tail, fill), fill
             return self._done
         return self._completed(self._stored(i), fill)
 

@@ -78,7 +78,7 @@ def _xf(font: int = 0, fill: int = 0, align: str = "", quote: bool = False) -> s
 
 _TOP, _WRAP = 'vertical="top"', 'vertical="top" wrapText="1"'
 #: In the order of `STYLES`.
-#: The verdict fills wrap too: a verdict column is capped ("could not be fully checked").
+#: The verdict fills wrap too: a verdict column may be capped (then "could not read" wraps).
 _XFS = [_xf(), _xf(font=1), _xf(2, 2, _WRAP), _xf(3, 3, _WRAP), _xf(4, 4, _WRAP),
         _xf(align=_WRAP), _xf(align=_TOP), _xf(quote=True), _xf(align=_TOP, quote=True),
         _xf(align=_WRAP, quote=True)]

@@ -105,7 +105,7 @@ def test_xlsx_prints_legibly_with_long_names_and_paths(kit: SimpleNamespace, poo
                                             source=f"{folder}{name} 0301234567.ydk"))
             for name in ("Maximilian Alexander von Hohenzollern-Sigmaringen the Third",
                          "Jane Doe", "Ann Open")]
-    # every verdict, the longest labels included ("could not be fully checked"), and notes
+    # the longest verdict labels ("could not read", "could not be fully checked"), and notes
     regs.append(Registration(source=f"{folder}broken.ydk", player="Broken",
                              error="The file holds no deck."))
 

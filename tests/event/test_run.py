@@ -299,3 +299,25 @@ def test_a_note_every_deck_has_is_said_once_among_the_events_notices(
     one = check_registrations(_event(kit, pool)[:1], noting({}), pool)
     assert one.notices == ["1 registration has notes on what could not be checked in the "
                            "deck (see the Notes column)."]
+
+
+def test_notes_every_deck_has_are_found_whatever_their_order_or_repeats(
+        kit: SimpleNamespace, pool: Any) -> None:
+    """Two notes every deck has, written in either order; a deck whose note is written twice
+    does not make it every deck's; only the decks with more are counted."""
+    a, b, c = "Note A.", "Note B.", "Note C."
+    notes = {"a/alice.ydk": [a, b], "a/bob.ydk": [b, a], "a/carol.ydk": [a, b, c],
+             "a/dave.ydk": [b, a], "reg.csv:6": [a, b, c, c]}
+
+    def check(deck: Any) -> Any:
+        report = kit.fake_check(deck)
+        report.notices = list(notes[deck.source])
+        return report
+
+    event = check_registrations(_event(kit, pool), check, pool)
+    assert event.notices == [a, b, "2 registrations have notes on what could not be checked "
+                             "in the deck (see the Notes column)."]
+    notes["a/bob.ydk"] = [c, c, c, c]  # C four times, in one deck: not every deck's
+    event = check_registrations(_event(kit, pool), check, pool)
+    assert event.notices == ["5 registrations have notes on what could not be checked in the "
+                             "deck (see the Notes column)."]

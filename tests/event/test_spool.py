@@ -266,3 +266,54 @@ def _parts(path: Path) -> dict[str, bytes]:
 
     with zipfile.ZipFile(path) as z:
         return {n: z.read(n) for n in z.namelist()}
+
+
+@pytest.mark.parametrize("keep", [5, 100])
+def test_the_players_sheet_and_summary_are_made_from_the_values(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep: int) -> None:
+    """A spooled Players table (held, and on disk) goes to the workbook and the summary as its
+    values completed with the duplicate flags, never made into `PlayerRow`s: the same
+    workbook and summary as the same rows in a list."""
+    from dataclasses import replace
+
+    from deckcheck.event.run import finish
+
+    verdicts = ("legal", "illegal", "unreadable", "unchecked")
+    rows = [PlayerRow(number=n, player=f"P{n % 9}", player_id=str(n % 11), source=f"p{n}.ydk",
+                      verdict=verdicts[n % 4], problem_count=n % 5,  # type: ignore[arg-type]
+                      problems="DC201: too many" if n % 4 == 1 else "", deck_hash=f"h{n % 6}",
+                      error="No deck." if n % 4 == 2 else None,
+                      notes="Not checked." if n % 4 == 3 else None)
+            for n in range(1, 31)]
+    spooled = RowSpool(PlayerRow, keep=keep, block=4)
+    for r in rows:
+        spooled.append(r)
+    as_list = finish(EventReport(format="tcg", players=[replace(r) for r in rows]))
+    from_spool = finish(EventReport(format="tcg", players=spooled))
+    made: list[object] = []
+    real_make = spooled._make
+    monkeypatch.setattr(spooled, "_make", lambda v: made.append(v) or real_make(v))
+    write_xlsx(from_spool, tmp_path / "spool.xlsx", jobs=1)
+    summary = format_summary(from_spool)
+    assert made == []
+    monkeypatch.undo()
+    write_xlsx(as_list, tmp_path / "list.xlsx", jobs=1)
+    assert _parts(tmp_path / "spool.xlsx") == _parts(tmp_path / "list.xlsx")
+    assert summary == format_summary(as_list) and "Worst offenders" in summary
+    assert as_list.duplicates == from_spool.duplicates > 5
+
+
+def test_rows_read_before_fill_is_set_are_made_again_with_it() -> None:
+    """The held rows and their values are each made once for the `fill` they were made with:
+    rows read, then `fill` set, then the values read, then the rows again."""
+    table = RowSpool(PlayerRow, keep=100)
+    for n in range(1, 4):
+        table.append(_row(n))
+    assert [r.duplicate for r in table] == [None, None, None]
+    at = table.names.index("duplicate")
+    table.fill = lambda v: v.__setitem__(at, "d")
+    assert [v[at] for v in table.values()] == ["d", "d", "d"]
+    assert [r.duplicate for r in table] == ["d", "d", "d"]
+    table.fill = lambda v: v.__setitem__(at, "e")
+    assert [v[at] for v in table.values()] == ["e", "e", "e"]
+    assert [r.duplicate for r in table] == ["e", "e", "e"]
