@@ -342,4 +342,9 @@ def test_a_decks_own_notes_go_to_its_row_and_the_lists_to_the_event(
         f"{len(want)} registrations have notes on what could not be checked in the deck "
         "(see the Notes column)."]
     assert event.unchecked == 3 and event.exit_code == 2
-    assert "0 could not be read, 3 could not be fully checked" in format_summary(event)
+    summary = format_summary(event)
+    assert "0 could not be read, 3 could not be fully checked" in summary
+    # the first five with notes of their own, by number (the list's notice is no row's)
+    shown = summary.split("With notes on what could not be checked:\n", 1)[1].splitlines()
+    assert shown == [f"  #{n} Player {n - 1:03d}: {want[n]}" for n in sorted(want)[:5]] + [
+        "  … and 11 more (see the Notes column)"]
