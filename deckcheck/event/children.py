@@ -1,4 +1,5 @@
-"""Forked child processes of an event (checking workers, workbook helpers): ended the one way."""
+"""Forked child processes of an event (checking workers, workbook helpers): ended the one way,
+and their pipes read the one way."""
 
 from __future__ import annotations
 
@@ -14,3 +15,16 @@ def reap(pid: int, *, stop: bool) -> None:
         except OSError:  # pragma: no cover - already gone
             pass
     os.waitpid(pid, 0)
+
+
+def read_pipe(fd: int, n: int) -> bytes:
+    """`n` bytes from the pipe `fd` (fewer at its end: the child stopped), read as they come:
+    nothing read ahead that a `select` on the pipe would not see."""
+    parts = []
+    while n > 0:
+        part = os.read(fd, min(n, 1 << 20))
+        if not part:
+            break
+        parts.append(part)
+        n -= len(part)
+    return b"".join(parts)

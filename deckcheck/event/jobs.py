@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckcheck.errors import DeckcheckError
-from deckcheck.event.children import reap
+from deckcheck.event.children import read_pipe, reap
 from deckcheck.event.inputs import Entries
 from deckcheck.event.models import EventReport, SkippedRow
 
@@ -235,10 +235,10 @@ class _Forked:
     def _receive(self, w: int) -> RunResult:
         """The next result worker `w` sends (its error raised here)."""
         fd = self.back[w]
-        head = _read(fd, _LENGTH.size)
+        head = read_pipe(fd, _LENGTH.size)
         if len(head) < _LENGTH.size:
             raise _stopped()
-        status, value = pickle.loads(_read(fd, _LENGTH.unpack(head)[0]))
+        status, value = pickle.loads(read_pipe(fd, _LENGTH.unpack(head)[0]))
         if status != "ok":
             raise value  # the worker's exception, as one process would have raised it
         result: RunResult = value
@@ -259,19 +259,6 @@ def _stopped() -> DeckcheckError:
     return DeckcheckError("A worker process checking the event stopped before it was done "
                           "(killed, or out of memory?); run the check again, or with --jobs 1 "
                           "to check in one process.")
-
-
-def _read(fd: int, n: int) -> bytes:
-    """`n` bytes from the pipe `fd` (fewer at its end), read as they come: nothing read ahead
-    that the parent's `select` would not see."""
-    parts = []
-    while n > 0:
-        part = os.read(fd, min(n, 1 << 20))
-        if not part:
-            break
-        parts.append(part)
-        n -= len(part)
-    return b"".join(parts)
 
 
 def _worker(runs: int, results: int) -> None:  # pragma: no cover - in the worker

@@ -37,7 +37,7 @@ from typing import Any
 
 from deckcheck.atomic import replacing
 from deckcheck.decks.cells import FORMULA_START, LONE_SURROGATE, column_letter
-from deckcheck.event.children import reap
+from deckcheck.event.children import read_pipe, reap
 from deckcheck.gc_pause import gc_paused
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -449,7 +449,7 @@ class _Helpers:
     def __init__(self, sheets: list[Sheet], jobs: int) -> None:
         self.sheets, self.jobs = sheets, jobs
         self.split = [len(s.rows) >= MIN_ROWS_PER_JOB * jobs for s in sheets]
-        self.kids: list[tuple[int, Any]] = []
+        self.kids: list[tuple[int, int]] = []  # per helper: its pid, the pipe it writes to
         self.failed: list[bool] = []  # per helper: it stopped before writing all its shares
         self.dir = ""
         if jobs < 2 or not any(self.split) or not hasattr(os, "fork"):
@@ -463,7 +463,7 @@ class _Helpers:
                 os.close(r)
                 self._helper(k, w)
             os.close(w)
-            self.kids.append((pid, os.fdopen(r, "rb", buffering=0)))
+            self.kids.append((pid, r))
             self.failed.append(False)
 
     def _file(self, sheet: int, share: int) -> str:
@@ -505,8 +505,8 @@ class _Helpers:
         rows = copied = 0
         f = None
         try:
-            while rows < stop - start and self.failed[k - 1] is False:
-                message = _read_fully(pipe, _WRITTEN.size)
+            while rows < stop - start and not self.failed[k - 1]:
+                message = read_pipe(pipe, _WRITTEN.size)
                 if len(message) < _WRITTEN.size:  # the helper failed
                     self.failed[k - 1] = True
                     break
@@ -529,20 +529,9 @@ class _Helpers:
     def close(self, ok: bool) -> None:
         for pid, pipe in self.kids:
             reap(pid, stop=not ok)
-            pipe.close()
+            os.close(pipe)
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def _read_fully(pipe: Any, n: int) -> bytes:
-    """`n` bytes from `pipe` (fewer only at its end)."""
-    data = b""
-    while len(data) < n:
-        part = pipe.read(n - len(data))
-        if not part:
-            break
-        data += part
-    return data
 
 
 def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Path,
