@@ -98,9 +98,11 @@ def _settle(tmp: Path, path: Path) -> None:
 
 def fresh_builtin_pool() -> BuiltinPool:
     """A new built-in pool (nothing looked up yet), as a fresh process has it: what
-    `builtin_pool()` makes, without its cache."""
+    `builtin_pool()` makes, without its cache, and no release-date cell remembered."""
     from deckcheck.cards.builtin import builtin_pool
+    from deckcheck.cards.compact import forget_released
 
+    forget_released()
     return builtin_pool.__wrapped__()
 
 

@@ -243,11 +243,14 @@ def _cpu(fn: Callable[[], object]) -> float:
 
 def open_pool(name: str) -> CardPool:
     """A new pool of the kind a user has: the built-in pool of every card (no store) or the
-    store imported from every card source."""
+    store imported from every card source; as a fresh process has it (no release-date cell
+    remembered from an earlier pool)."""
     if name == "built-in":
         return fresh_builtin_pool()
+    from deckcheck.cards.compact import forget_released
     from deckcheck.cards.store import StorePool
 
+    forget_released()
     return StorePool(full_store_path())
 
 

@@ -111,6 +111,12 @@ def released_days(cell: str) -> dict[str, dt.date]:
 _RELEASED: dict[str, dict[str, dt.date]] = {}
 
 
+def forget_released() -> None:
+    """Forget the release-date cells read so far, as a new process starts (a benchmark's
+    fresh card pool)."""
+    _RELEASED.clear()
+
+
 def card_from_row(passcode: int, facts: str, store: Store) -> Card:
     """A `RowCard` from a store's compact row (`stored_facts`) without its JSON: the slots a
     check reads (`ROW_FIELDS`, and the rule name's key) are set from the row; the others are

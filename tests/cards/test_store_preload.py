@@ -229,3 +229,20 @@ def test_the_compact_form_gives_the_stored_card(extra: dict[str, object]) -> Non
         assert type(getattr(lean, name)) is type(getattr(full, name)), name
     assert lean.rule_key == full.rule_key
     assert lean.rank == 4 and lean.text == "Its text." and lean == full
+
+
+def test_forgotten_release_cells_are_read_again_the_same() -> None:
+    """`released_days` remembers each cell; `forget_released` empties the memo, as a new
+    process starts (the benchmarks' fresh pools)."""
+    import datetime as dt
+
+    from deckcheck.cards import compact
+
+    cell = "tcg=2002-03-08,ocg=1999-02-04"
+    first = compact.released_days(cell)
+    assert cell in compact._RELEASED
+    compact.forget_released()
+    assert compact._RELEASED == {}
+    again = compact.released_days(cell)
+    assert again == first == {"tcg": dt.date(2002, 3, 8), "ocg": dt.date(1999, 2, 4)}
+    assert again is not compact._RELEASED[cell]  # a copy: the memo is never handed out
