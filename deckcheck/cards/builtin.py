@@ -226,8 +226,8 @@ def index_bytes(cards: bytes, facts: bytes) -> bytes:
     lines follow the cards file's): both files' lengths, every line's passcode, where each
     line starts in the cards file, then in the facts file, as little-endian 64-bit integers."""
     codes, starts = line_index(cards, _body(cards))
-    fact_codes, fact_starts = line_index(facts, _body(facts), FACTS_FILE)
-    if fact_codes != codes:
+    fact_starts = _facts_following(facts, _body(facts), codes)
+    if fact_starts is None:
         raise BuiltinDataError(f"{FACTS_FILE} does not follow {CARDS_FILE} line for line; "
                                "regenerate the built-in card files.")
     out = array("q", [len(cards), len(facts)]) + codes + starts + fact_starts
@@ -245,6 +245,16 @@ def _fits(data: Buffer, codes: array[int], starts: array[int]) -> bool:
         if data[starts[i]:starts[i] + len(head)] != head:
             return False
     return True
+
+
+def _facts_following(facts: Buffer, start: int, codes: array[int]) -> array[int] | None:
+    """Where each line of the facts file (its bytes `facts`, body from `start`) starts, when
+    its lines follow the cards file's passcodes `codes` one for one; else None."""
+    try:
+        fact_codes, fact_starts = line_index(facts, start, FACTS_FILE)
+    except BuiltinDataError:
+        return None
+    return fact_starts if fact_codes == codes else None
 
 
 def read_index(raw: bytes, cards: Buffer, start: int, facts: tuple[Buffer, int] | None = None
@@ -465,12 +475,9 @@ class BuiltinPool:
             self._index_read = shipped is not None
             codes, starts, fact_starts = shipped or (*line_index(self._data, self._start), None)
             if facts is not None and fact_starts is None:
-                try:
-                    fact_codes, fact_starts = line_index(*facts, FACTS_FILE)
-                except BuiltinDataError:
-                    fact_codes = array("q")
-                if fact_codes != codes:
-                    self._facts_file, fact_starts = None, None
+                fact_starts = _facts_following(*facts, codes)
+                if fact_starts is None:
+                    self._facts_file = None
             self._line_index, self._fact_starts = (codes, starts), fact_starts
         return self._line_index
 

@@ -79,10 +79,13 @@ def test_bisection_finds_every_id_the_full_parse_does(monkeypatch: pytest.Monkey
     # the bisections' first steps are remembered, within a bound, and found the same lines
     from deckcheck.cards.builtin import _REMEMBERED, _find
 
-    assert 0 < len(lazy._fact_probes) <= 2 ** _REMEMBERED
     facts, start = lazy._facts_map()  # type: ignore[misc]  # mapped by the finds above
-    for pc in sorted(ids)[::97]:
-        assert _find(facts, start, pc, lazy._fact_probes) == _find(facts, start, pc), pc
+    # both files: the facts file's for the cards, the cards file's for what it misses
+    for data, begin, probes in ((facts, start, lazy._fact_probes),
+                                (lazy._data, lazy._start, lazy._probes)):
+        assert 0 < len(probes) <= 2 ** _REMEMBERED
+        for pc in sorted(ids)[::97]:
+            assert _find(data, begin, pc, probes) == _find(data, begin, pc), pc
 
 
 def test_after_many_bisections_the_pool_finds_lines_through_its_index(
