@@ -381,7 +381,11 @@ def _floor_parts(src: Path, pool: Path, built: Path, tmp: Path,
     name_rows = [r for r in rows(built, "SELECT key, passcode FROM names") if r not in had]
     table = SUGGEST_TABLES["all"]
     # a store of English names only answers "all" from its English table
-    had_table = StorePool(pool)._trigram_tables()["all"]
+    reader = StorePool(pool)
+    try:
+        had_table = reader._trigram_tables()["all"]
+    finally:
+        reader.close()
     had_suggest = {k for k, in rows(pool, f"SELECT key FROM {had_table}")}
     suggest_rows = [r for r in rows(built, f"SELECT key, passcodes FROM {table}")
                     if r[0] not in had_suggest]
