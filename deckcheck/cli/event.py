@@ -138,7 +138,19 @@ def check(obj: Ctx, sources: tuple[str, ...], format_: str, date: dt.date | None
 
 
 def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
-    """Check the event, write the report and print the summary; return the exit code."""
+    """Check the event, write the report and print the summary; return the exit code.
+
+    The cyclic garbage collector stays paused to the end, as for `deckcheck check`: the
+    registrations' rows and the report's strings hold no reference cycles, and turning it on
+    between the checking and the report started a collection of everything the checking
+    built (~15 ms for 4,000 registrations)."""
+    from deckcheck.gc_pause import gc_paused
+
+    with gc_paused(until_exit=True):
+        return _execute_check(opts, obj)
+
+
+def _execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     from deckcheck.event.inputs import expand_items
     from deckcheck.event.run import check_event
     from deckcheck.event.summary import format_summary
