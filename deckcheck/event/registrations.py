@@ -22,7 +22,6 @@ the registrations. Which files are read is `deckcheck.event.inputs`.
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -440,6 +439,8 @@ def _read_csv_table(path: Path, pool: CardPool | None
                     ) -> tuple[list[Registration] | None, list[list[str]]]:
     """The registrations of a CSV registration table (None if the file is something else),
     and its rows."""
+    import csv  # only for a CSV input: not on the way of an event of deck files
+
     from deckcheck.decks.csvfile import check_cells, guess_delimiter
     from deckcheck.decks.source import MAX_ROWS, decode_text, read_bytes
 

@@ -150,11 +150,13 @@ def _plain_flags(rows: list[PlayerRow]) -> dict[int, str | None]:
 @pytest.mark.parametrize("held", [7, 1024])  # through SQLite, and held in a dict
 def test_duplicate_flags_are_those_of_the_plain_algorithm(
         held: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
     from deckcheck.event import duplicates
 
     monkeypatch.setattr(duplicates, "HELD", held)
     if held > 300:  # every key held: grouped without a database
-        monkeypatch.setattr(duplicates.sqlite3, "connect",
+        monkeypatch.setattr(sqlite3, "connect",
                             lambda *a: pytest.fail("a database for a few hundred rows"))
     rng = random.Random(24)
     names = ["Amy", "amy", "Ámy!", "Ben", "Cid", None, "Dee", "Zoë", "zoe", "\udcff x"]
