@@ -87,13 +87,38 @@ def store_path() -> Path:
     return path
 
 
+#: Stores of the same kind an older (or another) deckcheck cached, kept beside a new one: a
+#: second checkout benchmarked meanwhile keeps its store; the others (90 MB each from every
+#: source) are removed.
+KEEP_OTHERS = 2
+
+
 def _settle(tmp: Path, path: Path) -> None:
     """The store imported into `tmp` renamed to `path`; the lock file the import left beside
-    `tmp` removed (one a cached store, else they pile up in the temp folder)."""
+    `tmp` removed (one a cached store, else they pile up in the temp folder), and the stores
+    of the same kind cached for other code, but the `KEEP_OTHERS` newest."""
     from deckcheck.imports.guard import lock_path
 
     os.replace(tmp, path)
     lock_path(tmp).unlink(missing_ok=True)
+    prune(path)
+
+
+def prune(path: Path, keep: int = KEEP_OTHERS) -> list[Path]:
+    """Remove the cached stores of `path`'s kind (its name up to the key) other than `path`,
+    but the `keep` most recently written; the removed, newest first."""
+    kind = path.name.rsplit("-", 1)[0]
+    others = []
+    for p in path.parent.glob(f"{kind}-*.sqlite"):
+        if p != path and p.name.rsplit("-", 1)[0] == kind:
+            try:
+                others.append((p.stat().st_mtime, p))
+            except OSError:  # removed meanwhile
+                continue
+    removed = [p for _, p in sorted(others, reverse=True)[keep:]]
+    for p in removed:
+        p.unlink(missing_ok=True)
+    return removed
 
 
 def fresh_builtin_pool() -> BuiltinPool:

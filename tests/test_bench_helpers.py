@@ -76,3 +76,32 @@ print(sorted(command_medians({"bad": cmd("1/0")}, 1, Path("."))[0]))
         " exited 2 (expected 0 or 1), so it is not timed: (nothing on standard error)",
         " exited 1, so it is not timed: ZeroDivisionError: division by zero",
         "['bad']"]
+
+
+@needs_benchmarks
+def test_a_new_cached_store_removes_all_but_the_newest_older_ones(tmp_path: Path) -> None:
+    """`_realdata.prune`: a store cached for other code (another key) is removed once a
+    newer one is made, but the `keep` newest; another kind of store is never touched."""
+    ran = _run(f"""
+import os
+from pathlib import Path
+from _realdata import prune
+d = Path({str(tmp_path)!r})
+names = [f"deckcheck-bench-every-source-{{k}}.sqlite" for k in ("aaa", "bbb", "ccc", "ddd")]
+for age, name in enumerate(names):  # aaa the newest
+    (d / name).write_bytes(b"x")
+    os.utime(d / name, (1e9 - age, 1e9 - age))
+(d / "deckcheck-bench-dump-zzz.sqlite").write_bytes(b"x")
+new = d / "deckcheck-bench-every-source-new.sqlite"
+new.write_bytes(b"x")
+print([p.name for p in prune(new, keep=2)])
+print(sorted(p.name for p in d.iterdir()))
+""")
+    assert ran.returncode == 0, ran.stderr
+    removed, left = ran.stdout.splitlines()
+    assert removed == str(["deckcheck-bench-every-source-ccc.sqlite",
+                           "deckcheck-bench-every-source-ddd.sqlite"])
+    assert left == str(sorted(["deckcheck-bench-dump-zzz.sqlite",
+                               "deckcheck-bench-every-source-aaa.sqlite",
+                               "deckcheck-bench-every-source-bbb.sqlite",
+                               "deckcheck-bench-every-source-new.sqlite"]))
