@@ -104,6 +104,31 @@ def test_a_checker_failure_is_one_unreadable_row(kit: SimpleNamespace, pool: Any
     assert ev.players[1].error == "b could not be checked (ValueError: boom)."
 
 
+def test_a_batch_gives_the_rows_of_its_registrations_one_by_one(kit: SimpleNamespace,
+                                                                 pool: Any) -> None:
+    """`check_batch` (hash all, check all, then the rows) gives each registration's
+    `check_one` row, a failure or an unreadable list among them included."""
+    from deckcheck.event.models import EventReport
+    from deckcheck.event.run import CachingPool, check_batch, check_one
+
+    def checker(deck: Any) -> Any:
+        if deck.source == "b":
+            raise ValueError("boom")
+        return kit.fake_check(deck)
+
+    regs = [Registration(source=s, player=s.upper(), deck=kit.make_deck(
+        kit.LEGAL_MAIN if s != "c" else [(kit.POT_OF_GREED, 1), *kit.LEGAL_MAIN[1:]],
+        source=s)) for s in "abcd"]
+    regs.insert(2, Registration(source="x", error="x holds no deck."))
+    cached = CachingPool(pool)
+    rows = check_batch(regs, checker, cached, EventReport(format="tcg"))
+    assert rows == [check_one(r, checker, CachingPool(pool), EventReport(format="tcg"))
+                    for r in regs]
+    assert [r[3] for r in rows] == ["legal", "unreadable", "unreadable", "illegal", "legal"]
+    assert rows[1][10] == "b could not be checked (ValueError: boom)."
+    assert rows[1][9] is not None and rows[2][9] is None  # hashed / nothing to hash
+
+
 def test_caching_pool_asks_once(pool: Any, kit: SimpleNamespace) -> None:
     asked: list[int] = []
 
