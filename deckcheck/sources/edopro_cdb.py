@@ -188,6 +188,11 @@ def parse(path: str | Path, source: str = NAME, shown: str | None = None
             what = "text" if isinstance(name, str) else "name"
             raise ImportFailed(f"{where}: card {pid} has a {what} that is not text (binary "
                                "data); nothing was changed — check the file.")
+        # some rows' names end in a line break or start with a tab (511020012 "Reflect
+        # Bounder (Anime)\r\n", 301131072 "\tUmbra & Lumis"): not part of the name
+        name = name.strip()
+        if not name:  # (white space only: no name, as an empty one)
+            continue
         rec = decode(pid, ot, ctype, atk, dfn, level, race, attr)
         rec["name"] = name
         rec["names"] = {"en": name}

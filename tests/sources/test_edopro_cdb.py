@@ -144,3 +144,18 @@ def test_cdb_bomb_in_a_zip_is_refused_quickly(tmp_path: Path, unpacked: list[str
         read_source(path)
     assert unpacked == []  # refused from the archive's directory: nothing unpacked
     assert list(tmp_path.iterdir()) == [path]
+
+
+def test_white_space_around_a_name_is_not_part_of_it(  # type: ignore[no-untyped-def]
+        cdb_factory) -> None:
+    """Real unofficial cdbs hold "Reflect Bounder (Anime)\\r\\n" and "\\tUmbra & Lumis"; a
+    name of white space only is no name (the row is skipped, as an empty one)."""
+    rows = [(511020012, 4, 0, M | EFF, 1700, 1000, 4, 0x20, 0x10,
+             "Reflect Bounder (Anime)\r\n", "Anime."),
+            (301131072, 4, 0, M, 0, 0, 1, 0x1, 0x1, "\tUmbra & Lumis", "Skill."),
+            (301262144, 4, 0, M, 0, 0, 1, 0x1, 0x1, " \t\r\n", "No name.")]
+    recs = {r["passcode"]: r for r in edopro_cdb.parse(cdb_factory(rows))}
+    assert sorted(recs) == [301131072, 511020012]
+    assert recs[511020012]["name"] == "Reflect Bounder (Anime)"
+    assert recs[511020012]["names"] == {"en": "Reflect Bounder (Anime)"}
+    assert recs[301131072]["name"] == "Umbra & Lumis"
