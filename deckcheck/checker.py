@@ -339,12 +339,20 @@ class Checker:
                             unknown=unknown, known=len(rows) - unknown)
 
     def _looked_up(self, deck: Deck) -> CheckContext:
-        """`context(deck)` once every passcode of the deck has its facts: those not looked up
-        yet are read from the pool in one query."""
+        """`context(deck)` once every passcode of the deck has its facts (`learn`)."""
+        self.learn(e.passcode for e in (*deck.main, *deck.extra, *deck.side))
+        return self.context(deck)
+
+    def learn(self, passcodes: Iterable[int | None]) -> None:
+        """Look up the facts of the `passcodes` not looked up yet, the cards read from the
+        pool in one query: a caller with a batch of decks (an event) learns all their cards
+        at once, so that no deck's `context` stops at a card it has not met."""
         facts = self._facts
-        written = {e.passcode for e in (*deck.main, *deck.extra, *deck.side)}
+        written = set(passcodes)
         written.discard(None)
         missing = cast("set[int]", written.difference(facts))
+        if not missing:
+            return
         pool = self.pool
         pool.preload(missing)  # the store: one query at most
         get, view = pool.get, self.view
@@ -376,7 +384,6 @@ class Checker:
             facts[pc] = (card, card.rule_key,
                          None if odd else "extra" if card.frame in EXTRA_FRAMES else "main",
                          limit, worth, unusual, card.name == card.rule_name)
-        return self.context(deck)
 
     def check(self, deck: Deck, *, label: str | None = None) -> Report:
         """The verdict on one deck; problems in reading order (deck-wide ones first).

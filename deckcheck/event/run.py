@@ -219,7 +219,7 @@ def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: C
                 found += len(regs)
                 batch += regs
                 totals += [found + todo - done_files] * len(regs)
-        preload_cards(pool, batch)
+        preload_cards(pool, batch, checker)
         for data, total in zip(check_batch(batch, checker, pool, event), totals, strict=True):
             add_row(event, data)
             if progress is not None:
@@ -233,7 +233,7 @@ def check_run(entries: Sequence[Path | Skipped], pool: CardPool, checker: CheckF
     regs: list[Registration] = []
     for entry in entries:
         regs += read_entry(entry, pool, part)
-    preload_cards(pool, regs)
+    preload_cards(pool, regs, checker)
     return check_batch(regs, checker, pool, part)
 
 
@@ -244,9 +244,11 @@ def prepare_worker(pool: CardPool, format: str, date: str, options: dict[str, An
     return cached, make_checker(cached, format=format, date=date, **options)
 
 
-def preload_cards(pool: CardPool, regs: Iterable[Registration]) -> None:
+def preload_cards(pool: CardPool, regs: Iterable[Registration],
+                  checker: CheckFn | None = None) -> None:
     """Look up the cards of a batch of registrations in one query (a store is asked once for
-    the batch, not once per deck)."""
+    the batch, not once per deck), and the checker's facts of them when it is a `Checker`'s
+    (`Checker.learn`: no deck's check then stops at a card not met yet, and starts again)."""
     passcodes: set[int | None] = set()
     for reg in regs:
         deck = reg.deck
@@ -255,7 +257,12 @@ def preload_cards(pool: CardPool, regs: Iterable[Registration]) -> None:
             passcodes.update([e.passcode for e in deck.extra])
             passcodes.update([e.passcode for e in deck.side])
     passcodes.discard(None)
-    if passcodes:
+    if not passcodes:
+        return
+    learn = getattr(getattr(checker, "__self__", None), "learn", None)
+    if learn is not None:
+        learn(passcodes)  # the pool's preload, then the facts
+    else:
         pool.preload(passcodes)  # type: ignore[arg-type]  # None discarded
 
 

@@ -346,3 +346,35 @@ def test_notes_every_deck_has_are_found_whatever_their_order_or_repeats(
     event = check_registrations(_event(kit, pool), check, pool)
     assert event.notices == ["5 registrations have notes on what could not be checked in the "
                              "deck (see the Notes column)."]
+
+
+def test_a_run_learns_its_cards_before_its_first_deck_is_checked(
+        kit: SimpleNamespace, pool: Any, monkeypatch: Any) -> None:
+    """`check_run` looks up every card of its decks, and the checker's facts of them, before
+    checking any: no deck's check stops at a card not met yet to start again, and the rows
+    are those of a checker that met its cards deck by deck."""
+    from deckcheck.checker import Checker
+    from deckcheck.event.models import EventReport
+    from deckcheck.event.run import check_batch, check_run, make_checker
+
+    decks = {"a.ydk": kit.make_deck(kit.LEGAL_MAIN, kit.LEGAL_EXTRA, kit.LEGAL_SIDE),
+             "b.ydk": kit.make_deck([*kit.LEGAL_MAIN, (kit.POT_OF_GREED, 1), (kit.MAXX_C, 1)]),
+             "c.ydk": kit.make_deck([(kit.ASH_ALT, 3), (1, 1)])}
+    regs = [Registration(source=s, player=s, deck=d) for s, d in decks.items()]
+    fresh = CachingPool(pool)
+    expected = check_batch(regs, make_checker(fresh, date="2026-06-01"), fresh,
+                           EventReport(format="tcg"))
+
+    cached = CachingPool(pool)
+    checker = make_checker(cached, date="2026-06-01")
+
+    def refuse(self: Any, deck: Any) -> Any:
+        raise AssertionError(f"{deck.source} met a card its run had not learnt")
+
+    monkeypatch.setattr("deckcheck.event.run.read_entry",
+                        lambda entry, pool, event: [r for r in regs if r.source == entry])
+    monkeypatch.setattr(Checker, "_looked_up", refuse)
+    rows = check_run(list(decks), cached, checker, EventReport(format="tcg"))  # type: ignore[arg-type]
+    assert rows == expected
+    assert "unreadable" not in [r[3] for r in rows]  # every deck checked
+    assert "DC202" in rows[1][8]  # Pot of Greed is Forbidden
