@@ -45,7 +45,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.cards.compact import card_from_row, released_days, stored_facts
 from deckcheck.cards.model import Card
@@ -286,6 +286,8 @@ _BISECTIONS = 2_000
 #: The same, for a pool with the shipped index file: reading it (0.37-0.46 ms) costs what
 #: ~25-40 bisections do (1.1-1.3 ms a hundred); one deck's cards (~40) stay under this.
 _SHIPPED_BISECTIONS = 64
+#: `_facts_row`'s answer for a passcode that is no card's own (compared by identity).
+_NO_CARD: Any = object()
 #: A bisection's probe of a file: the line around a byte position (start, end, first cell).
 Probe = tuple[int, int, "int | bytes"]
 
@@ -351,8 +353,9 @@ class BuiltinPool:
         self._facts_file = facts
         #: the facts file's bytes and where its lines start, once mapped
         self._facts: tuple[Buffer, int] | None = None
-        #: the facts file's bisection probes (`_find`)
+        #: the facts file's and the ids file's bisection probes (`_find`)
         self._fact_probes: dict[int, Probe] = {}
+        self._id_probes: dict[int, Probe] = {}
         #: where each facts line starts, in `_index`'s order (None: no facts file that fits)
         self._fact_starts: array[int] | None = None
         self._start = _body(cards)
@@ -406,6 +409,8 @@ class BuiltinPool:
         if self._facts_file is not None:
             try:
                 facts = self._facts_row(passcode)
+                if facts is _NO_CARD:
+                    return None
                 if facts is not None:
                     return card_from_row(passcode, facts, self)
             except (ValueError, KeyError):  # a line that is no facts: the cards lines'
@@ -415,9 +420,10 @@ class BuiltinPool:
 
     def _facts_row(self, passcode: int) -> str | None:
         """The facts of the card whose own passcode is `passcode`, from the facts file: by
-        bisection for the first finds, as `_line`, then through `_index`. None when the facts
-        file holds no such line (the cards file then says whether a card has it), or cannot
-        say (missing, or not the cards file's: the pool then reads cards lines)."""
+        bisection for the first finds, as `_line`, then through `_index`. `_NO_CARD` when
+        `_index` (the cards file's) holds no such passcode; None when the facts file holds
+        no such line (the cards file then says whether a card has it), or cannot say
+        (missing, or not the cards file's: the pool then reads cards lines)."""
         facts = self._facts_map()
         if facts is None:
             return None
@@ -428,7 +434,9 @@ class BuiltinPool:
         codes = self._index()[0]
         fact_starts = self._fact_starts
         i = bisect_left(codes, passcode)
-        if fact_starts is None or i == len(codes) or codes[i] != passcode:
+        if i == len(codes) or codes[i] != passcode:
+            return _NO_CARD if fact_starts is not None else None
+        if fact_starts is None:
             return None
         line = _line_at(data, fact_starts[i])
         head = b"%d\t" % passcode
@@ -513,10 +521,9 @@ class BuiltinPool:
         return line
 
     def get(self, passcode: int) -> Card | None:
-        try:
-            return self._cards[passcode]
-        except KeyError:
-            pass
+        cards = self._cards
+        if passcode in cards:  # (not `try`: a KeyError raised costs more than the test)
+            return cards[passcode]
         if self._memory is not None:
             card = self._memory.get(passcode)
         elif not isinstance(passcode, int) or passcode < 0:
@@ -524,7 +531,7 @@ class BuiltinPool:
         else:
             card = self._own_card(passcode)
             if card is None:
-                alias = _find(*self._ids_file(), passcode)
+                alias = _find(*self._ids_file(), passcode, self._id_probes)
                 if alias is not None:
                     main = int(alias.split(b"\t")[1])
                     card = self.get(main)
