@@ -1,6 +1,6 @@
-"""Shared by the benchmark scripts: the best (least disturbed) of several timed runs, and
-the median times of commands run in turns (optionally refusing to time a command that
-fails: `CommandFailed`)."""
+"""Shared by the benchmark scripts: the best (least disturbed) of several timed runs, the
+median times of commands run in turns (optionally refusing to time a command that fails:
+`CommandFailed`), and how fast the machine runs at the moment (`machine_check`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,24 @@ import subprocess
 import time
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
+
+#: Seconds `sum(range(10**7))` takes on an idle modern core (this machine's, measured idle).
+IDLE_MACHINE_CHECK = 0.15
+
+
+def machine_check() -> float:
+    """Seconds `sum(range(10**7))` takes now. This machine is shared: the same code runs up to
+    ~1.7x slower in some minutes than in others, so goals stated in seconds are printed with
+    this beside them (before and after), to tell a slow minute from slow code."""
+    t = time.perf_counter()
+    sum(range(10**7))
+    return time.perf_counter() - t
+
+
+def machine_line(before: float, after: float) -> str:
+    """The machine's speed around a measurement, as the goal lines print it."""
+    return (f"machine check: sum(range(10**7)) took {before:.2f} s before and {after:.2f} s "
+            f"after (about {IDLE_MACHINE_CHECK:.2f} s on an idle core)")
 
 
 def best_of(fn: Callable[[], object], repeat: int,

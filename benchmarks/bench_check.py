@@ -66,7 +66,7 @@ from _realdata import (  # noqa: E402
     need_data,
     ydk_files,
 )
-from _timing import command_medians, installed_env  # noqa: E402
+from _timing import command_medians, installed_env, machine_check, machine_line  # noqa: E402
 
 if TYPE_CHECKING:
     from deckcheck.cards.pool import CardPool
@@ -288,10 +288,12 @@ def throughput(repeat: int, pool_name: str) -> None:
     same = sum(a == b for a, b in zip(ours, theirs, strict=True))
     runs: dict[str, list[float]] = {"readme": [], "reused": [], "yardstick": []}
     fns = {"readme": readme, "reused": reused, "yardstick": yardstick}
+    before = machine_check()
     for _ in range(repeat):  # the three take turns, so a burst of load hits them alike
         for key, fn in fns.items():
             gc.collect()
             runs[key].append(_cpu(fn))
+    after = machine_check()
     n = len(files)
     speed = {k: n / statistics.median(v) for k, v in runs.items()}
     base = speed["yardstick"]
@@ -300,6 +302,7 @@ def throughput(repeat: int, pool_name: str) -> None:
           f"legal, {counts['illegal']} illegal, {counts['unchecked']} unchecked, "
           f"{counts['unreadable']} unreadable under {checker.banlist.name} on {DATE}); "
           f"CPU-time medians of {repeat}, reading included")
+    print(f"  {machine_line(before, after)}")
     print(f"  yardstick: plain-Python validator  {base:8,.0f} decks/s  (same verdict as "
           f"deckcheck on {same:,} of {n:,} files)")
     if same != n:

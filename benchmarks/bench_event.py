@@ -66,7 +66,7 @@ from _realdata import (  # noqa: E402
     need_data,
     ydk_files,
 )
-from _timing import installed_env  # noqa: E402
+from _timing import installed_env, machine_check, machine_line  # noqa: E402
 
 GOAL_SECONDS = 1.0  # 4,000 registrations, end to end from process start
 GOAL_PLAYERS = 4000
@@ -229,15 +229,18 @@ def goal_rows(pools: list[str], repeat: int, n_cores: int) -> None:
         build_event(folder, GOAL_PLAYERS)
         keys = [(p, m) for p in pools for m in ("event", "plain")] + [(pools[0], "start")]
         runs: dict[tuple[str, str], list[dict[str, float]]] = {k: [] for k in keys}
+        before = machine_check()
         for _ in range(repeat):  # taking turns, so a burst of load hits them alike
             for pool, mode in keys:
                 runs[pool, mode].append(run_child(pool, folder, mode))
+        after = machine_check()
         base = statistics.median(r["baseline"] for rs in runs.values() for r in rs)
         print(f"goal: {GOAL_PLAYERS:,} registrations, `deckcheck event check FOLDER -o "
               f"report.xlsx` (--jobs default: {n_cores} on this machine) timed from before "
               f"the process starts until it exits, < {GOAL_SECONDS:.0f} s wall; medians of "
               f"{repeat}, each from a fresh process (load average now "
               f"{os.getloadavg()[0]:.1f} on {n_cores} cores)")
+        print(f"  {machine_line(before, after)}")
         print(f"  yardstick, reading the bytes:         {base:7.3f} s")
         start = statistics.median(r["wall"] for r in runs[pools[0], "start"])
         print(f"  breakdown: `deckcheck event check --help` (Python, the CLI's imports, exit): "

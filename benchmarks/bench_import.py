@@ -40,7 +40,7 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from _timing import best_of, command_medians, installed_env
+from _timing import best_of, command_medians, installed_env, machine_check, machine_line
 
 from deckcheck.imports.update import update_ygoprodeck
 
@@ -61,6 +61,7 @@ def main() -> None:
                     help="also print a cProfile of one YAML Yugi import")
     args = ap.parse_args()
     rows = set(args.only or ROWS)
+    before = machine_check()
     if "dump" in rows:
         bench_dump(Path(args.dump), args.repeat)
     if "three" in rows and Path(args.yaml_yugi).is_file() and Path(args.ygojson).is_file():
@@ -69,6 +70,7 @@ def main() -> None:
         bench_yamlyugi(Path(args.yaml_yugi), Path(args.dump), args.repeat, args.profile)
     if "ygojson" in rows and Path(args.ygojson).is_file():
         bench_ygojson(Path(args.ygojson), Path(args.dump), args.repeat)
+    print(machine_line(before, machine_check()))
 
 
 def bench_dump(dump: Path, repeat: int) -> None:
