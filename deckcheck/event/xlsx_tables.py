@@ -28,17 +28,19 @@ import re
 import shutil
 import struct
 import tempfile
-import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.atomic import replacing
 from deckcheck.decks.cells import FORMULA_START, LONE_SURROGATE, column_letter
 from deckcheck.event.children import read_pipe, reap
 from deckcheck.gc_pause import gc_paused
+
+if TYPE_CHECKING:  # (imported when a workbook is written: ISA-L with it)
+    from deckcheck.event.xlsx_zip import Member, ZipWriter
 
 _NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -235,22 +237,10 @@ def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = 
                 b"</headerFooter></worksheet>")
 
 
-#: The first share of a sheet's rows (this process's) against each later one (a helper's):
-#: this process also compresses every share, its own as it renders it and each helper's as
-#: it copies it in, block by block as the helper writes them (compressing cost 0.12-0.3 of
-#: rendering in profiles of a 4,000-player report), so it renders fewer rows and the
-#: processes finish closer together (4,000 players: at 0.7 this process never waited for
-#: the helper's blocks, at 0.35 the helper ended last).
-FIRST_SHARE = 0.5
-
-
 def _cuts(n: int, shares: int) -> list[int]:
-    """Where `shares` consecutive shares of `n` rows start, and the end: the first share
-    `FIRST_SHARE` of each of the others."""
-    if shares < 2:
-        return [0, n]
-    total = FIRST_SHARE + shares - 1
-    return [0] + [int(n * (FIRST_SHARE + k) / total) for k in range(shares - 1)] + [n]
+    """Where `shares` consecutive shares of `n` rows start, and the end: equal shares (each
+    process renders and compresses its own; this one only copies the others' in)."""
+    return [n * k // shares for k in range(shares + 1)]
 
 
 #: Text a cell holds as it is, without escaping or `xml:space`: printable ASCII, tabs and line
@@ -435,16 +425,18 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path, *, jobs: int = 1) 
 
 
 #: What a helper tells the parent after each block of a share's rows: the share's rows
-#: written so far and the bytes of its file they fill.
-_WRITTEN = struct.Struct("<QQ")
+#: written so far, the bytes of its file they fill (compressed, ending at a `Part.cut`), and
+#: the CRC-32 and length of their XML.
+_WRITTEN = struct.Struct("<QQLQ")
 
 
 class _Helpers:
-    """Forked processes, each rendering one later share of every long sheet's rows into a
-    file of its own, a block of rows at a time; after each block a helper tells the parent
-    through a pipe how far its file is written, and the parent copies (and compresses) the
-    finished blocks as they come, while the helper renders the next. A helper that fails
-    (its pipe ends early) leaves the rest of its shares to the parent."""
+    """Forked processes, each rendering and compressing one later share of every long
+    sheet's rows into a file of its own (an `xlsx_zip.Part`), a block of rows at a time;
+    after each block a helper tells the parent through a pipe how far its file is written,
+    and the parent copies the finished blocks into the workbook as they come, while the
+    helper renders the next. A helper that fails (its pipe ends early) leaves the rest of
+    its shares to the parent."""
 
     def __init__(self, sheets: list[Sheet], jobs: int) -> None:
         self.sheets, self.jobs = sheets, jobs
@@ -473,17 +465,22 @@ class _Helpers:
         code = 1
         try:
             gc.disable()  # nothing to collect; and untouched pages stay shared
+            from deckcheck.event.xlsx_zip import Part  # (the parent imported it)
+
             for i, sheet in enumerate(self.sheets):
                 if self.split[i]:
                     cuts = _cuts(len(sheet.rows), self.jobs)
                     start, stop = cuts[k], cuts[k + 1]
                     writer = RowWriter(sheet)
                     with open(self._file(i, k), "wb", buffering=1 << 20) as f:
+                        part = Part(f)
                         for first in range(start, stop, _BLOCK):
                             last = min(first + _BLOCK, stop)
-                            _rows_xml(sheet, first, last, f, writer)
+                            _rows_xml(sheet, first, last, part, writer)
+                            part.cut()
                             f.flush()
-                            os.write(signal, _WRITTEN.pack(last - start, f.tell()))
+                            os.write(signal, _WRITTEN.pack(last - start, f.tell(), part.crc,
+                                                           part.size))
             code = 0
         finally:
             os._exit(code)
@@ -494,16 +491,17 @@ class _Helpers:
             return []
         return [partial(self._copy, i, k) for k in range(1, self.jobs)]
 
-    def _copy(self, i: int, k: int, out: Any) -> None:
-        """Copy helper `k`'s share of sheet `i` to `out`, each block as soon as it is written
-        (the helper writes its shares in sheet order, as they are copied); what a failed
-        helper did not write is rendered here."""
+    def _copy(self, i: int, k: int, out: Member) -> None:
+        """Copy helper `k`'s share of sheet `i` to `out`, compressed, each block as soon as
+        it is written (the helper writes its shares in sheet order, as they are copied);
+        what a failed helper did not write is rendered here."""
         _, pipe = self.kids[k - 1]
         sheet = self.sheets[i]
         cuts = _cuts(len(sheet.rows), self.jobs)
         start, stop = cuts[k], cuts[k + 1]
-        rows = copied = 0
+        rows = copied = crc = size = 0
         f = None
+        out.begin_part()
         try:
             while rows < stop - start and not self.failed[k - 1]:
                 message = read_pipe(pipe, _WRITTEN.size)
@@ -512,17 +510,18 @@ class _Helpers:
                     break
                 if f is None:
                     f = open(self._file(i, k), "rb", buffering=0)  # noqa: SIM115 - closed below
-                rows, end = _WRITTEN.unpack(message)
+                rows, end, crc, size = _WRITTEN.unpack(message)
                 while copied < end:
                     chunk = f.read(min(end - copied, 1 << 20))
                     if not chunk:  # pragma: no cover - removed or cut by someone else
                         raise OSError(f"{self._file(i, k)} ended before the rows it holds; "
                                       "write the report again.")
-                    out.write(chunk)
+                    out.raw(chunk)
                     copied += len(chunk)
         finally:
             if f is not None:
                 f.close()
+        out.end_part(crc, size)  # the blocks copied: up to the last block's cut
         if rows < stop - start:  # the rows the helper did not write (whole blocks)
             _rows_xml(sheet, start + rows, stop, out)
 
@@ -536,50 +535,59 @@ class _Helpers:
 
 def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Path,
                    jobs: int = 1) -> None:
+    from deckcheck.event.xlsx_zip import ZipWriter
+
+    helpers = _Helpers(sheets, jobs)  # rendering while the small parts are written
+    ok = False
+    try:
+        with open(path, "wb", buffering=1 << 20) as f:
+            _write_parts(sheets, names, defined, helpers, ZipWriter(f))
+        ok = True
+    finally:
+        helpers.close(ok)
+
+
+def _write_parts(sheets: list[Sheet], names: list[str], defined: str, helpers: _Helpers,
+                 zf: ZipWriter) -> None:
+    """The workbook's parts, in order, then the zip's directory."""
     content_types = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}.worksheet+xml"/>'
         for i in range(1, len(sheets) + 1))
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
-        zf.writestr("[Content_Types].xml",
-                    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-                    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-                    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-'
-                    'package.relationships+xml"/><Default Extension="xml" '
-                    'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" '
-                    f'ContentType="{_CT}.sheet.main+xml"/><Override PartName="/xl/styles.xml" '
-                    f'ContentType="{_CT}.styles+xml"/>{content_types}</Types>')
-        zf.writestr("_rels/.rels",
-                    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-                    f'<Relationships xmlns="{_PKG}"><Relationship Id="rId1" Type="{_R}/'
-                    'officeDocument" Target="xl/workbook.xml"/></Relationships>')
-        zf.writestr("xl/workbook.xml",
-                    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-                    f'<workbook xmlns="{_NS}" xmlns:r="{_R}"><bookViews><workbookView/>'
-                    "</bookViews><sheets>" + "".join(
-                        f"<sheet name={quoteattr(n)} sheetId=\"{i}\" r:id=\"rId{i}\"/>"
-                        for i, n in enumerate(names, 1)) + "</sheets>"
-                    + (f"<definedNames>{defined}</definedNames>" if defined else "")
-                    + "</workbook>")
-        zf.writestr("xl/_rels/workbook.xml.rels",
-                    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-                    f'<Relationships xmlns="{_PKG}">' + "".join(
-                        f'<Relationship Id="rId{i}" Type="{_R}/worksheet" '
-                        f'Target="worksheets/sheet{i}.xml"/>' for i in range(1, len(sheets) + 1))
-                    + f'<Relationship Id="rId{len(sheets) + 1}" Type="{_R}/styles" '
-                    'Target="styles.xml"/></Relationships>')
-        zf.writestr("xl/styles.xml", _STYLES_XML)
-        helpers = _Helpers(sheets, jobs)
-        ok = False
-        # the strings made hold no cycles, and the collector would walk every row and card
-        # the caller holds again and again (a third slower)
-        try:
-            with gc_paused():
-                for i, sheet in enumerate(sheets, 1):
-                    with zf.open(f"xl/worksheets/sheet{i}.xml", "w") as out:
-                        _sheet_xml(sheet, out, helpers.parts(i - 1))
-            ok = True
-        finally:
-            helpers.close(ok)
+    zf.writestr("[Content_Types].xml",
+                '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                '<Default Extension="rels" ContentType="application/vnd.openxmlformats-'
+                'package.relationships+xml"/><Default Extension="xml" '
+                'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" '
+                f'ContentType="{_CT}.sheet.main+xml"/><Override PartName="/xl/styles.xml" '
+                f'ContentType="{_CT}.styles+xml"/>{content_types}</Types>')
+    zf.writestr("_rels/.rels",
+                '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                f'<Relationships xmlns="{_PKG}"><Relationship Id="rId1" Type="{_R}/'
+                'officeDocument" Target="xl/workbook.xml"/></Relationships>')
+    zf.writestr("xl/workbook.xml",
+                '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                f'<workbook xmlns="{_NS}" xmlns:r="{_R}"><bookViews><workbookView/>'
+                "</bookViews><sheets>" + "".join(
+                    f"<sheet name={quoteattr(n)} sheetId=\"{i}\" r:id=\"rId{i}\"/>"
+                    for i, n in enumerate(names, 1)) + "</sheets>"
+                + (f"<definedNames>{defined}</definedNames>" if defined else "")
+                + "</workbook>")
+    zf.writestr("xl/_rels/workbook.xml.rels",
+                '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                f'<Relationships xmlns="{_PKG}">' + "".join(
+                    f'<Relationship Id="rId{i}" Type="{_R}/worksheet" '
+                    f'Target="worksheets/sheet{i}.xml"/>' for i in range(1, len(sheets) + 1))
+                + f'<Relationship Id="rId{len(sheets) + 1}" Type="{_R}/styles" '
+                'Target="styles.xml"/></Relationships>')
+    zf.writestr("xl/styles.xml", _STYLES_XML)
+    # the strings made hold no cycles, and the collector would walk every row and card the
+    # caller holds again and again (a third slower)
+    with gc_paused():
+        for i, sheet in enumerate(sheets, 1):
+            with zf.open(f"xl/worksheets/sheet{i}.xml") as out:
+                _sheet_xml(sheet, out, helpers.parts(i - 1))
+    zf.close()
 
 
 def _quote_sheet(name: str) -> str:
