@@ -404,8 +404,8 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path, *, jobs: int = 1) 
     """Write the sheets as one workbook at `dest` (replaced if it exists).
 
     `jobs` > 1: a long sheet's rows are cut into `jobs` consecutive shares; this process
-    renders the first while forked helpers render the others into temporary files, copied in
-    after it, in order: the same bytes as with one process."""
+    renders the first while forked helpers render and compress the others into temporary
+    files, copied in after it, in order: the same parts (unzipped) as with one process."""
     sheets = list(sheets)
     path = Path(dest)
     used: set[str] = set()

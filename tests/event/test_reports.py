@@ -367,7 +367,7 @@ def _long_sheets() -> list[Sheet]:
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_xlsx_rendered_by_several_processes_is_the_same_file(
         tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A long sheet's rows shared among forked helpers give the same bytes as one process;
+    """A long sheet's rows shared among forked helpers give the same parts as one process;
     their temporary files are gone afterwards."""
     scratch = tmp_path / "scratch"
     scratch.mkdir()
