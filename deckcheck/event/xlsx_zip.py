@@ -42,27 +42,32 @@ _ATTRIBUTES = 0o600 << 16
 def crc32_combine(crc1: int, crc2: int, length2: int) -> int:
     """The CRC-32 of `a + b` from `crc1` of `a`, `crc2` of `b` and `length2 = len(b)` (zlib's
     `crc32_combine`, which Python's `zlib` does not offer): `crc1` is advanced over
-    `length2` zero bytes by squaring the one-zero-bit operator (a 32x32 bit matrix over
-    GF(2)), then `crc2` is added."""
-    if length2 <= 0:
-        return crc1
-    odd = [0xEDB88320] + [1 << n for n in range(31)]  # one zero bit
-    even = _square(odd)  # two zero bits
-    odd = _square(even)  # four zero bits
-    while True:  # one zero byte first (eight bits), then doubling
-        even = _square(odd)
+    `length2` zero bytes, applying the operator for 2**k zero bytes (a 32x32 bit matrix over
+    GF(2), `_zero_bytes`) for each bit k set in `length2`; then `crc2` is added."""
+    k = 0
+    while length2 > 0:
         if length2 & 1:
-            crc1 = _times(even, crc1)
+            crc1 = _times(_zero_bytes(k), crc1)
         length2 >>= 1
-        if not length2:
-            break
-        odd = _square(even)
-        if length2 & 1:
-            crc1 = _times(odd, crc1)
-        length2 >>= 1
-        if not length2:
-            break
+        k += 1
     return crc1 ^ crc2
+
+
+#: `_zero_bytes(k)` for k = 0, 1, 2…, made as first asked for (each from the one before).
+_OPERATORS: list[list[int]] = []
+
+
+def _zero_bytes(k: int) -> list[int]:
+    """The operator that advances a CRC-32 over 2**k zero bytes: the one for a zero bit
+    squared three times (a byte), then once more per doubling."""
+    if not _OPERATORS:
+        op = [0xEDB88320] + [1 << n for n in range(31)]  # one zero bit
+        for _ in range(3):  # two, four, eight zero bits
+            op = _square(op)
+        _OPERATORS.append(op)
+    while len(_OPERATORS) <= k:
+        _OPERATORS.append(_square(_OPERATORS[-1]))
+    return _OPERATORS[k]
 
 
 def _times(matrix: list[int], vector: int) -> int:
