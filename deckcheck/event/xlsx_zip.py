@@ -173,8 +173,11 @@ class ZipWriter:
         self.out = out
         self._done: list[tuple[bytes, int, int, int, int]] = []  # name, offset, crc, sizes
         t = time.localtime()
-        self._time = (t.tm_hour << 11) | (t.tm_min << 5) | (t.tm_sec // 2)
-        self._date = ((t.tm_year - 1980) << 9) | (t.tm_mon << 5) | t.tm_mday
+        if 1980 <= t.tm_year <= 2107:  # what a zip's date can hold
+            self._time = (t.tm_hour << 11) | (t.tm_min << 5) | (t.tm_sec // 2)
+            self._date = ((t.tm_year - 1980) << 9) | (t.tm_mon << 5) | t.tm_mday
+        else:  # a clock set far off: 1980-01-01 00:00, zip's first day
+            self._time, self._date = 0, (1 << 5) | 1
 
     def open(self, name: str) -> Member:
         raw = name.encode("ascii")  # the workbook's part names

@@ -74,3 +74,18 @@ def test_a_member_past_what_a_workbook_holds_is_refused_with_a_sentence(
                                              r"than 2 GiB.*as CSV"):
         with zf.open("xl/worksheets/sheet2.xml") as member:  # (refused as it closes)
             member.write(bytes(range(256)) * 2)
+
+
+def test_a_clock_before_1980_gives_zips_first_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A zip's dates start in 1980: a clock set earlier gives 1980-01-01, not a failure."""
+    import time
+
+    monkeypatch.setattr(time, "localtime", lambda *_: time.struct_time(
+        (1970, 1, 1, 0, 0, 0, 3, 1, 0)))
+    f = io.BytesIO()
+    zf = ZipWriter(f)
+    zf.writestr("a.xml", "<a/>")
+    zf.close()
+    with zipfile.ZipFile(io.BytesIO(f.getvalue())) as back:
+        assert back.getinfo("a.xml").date_time == (1980, 1, 1, 0, 0, 0)
+        assert back.read("a.xml") == b"<a/>"
