@@ -85,10 +85,11 @@ def _square(matrix: list[int]) -> list[int]:
 
 
 class Part:
-    """One part of a member's data, compressed where it is made: `write` the data as it
-    comes, then `end` for the last of its compressed bytes. `crc` and `size` are those of
-    the data written so far; `cut` gives the compressed bytes so far ending at a point
-    where the part may stop (a sync flush), for a reader that copies it while it grows."""
+    """One part of a member's data, compressed where it is made and written to `out`:
+    `write` the data as it comes; `cut` writes out what is compressed so far, ending where
+    the part may stop (a sync flush: another process may copy the part up to there while it
+    grows); `finish` ends the member's stream. `crc` and `size` are those of the data
+    written so far."""
 
     def __init__(self, out: BinaryIO) -> None:
         self._out = out
