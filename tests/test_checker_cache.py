@@ -40,3 +40,29 @@ def test_new_list_files_forget_the_prepared_checkers() -> None:
     clear_cache()
     assert checker._cached_checker("tcg", day, pool, None, None, None, None, False) \
         is not first
+
+
+def test_the_data_folder_keys_a_checker_only_where_it_decides_a_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = builtin_pool()
+    day = dt.date(2026, 6, 1)
+
+    def prepared(given: object = pool) -> checker.Checker:
+        return checker._cached_checker("tcg", day, given, None, None, None, None,  # type: ignore[arg-type]
+                                       False)
+
+    monkeypatch.delenv("DECKCHECK_BANLISTS", raising=False)
+    first = prepared()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "a"))  # the user's lists live there
+    assert prepared() is not first
+    monkeypatch.setenv("DECKCHECK_BANLISTS", str(tmp_path / "lists"))
+    named = prepared()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "b"))  # decides no file any more
+    assert prepared() is named
+    monkeypatch.setenv("DECKCHECK_DB", str(tmp_path / "cards.sqlite"))  # a pool is given
+    assert prepared() is named
+    # without a pool the card database is the data folder's unless $DECKCHECK_DB names it
+    monkeypatch.delenv("DECKCHECK_DB")
+    default = prepared(None)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "c"))
+    assert prepared(None) is not default
