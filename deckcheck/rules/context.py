@@ -223,7 +223,12 @@ class CheckContext:
     def unusual(self) -> list[Item]:
         """Known cards that are Tokens, Skills, scoped, dated or written under another id."""
         if self._unusual is None:
-            self._unusual = [i for i in self.items if i.unusual] if self.odd else []
+            if not self.odd:
+                self._unusual = []
+            elif self._items is not None:
+                self._unusual = [i for i in self._items if i.unusual]
+            else:  # only these items are made (a deck has a few among dozens of entries)
+                self._unusual = [Item(s, e, *f) for s, e, f in self.rows if f[5]]
         return self._unusual
 
     @property

@@ -62,8 +62,10 @@ def _check(ctx: CheckContext, region: str) -> Iterator[Found]:
     # card -> its release day here, None when undated, False when not checked (the same for
     # every deck of a run)
     memo: dict[int, dt.date | bool | None] = ctx.memo.setdefault(CODE, {})  # type: ignore[assignment]
-    candidates: list[Item] = ctx.items
-    if region != "md":
+    candidates: list[Item]
+    if region == "md":
+        candidates = ctx.items
+    else:
         # An item that is not `unusual` has a known card out in the region on the date
         # (`ctx.dated`) or with no release dates (and no scopes, not a Token or Skill):
         # undated. Only the unusual ones need a look.
