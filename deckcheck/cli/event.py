@@ -24,6 +24,8 @@ from deckcheck.cli.common import (
 from deckcheck.cli.params import DATE
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from deckcheck.cards.pool import CardPool
     from deckcheck.decks.model import Deck
     from deckcheck.event.inputs import Entries
@@ -65,12 +67,15 @@ def _stderr_is_tty() -> bool:
     return sys.stderr.isatty()
 
 
-def _write_report(report: Any, output: str, jobs: int | None = None) -> list[Path]:
+def _write_report(report: Any, output: str, jobs: int | None = None,
+                  complete: Callable[[Any], object] | None = None) -> list[Path]:
+    """Write the report file; `complete` finishes an unfinished report (a workbook's: see
+    `write_xlsx`)."""
     suffix = Path(output).suffix.lower()
     if suffix == ".xlsx":
         from deckcheck.event.report_xlsx import write_xlsx
 
-        return write_xlsx(report, output, jobs=jobs)
+        return write_xlsx(report, output, jobs=jobs, complete=complete)
     if suffix == ".csv":
         from deckcheck.event.report_csv import write_csv
 
@@ -152,7 +157,7 @@ def execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
 
 def _execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
     from deckcheck.event.inputs import expand_items
-    from deckcheck.event.run import check_event
+    from deckcheck.event.run import check_event, finish
     from deckcheck.event.summary import format_summary
 
     if opts.output is not None and Path(opts.output).suffix.lower() not in REPORT_SUFFIXES:
@@ -169,17 +174,23 @@ def _execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
             from deckcheck.event.jobs import default_jobs
 
             opts.jobs = default_jobs()
+        # a workbook's report is finished while its helpers render the Problems sheet
+        workbook = opts.output is not None and Path(opts.output).suffix.lower() == ".xlsx"
         report = check_event(entries, obj.pool(quiet=True), format=opts.format,
                              date=opts.date, banlist=opts.banlist, points_cap=opts.points_cap,
                              strict=opts.strict, progress=bar, jobs=opts.jobs,
-                             event_name=opts.event_name)
+                             event_name=opts.event_name, finished=not workbook)
     finally:
         if bar is not None:
             bar.close()
+    written = None
+    if workbook and opts.output is not None:
+        written = _write_report(report, opts.output, opts.jobs, complete=finish)
     for notice in report.notices:
         click.echo(f"note: {notice}", err=True)
     if opts.output is not None:
-        written = _write_report(report, opts.output, opts.jobs)
+        if written is None:
+            written = _write_report(report, opts.output, opts.jobs)
         click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
     if opts.as_json:
         from deckcheck.event.report_json import write_to

@@ -148,7 +148,8 @@ def check_event(sources: Iterable[str | Path] | Entries, pool: CardPool, *,
                 banlist: Banlist | str | None = None,
                 points_cap: int | None = None, strict: bool = False,
                 checker: CheckFn | None = None, progress: Progress | None = None,
-                jobs: int = 1, event_name: str | None = None) -> EventReport:
+                jobs: int = 1, event_name: str | None = None,
+                finished: bool = True) -> EventReport:
     """Find every registration in `sources` (or in the `Entries` `expand_items` found in
     them), check each deck and build the event report.
 
@@ -164,6 +165,10 @@ def check_event(sources: Iterable[str | Path] | Entries, pool: CardPool, *,
 
     `jobs` > 1 reads and checks the files in that many forked processes (`event.jobs`), each
     with the same format, list and card pool; the report is the same as with one.
+
+    `finished=False` returns the report with every row in but before `finish` (no duplicate
+    flags, counts or notes yet): for a caller that finishes it while it does other work
+    (`report_xlsx.write_xlsx`'s `complete`).
     """
     from deckcheck.checker import parse_date
 
@@ -199,7 +204,7 @@ def check_event(sources: Iterable[str | Path] | Entries, pool: CardPool, *,
             check_entries(event, entries, cached, checker, progress=progress)
     if not event.players:
         raise no_registrations([e for e in entries if isinstance(e, Path)])
-    return finish(event)
+    return finish(event) if finished else event
 
 
 def check_entries(event: EventReport, entries: Sequence[Path | Skipped], pool: CardPool,

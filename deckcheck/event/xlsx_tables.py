@@ -196,9 +196,9 @@ def _s(style: str) -> str:
     return f' s="{idx}"' if idx else ""
 
 
-def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = ()
-               ) -> None:
-    """Write `sheet`'s XML to `out`; `parts` (one per `_cuts` share after the first), when
+def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = (),
+               cuts: Sequence[int] | None = None) -> None:
+    """Write `sheet`'s XML to `out`; `parts` (one per share of `cuts` after the first), when
     given, each copy their share of the data rows to `out` (rendered elsewhere, in order)."""
     ncols = len(sheet.headers)
     letters = [column_letter(i) for i in range(ncols)]
@@ -221,7 +221,8 @@ def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = 
     head = "".join(_cell(f"{letters[i]}1", h, sheet.header_style)
                    for i, h in enumerate(sheet.headers))
     out.write(f'<row r="1">{head}</row>'.encode())
-    cuts = _cuts(len(sheet.rows), len(parts) + 1)
+    if cuts is None:
+        cuts = _cuts(len(sheet.rows), len(parts) + 1)
     _rows_xml(sheet, cuts[0], cuts[1], out)
     for copy in parts:
         copy(out)
@@ -237,10 +238,15 @@ def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = 
                 b"</headerFooter></worksheet>")
 
 
-def _cuts(n: int, shares: int) -> list[int]:
+def _cuts(n: int, shares: int, first: float | None = None) -> list[int]:
     """Where `shares` consecutive shares of `n` rows start, and the end: equal shares (each
-    process renders and compresses its own; this one only copies the others' in)."""
-    return [n * k // shares for k in range(shares + 1)]
+    process renders and compresses its own; this one only copies the others' in), or, with
+    `first`, that fraction of the rows first (this process's) and the rest in equal shares."""
+    if first is None or shares < 2:
+        return [n * k // shares for k in range(shares + 1)]
+    head = min(n, max(0, round(n * first)))
+    rest = shares - 1
+    return [0, *(head + (n - head) * k // rest for k in range(rest + 1))]
 
 
 #: Text a cell holds as it is, without escaping or `xml:space`: printable ASCII, tabs and line
@@ -400,14 +406,29 @@ def _sheet_name(title: str, used: set[str]) -> str:
 MIN_ROWS_PER_JOB = 1000
 
 
-def write_workbook(sheets: Iterable[Sheet], dest: str | Path, *, jobs: int = 1) -> Path:
+#: A sheet made only once the helpers are forked (`write_workbook`): a function giving it.
+Later = Callable[[], Sheet]
+
+
+def write_workbook(sheets: Iterable[Sheet | Later], dest: str | Path, *, jobs: int = 1,
+                   first: float | None = None) -> Path:
     """Write the sheets as one workbook at `dest` (replaced if it exists).
 
     `jobs` > 1: a long sheet's rows are cut into `jobs` consecutive shares; this process
     renders the first while forked helpers render and compress the others into temporary
-    files, copied in after it, in order: the same parts (unzipped) as with one process."""
-    sheets = list(sheets)
+    files, copied in after it, in order: the same parts (unzipped) as with one process.
+    A sheet given as a function (`Later`) is made after the helpers are forked, and
+    rendered here alone: the helpers render the other sheets' shares meanwhile. `first`:
+    the fraction of each long sheet's rows this process renders (default: an equal share),
+    smaller when it has a `Later` sheet to make and render."""
     path = Path(dest)
+    with replacing(path) as tmp:
+        _write_package(list(sheets), tmp, jobs, first)
+    return path
+
+
+def _names(sheets: list[Sheet]) -> tuple[list[str], str]:
+    """The sheets' names in the workbook, and its defined names (filters, print titles)."""
     used: set[str] = set()
     names = [_sheet_name(s.title, used) for s in sheets]
     defined = "".join(
@@ -419,9 +440,7 @@ def write_workbook(sheets: Iterable[Sheet], dest: str | Path, *, jobs: int = 1) 
         f'<definedName name="_xlnm.Print_Titles" localSheetId="{i}">'
         f"{escape(_quote_sheet(n))}!$1:$1</definedName>"
         for i, (s, n) in enumerate(zip(sheets, names, strict=True)) if s.frozen_header)
-    with replacing(path) as tmp:
-        _write_package(sheets, names, defined, tmp, jobs)
-    return path
+    return names, defined
 
 
 #: What a helper tells the parent after each block of a share's rows: the share's rows
@@ -438,14 +457,19 @@ class _Helpers:
     helper renders the next. A helper that fails (its pipe ends early) leaves the rest of
     its shares to the parent."""
 
-    def __init__(self, sheets: list[Sheet], jobs: int) -> None:
+    def __init__(self, sheets: list[Sheet | Later], jobs: int,
+                 first: float | None = None) -> None:
         self.sheets, self.jobs = sheets, jobs
-        self.split = [len(s.rows) >= MIN_ROWS_PER_JOB * jobs for s in sheets]
+        #: per long sheet: where each process's share of its rows starts, and the end (None:
+        #: a sheet rendered here alone, as a sheet made later always is)
+        self.cuts = [_cuts(len(s.rows), jobs, first)
+                     if isinstance(s, Sheet) and len(s.rows) >= MIN_ROWS_PER_JOB * jobs
+                     else None for s in sheets]
         self.kids: list[tuple[int, int]] = []  # per helper: its pid, the pipe it writes to
         self.failed: list[bool] = []  # per helper: it stopped before writing all its shares
         self.dir = ""
-        if jobs < 2 or not any(self.split) or not hasattr(os, "fork"):
-            self.split = [False] * len(sheets)
+        if jobs < 2 or not any(self.cuts) or not hasattr(os, "fork"):
+            self.cuts = [None] * len(sheets)
             return
         self.dir = tempfile.mkdtemp(prefix="deckcheck-xlsx-")
         for k in range(1, jobs):
@@ -468,8 +492,8 @@ class _Helpers:
             from deckcheck.event.xlsx_zip import Part  # (the parent imported it)
 
             for i, sheet in enumerate(self.sheets):
-                if self.split[i]:
-                    cuts = _cuts(len(sheet.rows), self.jobs)
+                cuts = self.cuts[i]
+                if cuts is not None and isinstance(sheet, Sheet):
                     start, stop = cuts[k], cuts[k + 1]
                     writer = RowWriter(sheet)
                     with open(self._file(i, k), "wb", buffering=1 << 20) as f:
@@ -487,7 +511,7 @@ class _Helpers:
 
     def parts(self, i: int) -> list[Callable[[Any], None]]:
         """For sheet `i`: one callable per later share, copying it to the sheet's output."""
-        if not self.split[i]:
+        if self.cuts[i] is None:
             return []
         return [partial(self._copy, i, k) for k in range(1, self.jobs)]
 
@@ -496,8 +520,8 @@ class _Helpers:
         it is written (the helper writes its shares in sheet order, as they are copied);
         what a failed helper did not write is rendered here."""
         _, pipe = self.kids[k - 1]
-        sheet = self.sheets[i]
-        cuts = _cuts(len(sheet.rows), self.jobs)
+        sheet, cuts = self.sheets[i], self.cuts[i]
+        assert isinstance(sheet, Sheet) and cuts is not None  # (only split sheets have parts)
         start, stop = cuts[k], cuts[k + 1]
         rows = copied = crc = size = 0
         f = None
@@ -533,23 +557,25 @@ class _Helpers:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def _write_package(sheets: list[Sheet], names: list[str], defined: str, path: Path,
-                   jobs: int = 1) -> None:
+def _write_package(sheets: list[Sheet | Later], path: Path, jobs: int = 1,
+                   first: float | None = None) -> None:
     from deckcheck.event.xlsx_zip import ZipWriter
 
-    helpers = _Helpers(sheets, jobs)  # rendering while the small parts are written
+    # rendering while the later sheets are made and the small parts written
+    helpers = _Helpers(sheets, jobs, first)
     ok = False
     try:
+        made = [s if isinstance(s, Sheet) else s() for s in sheets]
         with open(path, "wb", buffering=1 << 20) as f:
-            _write_parts(sheets, names, defined, helpers, ZipWriter(f))
+            _write_parts(made, helpers, ZipWriter(f))
         ok = True
     finally:
         helpers.close(ok)
 
 
-def _write_parts(sheets: list[Sheet], names: list[str], defined: str, helpers: _Helpers,
-                 zf: ZipWriter) -> None:
+def _write_parts(sheets: list[Sheet], helpers: _Helpers, zf: ZipWriter) -> None:
     """The workbook's parts, in order, then the zip's directory."""
+    names, defined = _names(sheets)
     content_types = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}.worksheet+xml"/>'
         for i in range(1, len(sheets) + 1))
@@ -586,7 +612,7 @@ def _write_parts(sheets: list[Sheet], names: list[str], defined: str, helpers: _
     with gc_paused():
         for i, sheet in enumerate(sheets, 1):
             with zf.open(f"xl/worksheets/sheet{i}.xml") as out:
-                _sheet_xml(sheet, out, helpers.parts(i - 1))
+                _sheet_xml(sheet, out, helpers.parts(i - 1), helpers.cuts[i - 1])
     zf.close()
 
 

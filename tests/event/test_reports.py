@@ -394,6 +394,100 @@ def test_xlsx_every_process_renders_an_equal_share(n: int, shares: int) -> None:
     assert min(sizes) >= 0 and max(sizes) - min(sizes) <= 1
 
 
+@pytest.mark.parametrize("n", [0, 1, 7, 3000, 12246])
+@pytest.mark.parametrize("shares", [2, 3])
+@pytest.mark.parametrize("first", [0.0, 0.1, 0.5])
+def test_xlsx_a_first_share_of_its_own_size(n: int, shares: int, first: float) -> None:
+    """The process with other work takes `first` of the rows; the helpers share the rest
+    equally; every row once, in order."""
+    from deckcheck.event.xlsx_tables import _cuts
+
+    cuts = _cuts(n, shares, first)
+    assert cuts[0] == 0 and cuts[-1] == n and len(cuts) == shares + 1
+    assert cuts[1] == round(n * first)
+    sizes = [b - a for a, b in zip(cuts[1:], cuts[2:], strict=False)]
+    assert min(sizes) >= 0 and max(sizes) - min(sizes) <= 1
+
+
+def test_xlsx_a_sheet_made_later_is_made_once_the_helpers_render(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sheet given as a function is made after the helpers are forked (they render the
+    long sheet meanwhile; this process only its `first` share) and rendered here: the same
+    file as with every sheet made first."""
+    from deckcheck.event import xlsx_tables
+
+    parent, real = os.getpid(), xlsx_tables._rows_xml
+    here: list[tuple[str, int, int]] = []  # the rows this process rendered
+    made: list[int] = []  # the helpers forked when the later sheet was made
+
+    def rows_xml(*args: Any) -> None:
+        if os.getpid() == parent:
+            here.append((args[0].title, args[1], args[2]))
+        real(*args)
+
+    real_helpers = xlsx_tables._Helpers
+
+    def helpers(*args: Any) -> Any:
+        made.append(-1)
+        return real_helpers(*args)
+
+    def later() -> Sheet:
+        made[-1] = len(started)
+        return _long_sheets()[1]
+
+    one, many = tmp_path / "one.xlsx", tmp_path / "many.xlsx"
+    write_workbook(_long_sheets(), one)
+    started: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        started.append(1)
+        return real_fork()
+
+    monkeypatch.setattr(xlsx_tables, "_rows_xml", rows_xml)
+    monkeypatch.setattr(xlsx_tables, "_Helpers", helpers)
+    monkeypatch.setattr(os, "fork", fork)
+    write_workbook([_long_sheets()[0], later], many, jobs=2, first=0.1)
+    assert _parts(many) == _parts(one)
+    assert made == [1]  # made once, the helper already forked
+    cuts = xlsx_tables._cuts(3001, 2, 0.1)
+    assert ("Long", 0, cuts[1]) in here and not any(
+        t == "Long" and b > cuts[1] for t, _, b in here)
+
+
+def test_xlsx_an_event_completed_while_the_helpers_render(tmp_path: Path) -> None:
+    """`write_xlsx(..., complete=…)`: the event is completed (what the Players and Event
+    sheets show) once the helpers have started, and the workbook is the one of the event
+    completed first."""
+    done: list[EventReport] = []
+
+    def complete(event: EventReport) -> None:
+        done.append(event)
+        event.notices.append("completed")
+        event.legal = 7
+
+    first, later = _long_event(), _long_event()
+    complete(first)
+    one, many = tmp_path / "one.xlsx", tmp_path / "many.xlsx"
+    write_xlsx(first, one, jobs=2)
+    write_xlsx(later, many, jobs=2, complete=complete)
+    assert done == [first, later]
+    assert _parts(many) == _parts(one)
+
+
+def _long_event() -> EventReport:
+    """An event with enough problems for the workbook's helpers to share them."""
+    from deckcheck.event.models import ProblemRow
+
+    players = [PlayerRow(number=i + 1, player=f"P{i}", source=f"p{i}.ydk", verdict="illegal",
+                         main=40, problem_count=1, problems="DC203: x") for i in range(1000)]
+    problems = [ProblemRow(number=i // 3 + 1, player=f"P{i // 3}", code="DC203",
+                           name="limited", severity="error", card=f"Card {i % 50}",
+                           section="main", count=3, limit=1, location=f"p{i}.ydk:{i % 60}",
+                           message=f"Card {i % 50} is Limited") for i in range(3000)]
+    return EventReport(format="tcg", players=players, problems=problems)
+
+
 def test_xlsx_a_failing_helper_leaves_its_share_to_the_parent(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from deckcheck.event import xlsx_tables
