@@ -155,8 +155,9 @@ def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None,
 
     `complete`: what the event still needs before its Players and Event sheets can be made
     (`run.finish` of an event checked with `finished=False`: the duplicate flags and the
-    counts). It is done once the helpers rendering the Problems sheet have started, and this
-    process then renders fewer of its rows."""
+    counts). Where that ends sooner (`_later_share`: few cores), it is done once the helpers
+    rendering the Problems sheet have started, and this process makes and renders the
+    Players sheet alone meanwhile; else first, and every long sheet is shared."""
     if jobs is None:
         from deckcheck.event.jobs import default_jobs
 
@@ -176,24 +177,36 @@ def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None,
                      {0: "top", 1: "wrap"}, frozen_header=False, auto_filter=False,
                      orientation="portrait")
 
+    first = _later_share(len(event.players), len(event.problems), jobs) \
+        if complete is not None else None
+    if first is None:  # every sheet made now: each long one in equal shares
+        made = players()
+        problems = _table("Problems", PROBLEM_COLUMNS,
+                          _rows_of(event.problems, PROBLEM_COLUMNS, problem_values, list))
+        return [write_workbook([made, problems, summary()], dest, jobs=jobs)]
     problems = _table("Problems", PROBLEM_COLUMNS,
                       _rows_of(event.problems, PROBLEM_COLUMNS, problem_values, list))
-    if complete is None:  # every sheet can be made now: each long one in equal shares
-        return [write_workbook([players(), problems, summary()], dest, jobs=jobs)]
-    return [write_workbook([players, problems, summary], dest, jobs=jobs,
-                           first=_first_share(len(event.players), len(event.problems), jobs))]
+    return [write_workbook([players, problems, summary], dest, jobs=jobs, first=first)]
 
 
-#: What completing the event, making the Players sheet and rendering it cost per player row,
-#: against rendering a problem row (`benchmarks/bench_event.py`'s 4,000 registrations, in
-#: the parent: the duplicate flags 34 ms, the sheet 22 ms, its rows 105 ms; a helper
-#: rendered 9,300 problem rows in 112 ms).
-PLAYER_ROW_WORK = 3.3
+#: What a player row costs, against rendering a problem row: completing the event and making
+#: the Players sheet, and rendering the row (`benchmarks/bench_event.py`'s 4,000
+#: registrations, in the parent: the duplicate flags 34 ms and the sheet 22 ms, its rows
+#: 105 ms; a helper rendered 9,300 problem rows in 112 ms).
+PLAYER_ROW_PREPARE, PLAYER_ROW_RENDER = 1.2, 2.2
 
 
-def _first_share(players: int, problems: int, jobs: int) -> float:
-    """The fraction of the Problems sheet's rows this process renders, when it makes and
-    renders the Players sheet alone meanwhile, so that it ends with the helpers."""
-    work = players * PLAYER_ROW_WORK  # in problem rows
-    each = (work + problems) / jobs  # what every process would do in a balanced split
-    return max(0.0, min(1.0 / jobs, (each - work) / problems)) if problems else 0.0
+def _later_share(players: int, problems: int, jobs: int) -> float | None:
+    """The fraction of the Problems rows this process renders when it completes the event
+    and makes and renders the Players sheet while the helpers render the Problems sheet, so
+    that it ends with them; None when completing the event first and sharing every long
+    sheet among the processes ends sooner (more cores than two, for the event measured)."""
+    if jobs < 2:
+        return None
+    prepare, render = players * PLAYER_ROW_PREPARE, players * PLAYER_ROW_RENDER
+    shared = prepare + (render + problems) / jobs  # first completed, then equal shares
+    each = (prepare + render + problems) / jobs  # every process's share of all the work
+    if max(prepare + render, each) >= shared:
+        return None
+    return max(0.0, min(1.0 / jobs, (each - prepare - render) / problems)) if problems \
+        else 0.0

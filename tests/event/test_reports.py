@@ -475,6 +475,21 @@ def test_xlsx_an_event_completed_while_the_helpers_render(tmp_path: Path) -> Non
     assert _parts(many) == _parts(one)
 
 
+@pytest.mark.parametrize("jobs", [1, 2, 3, 4])
+def test_xlsx_an_event_is_completed_later_only_where_that_ends_sooner(jobs: int) -> None:
+    """On two cores the parent completes the event and renders the Players sheet while the
+    helper renders the Problems sheet; with more, the Players rows are worth sharing too
+    (the event completed first); one process has nothing to overlap."""
+    from deckcheck.event.report_xlsx import _later_share
+
+    share = _later_share(4000, 12246, jobs)  # the shape of bench_event's event
+    if jobs == 2:
+        assert share is not None and 0.0 <= share <= 0.5
+    else:
+        assert share is None
+    assert _later_share(4000, 0, jobs) is None  # no problems: nothing to overlap
+
+
 def _long_event() -> EventReport:
     """An event with enough problems for the workbook's helpers to share them."""
     from deckcheck.event.models import ProblemRow
