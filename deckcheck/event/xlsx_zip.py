@@ -8,10 +8,10 @@ compressed elsewhere: hence this small writer. Each part of a member is a raw de
 ended by a sync flush (byte-aligned, no final block), so parts compressed in different
 processes, copied one after another, are one valid stream (as pigz joins its blocks; each
 part starts a stream of its own, so it never refers back into data it did not see). The
-member's CRC-32 is that of its parts combined (`crc32_combine`). Members are written as
-`zipfile` writes them (deflated, the CRC and sizes in the local header, patched once the data
-is written; no ZIP64: a member of 2 GiB or more is refused with a sentence, as `zipfile`
-refuses it unless told to use ZIP64).
+member's CRC-32 is that of its parts combined (ISA-L's `crc32_combine`, which Python's `zlib`
+does not offer). Members are written as `zipfile` writes them (deflated, the CRC and sizes in
+the local header, patched once the data is written; no ZIP64: a member of 2 GiB or more is
+refused with a sentence, as `zipfile` refuses it unless told to use ZIP64).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import time
 from typing import BinaryIO
 
 from isal import isal_zlib
+from isal.isal_zlib import crc32_combine  # (the tests hold it to zlib's CRC)
 
 from deckcheck.errors import DeckcheckError
 
@@ -37,51 +38,6 @@ _END = struct.Struct("<4s4H2LH")
 _MADE_BY, _NEEDED, _DEFLATED = (3 << 8) | 20, 20, 8
 #: a member's Unix permissions, as `zipfile.ZipFile.writestr` gives them (rw-------)
 _ATTRIBUTES = 0o600 << 16
-
-
-def crc32_combine(crc1: int, crc2: int, length2: int) -> int:
-    """The CRC-32 of `a + b` from `crc1` of `a`, `crc2` of `b` and `length2 = len(b)` (zlib's
-    `crc32_combine`, which Python's `zlib` does not offer): `crc1` is advanced over
-    `length2` zero bytes, applying the operator for 2**k zero bytes (a 32x32 bit matrix over
-    GF(2), `_zero_bytes`) for each bit k set in `length2`; then `crc2` is added."""
-    k = 0
-    while length2 > 0:
-        if length2 & 1:
-            crc1 = _times(_zero_bytes(k), crc1)
-        length2 >>= 1
-        k += 1
-    return crc1 ^ crc2
-
-
-#: `_zero_bytes(k)` for k = 0, 1, 2…, made as first asked for (each from the one before).
-_OPERATORS: list[list[int]] = []
-
-
-def _zero_bytes(k: int) -> list[int]:
-    """The operator that advances a CRC-32 over 2**k zero bytes: the one for a zero bit
-    squared three times (a byte), then once more per doubling."""
-    if not _OPERATORS:
-        op = [0xEDB88320] + [1 << n for n in range(31)]  # one zero bit
-        for _ in range(3):  # two, four, eight zero bits
-            op = _square(op)
-        _OPERATORS.append(op)
-    while len(_OPERATORS) <= k:
-        _OPERATORS.append(_square(_OPERATORS[-1]))
-    return _OPERATORS[k]
-
-
-def _times(matrix: list[int], vector: int) -> int:
-    total, i = 0, 0
-    while vector:
-        if vector & 1:
-            total ^= matrix[i]
-        vector >>= 1
-        i += 1
-    return total
-
-
-def _square(matrix: list[int]) -> list[int]:
-    return [_times(matrix, row) for row in matrix]
 
 
 class Part:
