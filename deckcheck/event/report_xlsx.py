@@ -177,15 +177,12 @@ def write_xlsx(event: EventReport, dest: str | Path, *, jobs: int | None = None,
                      {0: "top", 1: "wrap"}, frozen_header=False, auto_filter=False,
                      orientation="portrait")
 
+    problems = _table("Problems", PROBLEM_COLUMNS,
+                      _rows_of(event.problems, PROBLEM_COLUMNS, problem_values, list))
     first = _later_share(len(event.players), len(event.problems), jobs) \
         if complete is not None else None
     if first is None:  # every sheet made now: each long one in equal shares
-        made = players()
-        problems = _table("Problems", PROBLEM_COLUMNS,
-                          _rows_of(event.problems, PROBLEM_COLUMNS, problem_values, list))
-        return [write_workbook([made, problems, summary()], dest, jobs=jobs)]
-    problems = _table("Problems", PROBLEM_COLUMNS,
-                      _rows_of(event.problems, PROBLEM_COLUMNS, problem_values, list))
+        return [write_workbook([players(), problems, summary()], dest, jobs=jobs)]
     return [write_workbook([players, problems, summary], dest, jobs=jobs, first=first)]
 
 
@@ -206,7 +203,6 @@ def _later_share(players: int, problems: int, jobs: int) -> float | None:
     prepare, render = players * PLAYER_ROW_PREPARE, players * PLAYER_ROW_RENDER
     shared = prepare + (render + problems) / jobs  # first completed, then equal shares
     each = (prepare + render + problems) / jobs  # every process's share of all the work
-    if max(prepare + render, each) >= shared:
+    if max(prepare + render, each) >= shared:  # (always so without problems)
         return None
-    return max(0.0, min(1.0 / jobs, (each - prepare - render) / problems)) if problems \
-        else 0.0
+    return max(0.0, min(1.0 / jobs, (each - prepare - render) / problems))

@@ -198,8 +198,9 @@ def _s(style: str) -> str:
 
 def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = (),
                cuts: Sequence[int] | None = None) -> None:
-    """Write `sheet`'s XML to `out`; `parts` (one per share of `cuts` after the first), when
-    given, each copy their share of the data rows to `out` (rendered elsewhere, in order)."""
+    """Write `sheet`'s XML to `out`: the data rows of the first share of `cuts` (default:
+    all of them), then `parts` (one per later share), each copying its share of the rows to
+    `out` (rendered elsewhere, in order)."""
     ncols = len(sheet.headers)
     letters = [column_letter(i) for i in range(ncols)]
     last = f"{letters[-1] if letters else 'A'}{len(sheet.rows) + 1}"
@@ -222,7 +223,7 @@ def _sheet_xml(sheet: Sheet, out: Any, parts: Sequence[Callable[[Any], None]] = 
                    for i, h in enumerate(sheet.headers))
     out.write(f'<row r="1">{head}</row>'.encode())
     if cuts is None:
-        cuts = _cuts(len(sheet.rows), len(parts) + 1)
+        cuts = [0, len(sheet.rows)]
     _rows_xml(sheet, cuts[0], cuts[1], out)
     for copy in parts:
         copy(out)

@@ -425,28 +425,14 @@ def test_xlsx_a_sheet_made_later_is_made_once_the_helpers_render(
             here.append((args[0].title, args[1], args[2]))
         real(*args)
 
-    real_helpers = xlsx_tables._Helpers
-
-    def helpers(*args: Any) -> Any:
-        made.append(-1)
-        return real_helpers(*args)
-
     def later() -> Sheet:
-        made[-1] = len(started)
+        made.append(len(forked))
         return _long_sheets()[1]
 
     one, many = tmp_path / "one.xlsx", tmp_path / "many.xlsx"
     write_workbook(_long_sheets(), one)
-    started: list[int] = []
-    real_fork = os.fork
-
-    def fork() -> int:
-        started.append(1)
-        return real_fork()
-
+    forked = _counting_forks(monkeypatch)
     monkeypatch.setattr(xlsx_tables, "_rows_xml", rows_xml)
-    monkeypatch.setattr(xlsx_tables, "_Helpers", helpers)
-    monkeypatch.setattr(os, "fork", fork)
     write_workbook([_long_sheets()[0], later], many, jobs=2, first=0.1)
     assert _parts(many) == _parts(one)
     assert made == [1]  # made once, the helper already forked
@@ -455,14 +441,16 @@ def test_xlsx_a_sheet_made_later_is_made_once_the_helpers_render(
         t == "Long" and b > cuts[1] for t, _, b in here)
 
 
-def test_xlsx_an_event_completed_while_the_helpers_render(tmp_path: Path) -> None:
+def test_xlsx_an_event_completed_while_the_helpers_render(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`write_xlsx(..., complete=…)`: the event is completed (what the Players and Event
     sheets show) once the helpers have started, and the workbook is the one of the event
     completed first."""
-    done: list[EventReport] = []
+    done: list[tuple[EventReport, int]] = []  # each event completed, and the forks by then
+    forked: list[int] = []
 
     def complete(event: EventReport) -> None:
-        done.append(event)
+        done.append((event, len(forked)))
         event.notices.append("completed")
         event.legal = 7
 
@@ -470,9 +458,23 @@ def test_xlsx_an_event_completed_while_the_helpers_render(tmp_path: Path) -> Non
     complete(first)
     one, many = tmp_path / "one.xlsx", tmp_path / "many.xlsx"
     write_xlsx(first, one, jobs=2)
+    forked = _counting_forks(monkeypatch)
     write_xlsx(later, many, jobs=2, complete=complete)
-    assert done == [first, later]
+    assert done == [(first, 0), (later, 1)]  # the second once its helper was forked
     assert _parts(many) == _parts(one)
+
+
+def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one at each `os.fork` from now on (in the forking process)."""
+    forks: list[int] = []
+    real = os.fork
+
+    def fork() -> int:
+        forks.append(1)
+        return real()
+
+    monkeypatch.setattr(os, "fork", fork)
+    return forks
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3, 4])
@@ -488,6 +490,7 @@ def test_xlsx_an_event_is_completed_later_only_where_that_ends_sooner(jobs: int)
     else:
         assert share is None
     assert _later_share(4000, 0, jobs) is None  # no problems: nothing to overlap
+    assert _later_share(0, 0, jobs) is None
 
 
 def _long_event() -> EventReport:
