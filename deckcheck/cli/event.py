@@ -67,15 +67,16 @@ def _stderr_is_tty() -> bool:
     return sys.stderr.isatty()
 
 
-def _write_report(report: Any, output: str, jobs: int | None = None,
-                  complete: Callable[[Any], object] | None = None) -> list[Path]:
-    """Write the report file; `complete` finishes an unfinished report (a workbook's: see
-    `write_xlsx`)."""
+def _write_report(report: Any, output: str, jobs: int | None,
+                  complete: Callable[[Any], object]) -> list[Path]:
+    """Write the report file, `complete` finishing the report first (a workbook's writer
+    finishes it while its helpers render: see `write_xlsx`)."""
     suffix = Path(output).suffix.lower()
     if suffix == ".xlsx":
         from deckcheck.event.report_xlsx import write_xlsx
 
         return write_xlsx(report, output, jobs=jobs, complete=complete)
+    complete(report)
     if suffix == ".csv":
         from deckcheck.event.report_csv import write_csv
 
@@ -174,23 +175,22 @@ def _execute_check(opts: EventCheckOptions, obj: Ctx) -> int:
             from deckcheck.event.jobs import default_jobs
 
             opts.jobs = default_jobs()
-        # a workbook's report is finished while its helpers render the Problems sheet
-        workbook = opts.output is not None and Path(opts.output).suffix.lower() == ".xlsx"
+        # finished by the report's writer (a workbook's while its helpers render), or here
         report = check_event(entries, obj.pool(quiet=True), format=opts.format,
                              date=opts.date, banlist=opts.banlist, points_cap=opts.points_cap,
                              strict=opts.strict, progress=bar, jobs=opts.jobs,
-                             event_name=opts.event_name, finished=not workbook)
+                             event_name=opts.event_name, finished=False)
     finally:
         if bar is not None:
             bar.close()
-    written = None
-    if workbook and opts.output is not None:
-        written = _write_report(report, opts.output, opts.jobs, complete=finish)
+    written: list[Path] = []
+    if opts.output is None:
+        finish(report)
+    else:
+        written = _write_report(report, opts.output, opts.jobs, finish)
     for notice in report.notices:
         click.echo(f"note: {notice}", err=True)
-    if opts.output is not None:
-        if written is None:
-            written = _write_report(report, opts.output, opts.jobs)
+    if written:
         click.echo("wrote " + " and ".join(str(p) for p in written), err=True)
     if opts.as_json:
         from deckcheck.event.report_json import write_to
