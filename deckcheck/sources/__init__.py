@@ -84,7 +84,11 @@ def _read_source(path: str | Path) -> SourceData:
                 from deckcheck.sources import ygojson
 
                 if ygojson.looks_like_zip(zf):
-                    return ygojson.read_zip(zf, origin=origin, version=file_digest(path))
+                    from deckcheck.cards.coverage import source_covers, zip_day
+
+                    sd = ygojson.read_zip(zf, origin=origin, version=file_digest(path))
+                    sd.covers = source_covers(sd.name, sd.records, zip_day(zf))
+                    return sd
                 cdbs = [n for n in zf.namelist() if n.lower().endswith((".cdb", ".db",
                                                                          ".sqlite"))]
                 if cdbs and json_member(zf, None) is None:

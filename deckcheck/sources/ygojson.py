@@ -112,7 +112,8 @@ def read_zip(zf: zipfile.ZipFile, *, origin: str, version: str | None) -> Source
             meta_version = f"{str(meta['lastYugipediaRead'])[:10]} ({version})"
     except KeyError:
         pass
-    return SourceData(NAME, records, meta_version, origin)
+    # plain by construction: whole numbers, text, booleans, and dicts and lists of them
+    return SourceData(NAME, records, meta_version, origin, plain=True)
 
 
 def _read_set(s: Any, released: dict[str, dict[str, str]], printed: dict[str, bool],
@@ -135,8 +136,8 @@ def _read_printing(c: dict[str, Any], dates: dict[str, str | None],
                    released: dict[str, dict[str, str]], printed: dict[str, bool]) -> None:
     """One `contents[]` entry of a physical set: its cards are printed (in the TCG when a
     TCG locale prints them) and released in each region from the earliest of its days."""
-    uuids = [p["card"] for p in _seq(c.get("cards"))
-             if isinstance(p, dict) and isinstance(p.get("card"), str)]
+    uuids = [u for p in _seq(c.get("cards")) if type(p) is dict
+             and isinstance(u := p.get("card"), str)]
     first: dict[str, str] = {}  # region -> earliest day of this entry's locales
     tcg = False
     for loc in _seq(c.get("locales")):
@@ -147,11 +148,21 @@ def _read_printing(c: dict[str, Any], dates: dict[str, str | None],
         day = dates.get(loc)
         if day is not None and (region not in first or day < first[region]):
             first[region] = day
+    # `_earliest` inlined: this runs for each card of each printing (~290,000 times)
+    days = first.items()
     for u in uuids:
         if tcg or u not in printed:
             printed[u] = tcg or printed.get(u, False)
-        for region, day in first.items():
-            _earliest(released, u, region, day)
+        if not first:
+            continue
+        have = released.get(u)
+        if have is None:
+            released[u] = dict(first)
+            continue
+        for region, day in days:
+            old = have.get(region)
+            if old is None or day < old:
+                have[region] = day
 
 
 def _read_master_duel_set(s: dict[str, Any], contents: list[dict[str, Any]],

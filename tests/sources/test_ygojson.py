@@ -13,6 +13,7 @@ import pytest
 from deckcheck.cards.store import StorePool
 from deckcheck.errors import ImportFailed
 from deckcheck.imports.run import import_sources
+from deckcheck.imports.writer import _plain
 from deckcheck.sources import read_source
 
 CARDS = Path(__file__).resolve().parents[3] / "shared" / "data" / "cards"
@@ -106,6 +107,10 @@ def test_release_dates_per_region(archive: Path) -> None:
     assert dm["alt_passcodes"] == [46986415, 46986416]
     assert dm["extra_ids"] == [101402099]  # an "artwork" id that is a prerelease id
     assert dm["master_duel"] is False
+    # the day the data ends, read from the open archive's meta.json (not from a second
+    # opening of it), and records the store writes without looking through them
+    assert data.covers == {"tcg": "2025-11-15", "ocg": "2025-11-15", "md": "2025-11-15"}
+    assert data.plain and all(_plain(r) for r in data.records)
 
 
 def test_merged_into_the_pool(archive: Path, tmp_path: Path) -> None:
