@@ -38,6 +38,7 @@ database has been imported; an imported store always wins over it.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import functools
 import os
 import sys
@@ -45,7 +46,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final
 
 from deckcheck.cards.compact import card_from_row, released_days, stored_facts
 from deckcheck.cards.model import Card
@@ -286,8 +287,12 @@ _BISECTIONS = 2_000
 #: The same, for a pool with the shipped index file: reading it (0.37-0.46 ms) costs what
 #: ~25-40 bisections do (1.1-1.3 ms a hundred); one deck's cards (~40) stay under this.
 _SHIPPED_BISECTIONS = 64
+class _Answer(enum.Enum):
+    NO_CARD = "no card's own passcode"
+
+
 #: `_facts_row`'s answer for a passcode that is no card's own (compared by identity).
-_NO_CARD: Any = object()
+_NO_CARD: Final = _Answer.NO_CARD
 #: A bisection's probe of a file: the line around a byte position (start, end, first cell).
 Probe = tuple[int, int, "int | bytes"]
 
@@ -418,7 +423,7 @@ class BuiltinPool:
         line = self._line(passcode)
         return None if line is None else parse_line(line.decode("utf-8"))
 
-    def _facts_row(self, passcode: int) -> str | None:
+    def _facts_row(self, passcode: int) -> str | _Answer | None:
         """The facts of the card whose own passcode is `passcode`, from the facts file: by
         bisection for the first finds, as `_line`, then through `_index`. `_NO_CARD` when
         `_index` (the cards file's) holds no such passcode; None when the facts file holds
