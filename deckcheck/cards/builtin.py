@@ -287,7 +287,11 @@ _BISECTIONS = 2_000
 #: The same, for a pool with the shipped index file: reading it (0.37-0.46 ms) costs what
 #: ~25-40 bisections do (1.1-1.3 ms a hundred); one deck's cards (~40) stay under this.
 _SHIPPED_BISECTIONS = 64
+
+
 class _Answer(enum.Enum):
+    """`_facts_row`'s answer besides the facts (text) and None."""
+
     NO_CARD = "no card's own passcode"
 
 

@@ -58,45 +58,42 @@ def families(source: str, records: Iterable[SourceRecord]) -> tuple[str, ...]:
     return tuple(f for f in FAMILIES if f in out)
 
 
-def file_day(path: str | os.PathLike[str]) -> str | None:
-    """The day a card-data file's content was made, as far as the file tells: a zip's
-    (`zip_day`), else the file's modification day (a file just downloaded: today)."""
+def file_day(path: str | os.PathLike[str], zf: zipfile.ZipFile | None = None) -> str | None:
+    """The day a card-data file's content was made, as far as the file tells: a YGOJSON
+    archive's `meta.json` (its last read of upstream), else the newest member of a zip, else
+    the file's modification day (a file just downloaded: today). `zf`: the archive at `path`,
+    when the caller holds it open already (YGOJSON's directory is 19,000 entries: opening it
+    again costs ~50 ms)."""
     import zipfile
     from pathlib import Path  # (imports only: a check does not need pathlib)
 
     path = Path(path)
     try:
-        if zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as zf:
-                day = zip_day(zf)
-            if day is not None:
-                return day
-        return dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC).date().isoformat()
+        day = None
+        if zf is not None:
+            day = _zip_day(zf)
+        elif zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as opened:
+                day = _zip_day(opened)
+        return day or dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC).date().isoformat()
     except (OSError, ValueError, zipfile.BadZipFile, RuntimeError):
         return None
 
 
-def zip_day(zf: zipfile.ZipFile) -> str | None:
-    """The day an open archive's content was made: a YGOJSON archive's `meta.json` (its last
-    read of upstream), else its newest member's day; None for an empty archive. A reader
-    that holds the archive open already asks this instead of `file_day` (YGOJSON's directory
-    is 19,000 entries: reading it again costs ~50 ms)."""
+def _zip_day(zf: zipfile.ZipFile) -> str | None:
+    """An open archive's day (`file_day`): its `meta.json`'s, else its newest member's."""
     import json
-    import zipfile
 
-    try:
-        meta = [i for i in zf.infolist() if i.filename.rsplit("/", 1)[-1] == "meta.json"
-                and i.file_size < 1 << 16]
-        for info in meta:
-            day = _meta_day(json.loads(zf.read(info)))
-            if day is not None:
-                return day
-        stamps = [i.date_time for i in zf.infolist() if not i.is_dir()]
-        if stamps:
-            y, m, d = max(stamps)[:3]
-            return dt.date(y, m, d).isoformat()
-    except (OSError, ValueError, zipfile.BadZipFile, RuntimeError):
-        pass
+    meta = [i for i in zf.infolist() if i.filename.rsplit("/", 1)[-1] == "meta.json"
+            and i.file_size < 1 << 16]
+    for info in meta:
+        day = _meta_day(json.loads(zf.read(info)))
+        if day is not None:
+            return day
+    stamps = [i.date_time for i in zf.infolist() if not i.is_dir()]
+    if stamps:
+        y, m, d = max(stamps)[:3]
+        return dt.date(y, m, d).isoformat()
     return None
 
 

@@ -84,10 +84,10 @@ def _read_source(path: str | Path) -> SourceData:
                 from deckcheck.sources import ygojson
 
                 if ygojson.looks_like_zip(zf):
-                    from deckcheck.cards.coverage import source_covers, zip_day
+                    from deckcheck.cards.coverage import file_day, source_covers
 
                     sd = ygojson.read_zip(zf, origin=origin, version=file_digest(path))
-                    sd.covers = source_covers(sd.name, sd.records, zip_day(zf))
+                    sd.covers = source_covers(sd.name, sd.records, file_day(path, zf))
                     return sd
                 cdbs = [n for n in zf.namelist() if n.lower().endswith((".cdb", ".db",
                                                                          ".sqlite"))]
